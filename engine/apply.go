@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Status is the fate of one edit in ApplyEdits.
+type Status string
+
+// The statuses of an edit, as the JSON report spells them.
+const (
+	StatusApplied Status = "applied"
+	StatusFailed  Status = "failed"
+	StatusSkipped Status = "skipped"
+)
+
+// An Outcome reports what happened to one edit in ApplyEdits.
+type Outcome struct {
+	Status Status
+	// Match is set when the edit applied.
+	Match *Match
+	// Err is set when the edit failed or was skipped; it is an *Error.
+	Err error
+	// Elapsed is the engine time spent resolving the edit.
+	Elapsed time.Duration
+}
+
+// ApplyEdits resolves edits that all target one file, in order, each
+// against the text left by the ones before, and returns the final text with
+// one Outcome per edit. Line hints are taken to refer to the text as it was
+// before the first edit and are shifted by the changes applied before them.
+// After an edit fails, the remaining ones are skipped and the text they
+// would have changed is returned as it stood.
+func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
+	outcomes := make([]Outcome, len(edits))
+	var shifts []lineShift
+	failed := -1
+	for i, e := range edits {
+		if failed >= 0 {
+			outcomes[i] = Outcome{Status: StatusSkipped, Err: refuse(ReasonSkipped,
+				"skipped: edit %d to this file failed", failed+1)}
+			continue
+		}
+		if e.Line > 0 && e.Op == OpReplace {
+			e.Line = shiftLine(e.Line, shifts)
+		}
+		start := time.Now()
+		m, err := resolveOp(text, e, opt)
+		elapsed := time.Since(start)
+		if err != nil {
+			outcomes[i] = Outcome{Status: StatusFailed, Err: err, Elapsed: elapsed}
+			failed = i
+			continue
+		}
+		next := m.Apply(text)
+		shifts = append(shifts, lineShift{
+			after: m.EndLine,
+			delta: strings.Count(next, "\n") - strings.Count(text, "\n"),
+			start: m.StartLine,
+		})
+		text = next
+		outcomes[i] = Outcome{Status: StatusApplied, Match: m, Elapsed: elapsed}
+	}
+	return text, outcomes
+}
+
+// resolveOp resolves the edits that change text in place.
+func resolveOp(text string, e Edit, opt Options) (*Match, error) {
+	switch e.Op {
+	case OpReplace:
+		return Resolve(text, e, opt)
+	case OpInsert:
+		return Insert(text, e.Line, e.New)
+	default:
+		return nil, refuse(ReasonInvalid, "a %s edit is a file operation, not a change to text", e.Op)
+	}
+}
+
+// A lineShift records how an applied edit moved the lines after it.
+type lineShift struct {
+	start, after int // the changed region, 1-based
+	delta        int // lines added (negative: removed)
+}
+
+// shiftLine maps a line number of the original text to the text after the
+// recorded shifts: lines after a change move with it, lines inside a
+// change move to its start.
+func shiftLine(line int, shifts []lineShift) int {
+	for _, s := range shifts {
+		switch {
+		case line > s.after:
+			line += s.delta
+		case line >= s.start:
+			line = s.start
+		}
+	}
+	if line < 1 {
+		line = 1
+	}
+	return line
+}
+
+// Insert returns the match that inserts text after the 1-based line `after`
+// of doc (0: before the first line), in the document's line endings.
+func Insert(doc string, after int, text string) (*Match, error) {
+	d := newDocument(doc)
+	if after < 0 || after > d.lineCount() {
+		return nil, refuse(ReasonInvalid, "cannot insert after line %d: the file has %d lines", after, d.lineCount())
+	}
+	body := toLF(text)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	at := d.offsetOfLine(after)
+	if after == d.lineCount() && d.lineCount() > 0 && !d.endsWithNewline() {
+		// Appending to a text without a final newline: end the old last
+		// line, and leave the new last line without one, as the file was.
+		body = "\n" + strings.TrimSuffix(body, "\n")
+	}
+	return &Match{
+		Strategy:  "insert",
+		Score:     1,
+		StartLine: after + 1,
+		EndLine:   after,
+		Changes:   []Change{{Start: at, End: at, Text: d.withEOL(body)}},
+		Notes:     []string{fmt.Sprintf("inserted %d line(s) after line %d", strings.Count(strings.TrimSuffix(body, "\n"), "\n")+1, after)},
+	}, nil
+}

@@ -1,0 +1,85 @@
+// Package engine resolves the edits that language models write against the
+// text they were meant for, and applies them.
+//
+// The engine is pure: it reads and returns strings and never touches a file.
+// Every dialect (SEARCH/REPLACE blocks, str-replace tool calls, diffs, ...)
+// is parsed elsewhere into an [Edit]; [Resolve] finds the region an edit
+// means, or refuses with an [*Error] that shows the best candidate, and
+// [ApplyEdits] runs several edits for one file in order.
+package engine
+
+// Op says what an [Edit] does to its file.
+type Op int
+
+const (
+	// OpReplace replaces the region that matches Old with New.
+	OpReplace Op = iota
+	// OpCreate creates the file with New as its content.
+	OpCreate
+	// OpDelete deletes the file.
+	OpDelete
+	// OpMove renames the file to NewPath.
+	OpMove
+	// OpInsert inserts New after line Line (0: at the top of the file).
+	OpInsert
+)
+
+var opNames = [...]string{"replace", "create", "delete", "move", "insert"}
+
+func (op Op) String() string {
+	if op >= 0 && int(op) < len(opNames) {
+		return opNames[op]
+	}
+	return "op(?)"
+}
+
+// An Edit is one change a model asked for, in the form every dialect is
+// parsed into.
+type Edit struct {
+	// Path is the target file as the model wrote it, relative to the
+	// workspace root; empty when the block names no file.
+	Path string
+	// Op is what the edit does; the zero value is OpReplace.
+	Op Op
+	// Old is the text the model believes is in the file (OpReplace).
+	Old string
+	// New is the replacement (OpReplace), the content (OpCreate) or the
+	// inserted text (OpInsert).
+	New string
+	// Line is a 1-based line hint for OpReplace (0 when there is none): it
+	// only decides between candidates that are about equally good. For
+	// OpInsert it is the line after which New goes.
+	Line int
+	// ReplaceAll asks for every occurrence of Old to be replaced.
+	ReplaceAll bool
+	// NewPath is the destination of OpMove.
+	NewPath string
+	// Dialect names the format the edit was written in.
+	Dialect string
+	// Source is where the edit stands in the text it was parsed from.
+	Source Span
+}
+
+// A Span is a range of 1-based lines, both ends included.
+type Span struct {
+	StartLine int
+	EndLine   int
+}
+
+// Options tune resolution. The zero value is ready to use.
+type Options struct {
+	// Threshold is the minimum similarity in (0, 1] a fuzzy match needs;
+	// zero means DefaultThreshold.
+	Threshold float64
+}
+
+// DefaultThreshold is the minimum similarity of a fuzzy match when
+// Options.Threshold is zero.
+const DefaultThreshold = 0.8
+
+func (o Options) threshold() float64 {
+	if o.Threshold <= 0 || o.Threshold > 1 {
+		return DefaultThreshold
+	}
+	return o.Threshold
+}

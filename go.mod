@@ -1,0 +1,8 @@
+module github.com/graft-editor/graft
+
+go 1.26.8
+
+require (
+	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+)
