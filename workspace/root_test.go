@@ -1,0 +1,156 @@
+package workspace
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// newTree makes a directory holding the given files (path → content; a
+// content ending in "/" makes a directory) and symbolic links (path →
+// target), and returns its path with symbolic links evaluated.
+func newTree(t *testing.T, files, links map[string]string) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if content == "/" {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range links {
+		target = os.Expand(target, func(v string) string { return map[string]string{"ROOT": dir}[v] })
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.FromSlash(target), p); err != nil {
+			t.Skipf("symbolic links unavailable: %v", err)
+		}
+	}
+	return dir
+}
+
+func TestPath(t *testing.T) {
+	// The workspace is ROOT/ws; ROOT/outside.txt and ROOT/secret/ lie
+	// beside it, outside.
+	top := newTree(t, map[string]string{
+		"ws/pkg/a.go":    "package pkg\n",
+		"ws/real/b.go":   "package real\n",
+		"outside.txt":    "secret\n",
+		"secret/key.txt": "secret\n",
+		"ws/dir/":        "/",
+	}, map[string]string{
+		"ws/link-in":      "real",
+		"ws/link-in.go":   "real/b.go",
+		"ws/link-out":     "../secret",
+		"ws/link-out.txt": "../outside.txt",
+		"ws/link-abs":     "${ROOT}/secret",
+		"ws/dangling-in":  "real/new.go",
+		"ws/dangling-out": "../secret/new.txt",
+		"ws/pkg/up":       "..",
+	})
+	root, err := Open(filepath.Join(top, "ws"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(top, "ws")
+	tests := []struct {
+		name    string
+		want    string // relative to ws; "" when Path must fail
+		outside bool   // the failure wraps ErrOutsideRoot
+	}{
+		{name: "pkg/a.go", want: "pkg/a.go"},
+		{name: "./pkg/a.go", want: "pkg/a.go"},
+		{name: "pkg/../pkg/a.go", want: "pkg/a.go"},
+		{name: "new/dir/c.go", want: "new/dir/c.go"},
+		{name: ws + "/pkg/a.go", want: "pkg/a.go"},
+		{name: ".", want: "."},
+		{name: "link-in/b.go", want: "real/b.go"},
+		{name: "link-in.go", want: "real/b.go"},
+		{name: "link-in/new/c.go", want: "real/new/c.go"},
+		{name: "pkg/up/pkg/a.go", want: "pkg/a.go"},
+		{name: "dangling-in", want: "real/new.go"},
+		{name: "../outside.txt", outside: true},
+		{name: "pkg/../../outside.txt", outside: true},
+		{name: "../ws2/x.go", outside: true},
+		{name: top + "/outside.txt", outside: true},
+		{name: "/etc/passwd", outside: true},
+		{name: "link-out/key.txt", outside: true},
+		{name: "link-out/new.txt", outside: true},
+		{name: "link-out.txt", outside: true},
+		{name: "link-abs/key.txt", outside: true},
+		{name: "dangling-out", outside: true},
+		{name: "pkg/a.go/x", outside: false},
+		{name: "", outside: false},
+	}
+	for _, tt := range tests {
+		got, err := root.Path(tt.name)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("Path(%q) = %q, want an error", tt.name, got)
+				continue
+			}
+			if errors.Is(err, ErrOutsideRoot) != tt.outside {
+				t.Errorf("Path(%q) error %q: wraps ErrOutsideRoot = %v, want %v", tt.name, err, !tt.outside, tt.outside)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Path(%q) error: %v", tt.name, err)
+			continue
+		}
+		if want := filepath.Join(ws, filepath.FromSlash(tt.want)); got != want {
+			t.Errorf("Path(%q) = %q, want %q", tt.name, got, want)
+		}
+		if rel := root.Rel(got); rel != tt.want {
+			t.Errorf("Rel(Path(%q)) = %q, want %q", tt.name, rel, tt.want)
+		}
+	}
+}
+
+func TestPathErrorNamesThePath(t *testing.T) {
+	dir := newTree(t, map[string]string{"ws/": "/", "secret/key.txt": "x"}, map[string]string{"ws/link": "../secret"})
+	root, err := Open(filepath.Join(dir, "ws"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, want string }{
+		{"../x.go", "resolve ../x.go: outside the workspace root"},
+		{"link/key.txt", "resolve link/key.txt: outside the workspace root: a symbolic link leads to " + filepath.Join(dir, "secret", "key.txt")},
+	} {
+		_, err := root.Path(tt.name)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Path(%q) error = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	dir := newTree(t, map[string]string{"real/a.go": "x", "file": "x"}, map[string]string{"link": "real"})
+	root, err := Open(filepath.Join(dir, "link"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "real"); root.Dir() != want {
+		t.Errorf("Open(link).Dir() = %q, want the evaluated %q", root.Dir(), want)
+	}
+	for _, bad := range []string{"file", "missing"} {
+		if _, err := Open(filepath.Join(dir, bad)); err == nil {
+			t.Errorf("Open(%s) succeeded, want an error", bad)
+		}
+	}
+}
