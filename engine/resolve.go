@@ -1,7 +1,227 @@
 package engine
 
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// maxOccurrences bounds how many places of an exact or whitespace-blind
+// search are listed: beyond it the search is hopelessly ambiguous.
+const maxOccurrences = 64
+
 // Resolve finds the region of text that e.Old means and returns the match
 // that replaces it with e.New, or an *Error that says why it refused.
+//
+// Exact matches come first. When there is none, Resolve undoes the
+// mistakes models make in their copy of the code (line-number prefixes,
+// over-escaping, white space, unicode punctuation, a stale, mistyped,
+// missing or extra line, an elided middle) and accepts a region only when
+// it is similar enough and clearly better than any other; a line hint only
+// decides between regions that are about as good. The replacement is
+// carried onto the region as a change: lines the model did not change keep
+// the file's bytes, new lines are indented like the file and end like its
+// lines.
 func Resolve(text string, e Edit, opt Options) (*Match, error) {
-	return nil, refuse(ReasonNotFound, "resolver under construction")
+	d := newDocument(text)
+	old, new := toLF(e.Old), toLF(e.New)
+	if strings.TrimSpace(old) == "" {
+		if old == "" && strings.TrimPrefix(text, bom) == "" {
+			return Insert(text, 0, new)
+		}
+		return nil, refuse(ReasonInvalid, "the search text is empty: quote the lines to change")
+	}
+	r := &resolver{d: d, opt: opt}
+	if e.ReplaceAll {
+		return r.all(old, new)
+	}
+	var best *Match
+	var bestErr *Error
+	for _, rd := range readings(old, new, e.Line) {
+		m, err := r.reading(rd)
+		if err != nil {
+			if bestErr == nil || betterError(err, bestErr) {
+				bestErr = err
+			}
+			continue
+		}
+		if m.Strategy == "exact" {
+			return m, nil
+		}
+		if best == nil || m.Score > best.Score {
+			best = m
+		}
+	}
+	if best != nil {
+		return best, nil
+	}
+	return nil, bestErr
+}
+
+// betterError prefers the refusal that found the more similar candidate.
+func betterError(a, b *Error) bool {
+	score := func(e *Error) float64 {
+		if len(e.Candidates) == 0 {
+			return -1
+		}
+		return e.Candidates[0].Score
+	}
+	return score(a) > score(b)
+}
+
+// resolver holds what one Resolve call computes at most once.
+type resolver struct {
+	d   *document
+	opt Options
+	ix  *index
+
+	looseText string  // the loose view of d.lf, computed on demand
+	looseSrc  []int32 // offset in d.lf of each byte of looseText
+}
+
+func (r *resolver) index() *index {
+	if r.ix == nil {
+		r.ix = newIndex(r.d)
+	}
+	return r.ix
+}
+
+// reading resolves one reading of the edit.
+func (r *resolver) reading(rd reading) (*Match, *Error) {
+	if m, err, done := r.exact(rd); done {
+		return m, err
+	}
+	if m, err, done := r.looseMatch(rd); done {
+		return m, err
+	}
+	return r.fuzzy(rd)
+}
+
+// occurrences returns the offsets where sub occurs in s, overlapping ones
+// included, at most limit of them.
+func occurrences(s, sub string, limit int) []int {
+	var at []int
+	for from := 0; from <= len(s)-len(sub) && len(at) < limit; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			break
+		}
+		at = append(at, from+i)
+		from += i + 1
+	}
+	return at
+}
+
+// exact resolves a reading whose search occurs as it is.
+func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
+	d := r.d
+	at := occurrences(d.lf, rd.old, maxOccurrences)
+	if len(at) == 0 {
+		return nil, nil, false
+	}
+	spans := make([]Span, len(at))
+	for k, off := range at {
+		spans[k] = Span{d.lineAt(d.fromLF(off)) + 1, d.lineAt(d.fromLF(off+len(rd.old)-1)) + 1}
+	}
+	pick, err := r.choose(spans, rd.hint, "the search text occurs")
+	if err != nil {
+		return nil, err, true
+	}
+	start, end := d.fromLF(at[pick]), d.fromLF(at[pick]+len(rd.old))
+	strategy := "exact"
+	if !rd.literal {
+		strategy = strings.Join(rd.tags, "+")
+	}
+	m := r.splice(start, end, rd.new, strategy, 1)
+	if len(at) > 1 {
+		m.Notes = append(m.Notes, fmt.Sprintf("line hint %d chose lines %d-%d among %d identical places", rd.hint, spans[pick].StartLine, spans[pick].EndLine, len(at)))
+	}
+	return m, nil, true
+}
+
+// splice replaces the bytes [start, end) of the text with new, in the
+// file's line endings. Deleting whole lines takes their line endings too.
+func (r *resolver) splice(start, end int, new, strategy string, score float64) *Match {
+	d := r.d
+	a, b := d.lineAt(start), d.lineAt(max(start, end-1))
+	if new == "" {
+		wholeStart := strings.TrimLeft(d.text[d.start[a]:start], " \t") == ""
+		endsLine := end > start && d.text[end-1] == '\n'
+		if !endsLine && strings.TrimRight(d.text[end:d.end[b]], " \t") == "" {
+			endsLine = true
+			end = d.offsetOfLine(b + 1)
+		}
+		if wholeStart && endsLine {
+			start = d.start[a]
+			if end == len(d.text) && !d.endsWithNewline() && a > 0 {
+				start = d.end[a-1] // keep the file without a final newline
+			}
+		}
+	}
+	return &Match{
+		Strategy:  strategy,
+		Score:     score,
+		StartLine: a + 1,
+		EndLine:   b + 1,
+		Changes:   []Change{{Start: start, End: end, Text: d.withEOL(new)}},
+	}
+}
+
+// choose picks one of several equally good places: the one a line hint
+// points at clearly, or none.
+func (r *resolver) choose(spans []Span, hint int, what string) (int, *Error) {
+	if len(spans) == 1 {
+		return 0, nil
+	}
+	if k, ok := byHint(spans, hint); ok {
+		return k, nil
+	}
+	e := &Error{Reason: ReasonAmbiguous}
+	var places []string
+	for _, s := range spans {
+		e.Candidates = append(e.Candidates, Candidate{StartLine: s.StartLine, EndLine: s.EndLine, Score: 1})
+		if len(places) < 5 {
+			places = append(places, fmt.Sprintf("lines %d-%d", s.StartLine, s.EndLine))
+		}
+	}
+	more := ""
+	if len(spans) >= maxOccurrences {
+		more = " or more"
+	}
+	e.Summary = fmt.Sprintf("ambiguous: %s %d%s times (%s); quote more lines around the place to change, or give its line number", what, len(spans), more, strings.Join(places, ", "))
+	if hint > 0 {
+		e.Summary += fmt.Sprintf("; line hint %d is not clearly closer to one of them", hint)
+	}
+	return -1, e
+}
+
+// byHint returns the span a 1-based line hint points at: clearly closer
+// than any other.
+func byHint(spans []Span, hint int) (int, bool) {
+	if hint <= 0 || len(spans) == 0 {
+		return 0, false
+	}
+	dist := func(s Span) int {
+		switch {
+		case hint < s.StartLine:
+			return s.StartLine - hint
+		case hint > s.EndLine:
+			return hint - s.EndLine
+		}
+		return 0
+	}
+	order := make([]int, len(spans))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return dist(spans[order[a]]) < dist(spans[order[b]]) })
+	d1 := dist(spans[order[0]])
+	if len(order) == 1 {
+		return order[0], true
+	}
+	d2 := dist(spans[order[1]])
+	if d1 < d2 && 2*d1 <= d2 {
+		return order[0], true
+	}
+	return 0, false
 }

@@ -1,0 +1,378 @@
+package engine
+
+import (
+	"math"
+)
+
+// An opKind says how one step of an alignment pairs the model's search
+// lines with the file's lines.
+type opKind uint8
+
+const (
+	opPair       opKind = iota // search line s is file line f (maybe changed)
+	opSearchOnly               // search line s is not in the file
+	opFileOnly                 // file line f is not in the search
+	opElided                   // file line f is one of the lines elision s stands for
+)
+
+type op struct {
+	kind opKind
+	s, f int
+	dist int // edit distance of a pair under the loose view
+}
+
+// A region is a candidate place for the search, aligned line by line.
+type region struct {
+	first, last int // file lines, both included
+	ops         []op
+	cost        float64
+	score       float64
+	level       int  // the loosest view a pair needed
+	elided      bool // an elision stands for some lines
+	similar     int  // pairs of lines that are similar, not equal
+	searchOnly  int  // non-blank search lines not in the file
+	fileOnly    int  // non-blank file lines in the region not in the search
+	blankOnly   int  // blank lines on one side only
+}
+
+func (r *region) overlaps(o *region) bool { return r.first <= o.last && o.first <= r.last }
+
+const (
+	mvStart byte = iota
+	mvPair
+	mvSkipSearch
+	mvSkipFile
+)
+
+// align finds the best placement of s inside file lines [lo, hi): first a
+// line-level alignment on exact loose keys (cheap: no distances), then,
+// in the gaps it leaves, pairs of similar lines (a typo, a stale line).
+// It returns false when nothing of the search lines up.
+func (ix *index) align(s []sline, lo, hi int) (region, bool) {
+	m, w := len(s), hi-lo
+	if m == 0 || w <= 0 {
+		return region{}, false
+	}
+	moves := make([]byte, (m+1)*(w+1))
+	prev := make([]int32, w+1) // row 0: the region may start anywhere
+	cur := make([]int32, w+1)
+	for j := 1; j <= m; j++ {
+		l := &s[j-1]
+		row := moves[j*(w+1):]
+		skipS := int32(l.weight())
+		cur[0] = prev[0] + skipS
+		row[0] = mvSkipSearch
+		for i := 1; i <= w; i++ {
+			f := lo + i - 1
+			best, mv := prev[i]+skipS, mvSkipSearch
+			skipF := int32(ix.weight(f))
+			if l.elision {
+				skipF = 0
+			}
+			if c := cur[i-1] + skipF; c < best {
+				best, mv = c, mvSkipFile
+			}
+			if !l.elision && l.key == ix.key[f] && prev[i-1] <= best {
+				best, mv = prev[i-1], mvPair
+			}
+			cur[i], row[i] = best, mv
+		}
+		prev, cur = cur, prev
+	}
+	end := 0
+	for i := 1; i <= w; i++ {
+		if prev[i] < prev[end] {
+			end = i
+		}
+	}
+	// Walk back from the cheapest end.
+	var rev []op
+	for j, i := m, end; j > 0; {
+		switch moves[j*(w+1)+i] {
+		case mvPair:
+			rev = append(rev, op{kind: opPair, s: j - 1, f: lo + i - 1})
+			j, i = j-1, i-1
+		case mvSkipSearch:
+			rev = append(rev, op{kind: opSearchOnly, s: j - 1, f: -1})
+			j--
+		case mvSkipFile:
+			if s[j-1].elision {
+				rev = append(rev, op{kind: opElided, s: j - 1, f: lo + i - 1})
+			} else {
+				rev = append(rev, op{kind: opFileOnly, s: -1, f: lo + i - 1})
+			}
+			i--
+		}
+	}
+	ops := make([]op, len(rev))
+	for k := range rev {
+		ops[k] = rev[len(rev)-1-k]
+	}
+	ops = ix.refine(s, ops, lo, hi)
+	return ix.score(s, ops)
+}
+
+// refine re-aligns the gaps between exactly paired lines allowing pairs
+// of similar lines, and looks just outside the region for search lines
+// at its ends that did not pair.
+func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
+	firstPair, lastPair := -1, -1
+	for k, o := range ops {
+		if o.kind == opPair {
+			if firstPair < 0 {
+				firstPair = k
+			}
+			lastPair = k
+		}
+	}
+	if firstPair < 0 {
+		// Nothing paired exactly: try the whole window for similar lines.
+		var ss []int
+		for _, o := range ops {
+			if o.kind == opSearchOnly {
+				ss = append(ss, o.s)
+			}
+		}
+		return ix.gap(s, ss, lo, hi, true, true)
+	}
+	var out []op
+	// Leading search lines: look at the lines just before the region.
+	var lead []int
+	for _, o := range ops[:firstPair] {
+		if o.kind == opSearchOnly {
+			lead = append(lead, o.s)
+		}
+	}
+	f0 := ops[firstPair].f
+	out = append(out, ix.gap(s, lead, max(0, f0-len(lead)-2), f0, true, false)...)
+	// Interior gaps.
+	for k := firstPair; k <= lastPair; {
+		if ops[k].kind == opPair {
+			out = append(out, ops[k])
+			k++
+			continue
+		}
+		e := k
+		var ss []int
+		hasElision := false
+		for e <= lastPair && ops[e].kind != opPair {
+			if ops[e].kind == opSearchOnly {
+				ss = append(ss, ops[e].s)
+			}
+			if ops[e].kind == opElided || (ops[e].kind == opSearchOnly && s[ops[e].s].elision) {
+				hasElision = true
+			}
+			e++
+		}
+		if hasElision {
+			out = append(out, ops[k:e]...)
+		} else {
+			out = append(out, ix.gap(s, ss, ops[k-1].f+1, ops[e].f, false, false)...)
+		}
+		k = e
+	}
+	// Trailing search lines: look at the lines just after the region.
+	var trail []int
+	for _, o := range ops[lastPair+1:] {
+		if o.kind == opSearchOnly {
+			trail = append(trail, o.s)
+		}
+	}
+	fl := ops[lastPair].f + 1
+	out = append(out, ix.gap(s, trail, fl, min(ix.lineCount(), fl+len(trail)+2), false, true)...)
+	return out
+}
+
+// gap aligns search lines ss with file lines [flo, fhi), allowing similar
+// lines to pair. File lines before the first pair are free to skip when
+// freeStart, after the last when freeEnd (they are then outside the
+// region and left out of the result).
+func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool) []op {
+	p, q := len(ss), fhi-flo
+	if p == 0 || q <= 0 || p*q > 4096 {
+		var out []op
+		for _, j := range ss {
+			out = append(out, op{kind: opSearchOnly, s: j, f: -1})
+		}
+		if !freeStart && !freeEnd {
+			for f := flo; f < fhi; f++ {
+				out = append(out, op{kind: opFileOnly, s: -1, f: f})
+			}
+		}
+		return out
+	}
+	const inf = math.MaxInt32 / 2
+	cost := make([]int32, (p+1)*(q+1))
+	moves := make([]byte, (p+1)*(q+1))
+	dists := make([]int32, (p+1)*(q+1))
+	at := func(a, b int) int { return a*(q+1) + b }
+	for b := 1; b <= q; b++ {
+		c := cost[at(0, b-1)] + int32(ix.weight(flo+b-1))
+		if freeStart {
+			c = 0
+		}
+		cost[at(0, b)], moves[at(0, b)] = c, mvSkipFile
+	}
+	for a := 1; a <= p; a++ {
+		l := &s[ss[a-1]]
+		cost[at(a, 0)], moves[at(a, 0)] = cost[at(a-1, 0)]+int32(l.weight()), mvSkipSearch
+		for b := 1; b <= q; b++ {
+			f := flo + b - 1
+			best, mv := cost[at(a-1, b)]+int32(l.weight()), mvSkipSearch
+			skipF := int32(ix.weight(f))
+			if freeEnd && a == p {
+				skipF = 0
+			}
+			if c := cost[at(a, b-1)] + skipF; c < best {
+				best, mv = c, mvSkipFile
+			}
+			if d, ok := ix.lineDist(l, f); ok {
+				if c := cost[at(a-1, b-1)] + int32(d); c <= best {
+					best, mv = c, mvPair
+					dists[at(a, b)] = int32(d)
+				}
+			}
+			if best > inf {
+				best = inf
+			}
+			cost[at(a, b)], moves[at(a, b)] = best, mv
+		}
+	}
+	var rev []op
+	for a, b := p, q; a > 0 || b > 0; {
+		switch {
+		case a > 0 && moves[at(a, b)] == mvPair && b > 0:
+			rev = append(rev, op{kind: opPair, s: ss[a-1], f: flo + b - 1, dist: int(dists[at(a, b)])})
+			a, b = a-1, b-1
+		case a > 0 && (b == 0 || moves[at(a, b)] == mvSkipSearch):
+			rev = append(rev, op{kind: opSearchOnly, s: ss[a-1], f: -1})
+			a--
+		default:
+			rev = append(rev, op{kind: opFileOnly, s: -1, f: flo + b - 1})
+			b--
+		}
+	}
+	out := make([]op, 0, len(rev))
+	for k := len(rev) - 1; k >= 0; k-- {
+		out = append(out, rev[k])
+	}
+	// Drop the free file lines at the ends: they are outside the region.
+	if freeStart {
+		for len(out) > 0 && out[0].kind == opFileOnly {
+			out = out[1:]
+		}
+	}
+	if freeEnd {
+		for len(out) > 0 && out[len(out)-1].kind == opFileOnly {
+			out = out[:len(out)-1]
+		}
+	}
+	return out
+}
+
+// score measures an alignment: the loose characters it failed to pair,
+// over all the characters of the search and the region (a ratio like
+// difflib's), and checks the elisions are anchored on both sides.
+func (ix *index) score(s []sline, ops []op) (region, bool) {
+	// Trim file lines at the ends: a region starts and ends on a pair.
+	for len(ops) > 0 && (ops[0].kind == opFileOnly || ops[0].kind == opElided) {
+		ops = ops[1:]
+	}
+	for len(ops) > 0 && (ops[len(ops)-1].kind == opFileOnly || ops[len(ops)-1].kind == opElided) {
+		ops = ops[:len(ops)-1]
+	}
+	r := region{first: -1, last: -1, ops: ops}
+	var cost, total float64
+	pairs := 0
+	for _, o := range ops {
+		switch o.kind {
+		case opPair:
+			l := &s[o.s]
+			total += float64(l.weight() + ix.weight(o.f))
+			cost += float64(o.dist)
+			lv := level(l.text, ix.text(o.f))
+			if lv > r.level {
+				r.level = lv
+			}
+			if lv >= levelInnerWS && lv < levelSimilar {
+				cost += 0.25 // equal but for white space or punctuation
+			}
+			if o.dist > 0 {
+				r.similar++
+			}
+			if !l.blank {
+				pairs++
+			}
+		case opSearchOnly:
+			total += float64(s[o.s].weight())
+			cost += float64(s[o.s].weight())
+			switch {
+			case s[o.s].blank:
+				r.blankOnly++
+			case !s[o.s].elision:
+				r.searchOnly++
+			}
+		case opFileOnly:
+			total += float64(ix.weight(o.f))
+			cost += float64(ix.weight(o.f))
+			if ix.blank(o.f) {
+				r.blankOnly++
+			} else {
+				r.fileOnly++
+			}
+		case opElided:
+			r.elided = true
+		}
+		if o.f >= 0 {
+			if r.first < 0 {
+				r.first = o.f
+			}
+			r.last = o.f
+		}
+	}
+	if pairs == 0 || total == 0 {
+		return region{}, false
+	}
+	if !elisionsAnchored(s, ops, ix) {
+		return region{}, false
+	}
+	r.cost = cost
+	r.score = 1 - cost/total
+	if r.score < 0 {
+		r.score = 0
+	}
+	return r, true
+}
+
+// elisionsAnchored checks that every elision that stands for lines sits
+// between two non-blank paired lines whose indentation agrees, so that a
+// "..." cannot swallow code up to an unrelated closing brace.
+func elisionsAnchored(s []sline, ops []op, ix *index) bool {
+	for k, o := range ops {
+		if o.kind != opElided && !(o.kind == opSearchOnly && s[o.s].elision) {
+			continue
+		}
+		var before, after *op
+		for b := k - 1; b >= 0; b-- {
+			if ops[b].kind == opPair && !s[ops[b].s].blank {
+				before = &ops[b]
+				break
+			}
+		}
+		for a := k + 1; a < len(ops); a++ {
+			if ops[a].kind == opPair && !s[ops[a].s].blank {
+				after = &ops[a]
+				break
+			}
+		}
+		if before == nil || after == nil {
+			return false
+		}
+		d1 := columns(indentOf(ix.text(before.f)), 4) - columns(indentOf(s[before.s].text), 4)
+		d2 := columns(indentOf(ix.text(after.f)), 4) - columns(indentOf(s[after.s].text), 4)
+		if d1 != d2 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,266 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+)
+
+// fuzzy resolves a reading whose search does not occur as it is, even
+// ignoring white space: some lines are mistyped, stale, missing, added or
+// elided. Candidate regions come from the search's distinctive lines; each
+// is aligned line by line and scored; the best is taken only when it is
+// above the threshold and clearly better than any other place.
+func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
+	old, new := trimElisions(splitLines(rd.old), splitLines(rd.new))
+	s := newSlines(old)
+	ix := r.index()
+	wins, common := ix.candidates(s)
+	if len(wins) == 0 {
+		if common {
+			return nil, refuse(ReasonAmbiguous, "the search is made only of lines that occur many times in the file (such as %q): quote a line that is unique to the place to change", firstDistinct(s))
+		}
+		return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file, even approximately; read the file again")
+	}
+	regs := r.regions(s, wins)
+	if len(regs) == 0 {
+		return nil, refuse(ReasonNotFound, "not found: nothing in the file lines up with the search; read the file again")
+	}
+	best := &regs[0]
+	thr := r.opt.threshold()
+	if best.score < thr {
+		e := &Error{
+			Reason: ReasonBelowThreshold,
+			Summary: fmt.Sprintf("no place is similar enough: the best, lines %d-%d, is %.0f%% similar and %.0f%% is needed",
+				best.first+1, best.last+1, 100*best.score, 100*thr),
+		}
+		for k := range regs {
+			if k == 3 {
+				break
+			}
+			e.Candidates = append(e.Candidates, r.candidate(s, &regs[k]))
+		}
+		return nil, e
+	}
+	tied := []*region{best}
+	for k := 1; k < len(regs); k++ {
+		o := &regs[k]
+		if !o.overlaps(best) && o.cost-best.cost < max(2, best.cost/2) {
+			tied = append(tied, o)
+		}
+	}
+	chosen := best
+	var note string
+	if len(tied) > 1 {
+		spans := make([]Span, len(tied))
+		for k, t := range tied {
+			spans[k] = Span{t.first + 1, t.last + 1}
+		}
+		k, ok := byHint(spans, rd.hint)
+		if !ok || tied[k].score < thr {
+			e := &Error{Reason: ReasonAmbiguous}
+			var places []string
+			for _, t := range tied {
+				e.Candidates = append(e.Candidates, r.candidate(s, t))
+				places = append(places, fmt.Sprintf("lines %d-%d (%.0f%%)", t.first+1, t.last+1, 100*t.score))
+			}
+			e.Summary = fmt.Sprintf("ambiguous: the search resembles %d places about equally: %s; quote lines that tell them apart, or give a line number", len(tied), strings.Join(places, ", "))
+			if rd.hint > 0 {
+				e.Summary += fmt.Sprintf(" (line hint %d is not clearly closer to one)", rd.hint)
+			}
+			return nil, e
+		}
+		chosen = tied[k]
+		note = byHintNote(rd.hint, spans[k], len(tied))
+	}
+	m, err := r.place(s, new, chosen, rd)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		m.Notes = append(m.Notes, note)
+	}
+	return m, nil
+}
+
+// regions aligns the search in every window, and once more in what is
+// left of the window around the region found, so that two similar places
+// in one window both compete; it returns them best first, one per place.
+func (r *resolver) regions(s []sline, wins []window) []region {
+	ix := r.index()
+	nonBlank := 0
+	for i := range s {
+		if !s[i].blank && !s[i].elision {
+			nonBlank++
+		}
+	}
+	var regs []region
+	for _, w := range wins {
+		reg, ok := ix.align(s, w.lo, w.hi)
+		if !ok {
+			continue
+		}
+		regs = append(regs, reg)
+		for _, rest := range [][2]int{{w.lo, reg.first}, {reg.last + 1, w.hi}} {
+			if rest[1]-rest[0] >= max(1, nonBlank/2) {
+				if o, ok := ix.align(s, rest[0], rest[1]); ok {
+					regs = append(regs, o)
+				}
+			}
+		}
+	}
+	sort.SliceStable(regs, func(a, b int) bool {
+		if regs[a].cost != regs[b].cost {
+			return regs[a].cost < regs[b].cost
+		}
+		return regs[a].first < regs[b].first
+	})
+	out := regs[:0]
+	for _, g := range regs {
+		dup := false
+		for k := range out {
+			if out[k].first == g.first && out[k].last == g.last {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// candidate describes a region for an error message.
+func (r *resolver) candidate(s []sline, reg *region) Candidate {
+	var search, file strings.Builder
+	for i := range s {
+		search.WriteString(s[i].text)
+		search.WriteByte('\n')
+	}
+	for f := reg.first; f <= reg.last; f++ {
+		file.WriteString(r.d.line(f))
+		file.WriteByte('\n')
+	}
+	diff := udiff.Unified("search", fmt.Sprintf("file lines %d-%d", reg.first+1, reg.last+1), search.String(), file.String())
+	return Candidate{StartLine: reg.first + 1, EndLine: reg.last + 1, Score: reg.score, Diff: clip(diff, 40)}
+}
+
+// clip keeps the first n lines of text.
+func clip(text string, n int) string {
+	lines := strings.SplitAfter(text, "\n")
+	if len(lines) <= n {
+		return text
+	}
+	return strings.Join(lines[:n], "") + fmt.Sprintf("... (%d more lines)\n", len(lines)-n)
+}
+
+func firstDistinct(s []sline) string {
+	for i := range s {
+		if !s[i].blank && !s[i].elision {
+			return strings.TrimSpace(s[i].text)
+		}
+	}
+	return ""
+}
+
+func byHintNote(hint int, s Span, n int) string {
+	return fmt.Sprintf("line hint %d chose lines %d-%d among %d equally good places", hint, s.StartLine, s.EndLine, n)
+}
+
+// place merges the model's change into a region and builds the match.
+func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match, *Error) {
+	ix := r.index()
+	out, kept, err := ix.merge(s, t, reg)
+	if err != nil {
+		e, _ := err.(*Error)
+		if e == nil {
+			e = refuse(ReasonInvalid, "%v", err)
+		}
+		e.Candidates = append(e.Candidates, r.candidate(s, reg))
+		return nil, e
+	}
+	d := r.d
+	start, end := d.offsetOfLine(reg.first), d.offsetOfLine(reg.last+1)
+	var b strings.Builder
+	atEOF := reg.last == d.lineCount()-1 && !d.endsWithNewline()
+	for k, l := range out {
+		b.WriteString(l.text)
+		eol := l.eol
+		if eol == "" {
+			eol = d.eol()
+		}
+		if k == len(out)-1 && atEOF {
+			eol = ""
+		}
+		b.WriteString(eol)
+	}
+	if len(out) == 0 && atEOF && reg.first > 0 {
+		start = d.end[reg.first-1]
+	}
+	m := &Match{
+		Strategy:  r.strategy(s, reg, rd, len(kept) > 0),
+		Score:     round3(reg.score),
+		StartLine: reg.first + 1,
+		EndLine:   reg.last + 1,
+		Changes:   []Change{{Start: start, End: end, Text: b.String()}},
+	}
+	if len(kept) > 0 {
+		var ls []string
+		for _, f := range kept {
+			ls = append(ls, fmt.Sprint(f+1))
+		}
+		m.Notes = append(m.Notes, "kept the file's version of line(s) "+strings.Join(ls, ", ")+" where the model's copy differs and its change does not touch them")
+	}
+	return m, nil
+}
+
+// strategy names what it took to find a region.
+func (r *resolver) strategy(s []sline, reg *region, rd reading, merged bool) string {
+	names := append([]string(nil), rd.tags...)
+	switch {
+	case reg.similar > 0 || reg.searchOnly > 0 || reg.fileOnly > 0:
+		names = append(names, "similarity")
+	case reg.level == levelUnicode:
+		names = append(names, "unicode-normalized")
+	case reg.level == levelInnerWS:
+		names = append(names, "whitespace-normalized")
+	case reg.level == levelIndent && uniformShift(s, reg, r.index()):
+		names = append(names, "indentation-flexible")
+	case reg.level >= levelTrailing:
+		names = append(names, "line-trimmed")
+	case reg.blankOnly > 0:
+		names = append(names, "blank-lines")
+	}
+	if reg.elided {
+		names = append(names, "elision")
+	}
+	if merged {
+		names = append(names, "merge")
+	}
+	if len(names) == 0 {
+		names = append(names, "trimmed-boundary")
+	}
+	return strings.Join(names, "+")
+}
+
+// uniformShift reports whether every paired line is indented by the same
+// amount more (or less) in the file than in the model's copy.
+func uniformShift(s []sline, reg *region, ix *index) bool {
+	shift, seen := 0, false
+	for _, o := range reg.ops {
+		if o.kind != opPair || ix.blank(o.f) {
+			continue
+		}
+		d := columns(indentOf(ix.text(o.f)), 4) - columns(indentOf(s[o.s].text), 4)
+		if seen && d != shift {
+			return false
+		}
+		shift, seen = d, true
+	}
+	return true
+}
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }

@@ -1,0 +1,89 @@
+package engine
+
+import "strings"
+
+// columns returns the width of an indentation, tabs advancing to the next
+// multiple of tabWidth.
+func columns(indent string, tabWidth int) int {
+	c := 0
+	for i := 0; i < len(indent); i++ {
+		if indent[i] == '\t' {
+			c += tabWidth - c%tabWidth
+		} else {
+			c++
+		}
+	}
+	return c
+}
+
+// A reindenter moves the model's indentation onto the file's: the model
+// may have shifted its whole block, used spaces where the file has tabs, or
+// lost the indentation altogether. It learns the correspondence from the
+// lines the search and the file share.
+type reindenter struct {
+	direct   map[string]string // model indentation → file indentation, where consistent
+	tabs     bool              // the file indents with tabs
+	tabWidth int               // model columns per file tab
+}
+
+// newReindenter learns from pairs of (model line, file line) that were
+// matched, and from the file lines around them.
+func newReindenter(pairs [][2]string, fileLines []string) *reindenter {
+	r := &reindenter{direct: map[string]string{}, tabWidth: 4}
+	bad := map[string]bool{}
+	widths := map[int]int{}
+	for _, p := range pairs {
+		mi, fi := indentOf(p[0]), indentOf(p[1])
+		if isBlank(p[0]) || isBlank(p[1]) {
+			continue
+		}
+		if prev, ok := r.direct[mi]; ok && prev != fi {
+			bad[mi] = true
+		}
+		r.direct[mi] = fi
+		if t := strings.Count(fi, "\t"); t > 0 && t == len(fi) && !strings.Contains(mi, "\t") && len(mi) > 0 && len(mi)%t == 0 {
+			widths[len(mi)/t]++
+		}
+	}
+	for mi := range bad {
+		delete(r.direct, mi)
+	}
+	best := 0
+	for w, n := range widths {
+		if n > best || (n == best && w < r.tabWidth) {
+			r.tabWidth, best = w, n
+		}
+	}
+	tabs, spaces := 0, 0
+	for _, l := range fileLines {
+		switch {
+		case strings.HasPrefix(l, "\t"):
+			tabs++
+		case strings.HasPrefix(l, " "):
+			spaces++
+		}
+	}
+	r.tabs = tabs > spaces
+	return r
+}
+
+// indent returns the file indentation for a new line the model indented
+// with ind, given a reference line the model indented with refModel and
+// the file with refFile.
+func (r *reindenter) indent(ind, refModel, refFile string) string {
+	if ind == refModel {
+		return refFile
+	}
+	if f, ok := r.direct[ind]; ok {
+		return f
+	}
+	target := columns(refFile, r.tabWidth) + columns(ind, r.tabWidth) - columns(refModel, r.tabWidth)
+	if target < 0 {
+		target = 0
+	}
+	useTabs := strings.Contains(refFile, "\t") || (refFile == "" && r.tabs)
+	if useTabs {
+		return strings.Repeat("\t", target/r.tabWidth) + strings.Repeat(" ", target%r.tabWidth)
+	}
+	return strings.Repeat(" ", target)
+}

@@ -1,0 +1,274 @@
+package engine
+
+import (
+	"math/bits"
+	"sort"
+
+	"github.com/graft-editor/graft/engine/internal/editdist"
+)
+
+// Bounds that keep every block's work linear in the file size.
+const (
+	// commonLine is how often a line may occur before it no longer points
+	// at a place on its own (a "}" or "return err" line).
+	commonLine = 16
+	// maxCandidates bounds the regions scored in detail.
+	maxCandidates = 24
+	// scanBudget bounds the approximate line comparisons of one block.
+	scanBudget = 4000
+	// minLineSim is the similarity at which two lines count as the same
+	// line changed, rather than two different lines.
+	minLineSim = 0.5
+	// elisionReach is how many lines one "..." may stand for.
+	elisionReach = 2000
+)
+
+// An sline is a line of the model's search text with its loose view.
+type sline struct {
+	text    string
+	loose   string
+	key     uint64
+	n       int // length of the loose view
+	sig     uint64
+	blank   bool
+	elision bool
+}
+
+func (l *sline) weight() int {
+	if l.elision {
+		return 0
+	}
+	return l.n + 1
+}
+
+func newSlines(lines []string) []sline {
+	out := make([]sline, len(lines))
+	for i, t := range lines {
+		k, n, sig := looseKey(t)
+		el := isElision(t)
+		out[i] = sline{text: t, key: k, n: n, sig: sig, blank: n == 0 && !el, elision: el}
+		if n > 0 {
+			out[i].loose = loose(t)
+		}
+	}
+	return out
+}
+
+// An index holds the loose key of every line of a document, computed once
+// per document in one pass without allocating per line.
+type index struct {
+	d   *document
+	key []uint64
+	n   []int32
+	sig []uint64
+	lo  map[int]string // loose views computed so far
+}
+
+func newIndex(d *document) *index {
+	count := d.lineCount()
+	ix := &index{d: d, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count), lo: map[int]string{}}
+	for i := range count {
+		k, n, sig := looseKey(d.line(i))
+		ix.key[i], ix.n[i], ix.sig[i] = k, int32(n), sig
+	}
+	return ix
+}
+
+func (ix *index) loose(i int) string {
+	if s, ok := ix.lo[i]; ok {
+		return s
+	}
+	s := loose(ix.d.line(i))
+	ix.lo[i] = s
+	return s
+}
+
+func (ix *index) weight(i int) int  { return int(ix.n[i]) + 1 }
+func (ix *index) blank(i int) bool  { return ix.n[i] == 0 }
+func (ix *index) lineCount() int    { return len(ix.key) }
+func (ix *index) text(i int) string { return ix.d.line(i) }
+
+// lineDist returns the edit distance between search line l and file line
+// i under the loose view, and false when they are not similar enough to
+// be the same line.
+func (ix *index) lineDist(l *sline, i int) (int, bool) {
+	if l.elision {
+		return 0, false
+	}
+	if l.blank || ix.blank(i) {
+		return 0, l.blank && ix.blank(i)
+	}
+	if l.key == ix.key[i] {
+		return 0, true
+	}
+	n := max(l.n, int(ix.n[i]))
+	limit := int(float64(n) * (1 - minLineSim))
+	if abs(l.n-int(ix.n[i])) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
+		return 0, false
+	}
+	d := editdist.Bounded(l.loose, ix.loose(i), limit)
+	return d, d <= limit
+}
+
+// A window is a range of file lines [lo, hi) worth aligning the search
+// against, with the weight of the evidence that pointed at it.
+type window struct {
+	lo, hi int
+	weight float64
+}
+
+type vote struct {
+	diag int // file line minus search line
+	w    float64
+}
+
+// candidates finds the windows where the search's distinctive lines line
+// up. Lines that occur often never make a candidate on their own. When no
+// line of the search occurs in the file as it is, the longest lines are
+// looked for approximately, within a fixed budget. common reports that
+// the search is made only of lines too common to place it.
+func (ix *index) candidates(s []sline) (wins []window, common bool) {
+	type occ struct {
+		lines []int32
+		count int
+	}
+	occs := map[uint64]*occ{}
+	for _, l := range s {
+		if !l.blank && !l.elision {
+			occs[l.key] = &occ{}
+		}
+	}
+	if len(occs) == 0 {
+		return nil, false
+	}
+	for i, k := range ix.key {
+		if o := occs[k]; o != nil {
+			o.count++
+			if len(o.lines) < commonLine {
+				o.lines = append(o.lines, int32(i))
+			}
+		}
+	}
+	var votes []vote
+	unfound, tooCommon := []int{}, 0
+	for j := range s {
+		l := &s[j]
+		if l.blank || l.elision {
+			continue
+		}
+		o := occs[l.key]
+		switch {
+		case o.count == 0:
+			unfound = append(unfound, j)
+			continue
+		case o.count > commonLine:
+			tooCommon++
+			continue
+		}
+		w := float64(l.weight()) / float64(o.count)
+		for _, i := range o.lines {
+			votes = append(votes, vote{diag: int(i) - j, w: w})
+		}
+	}
+	if len(votes) == 0 {
+		votes = ix.scan(s, unfound)
+		if len(votes) == 0 {
+			return nil, tooCommon > 0 && len(unfound) == 0
+		}
+	}
+	return ix.cluster(s, votes), false
+}
+
+// scan looks for the longest unfound search lines approximately and
+// returns a vote for each line that resembles one.
+func (ix *index) scan(s []sline, unfound []int) []vote {
+	sort.SliceStable(unfound, func(a, b int) bool { return s[unfound[a]].n > s[unfound[b]].n })
+	if len(unfound) > 3 {
+		unfound = unfound[:3]
+	}
+	budget := scanBudget
+	var votes []vote
+	for _, j := range unfound {
+		l := &s[j]
+		if l.n < 4 {
+			continue
+		}
+		type hit struct {
+			i   int
+			sim float64
+		}
+		var hits []hit
+		for i := range ix.key {
+			if ix.blank(i) {
+				continue
+			}
+			n := int(ix.n[i])
+			limit := int(float64(max(n, l.n)) * (1 - minLineSim))
+			if abs(n-l.n) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
+				continue
+			}
+			if budget--; budget < 0 {
+				return votes
+			}
+			if d := editdist.Bounded(l.loose, ix.loose(i), limit); d <= limit {
+				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
+			}
+		}
+		sort.SliceStable(hits, func(a, b int) bool { return hits[a].sim > hits[b].sim })
+		if len(hits) > commonLine {
+			hits = hits[:commonLine]
+		}
+		for _, h := range hits {
+			votes = append(votes, vote{diag: h.i - j, w: h.sim * float64(l.weight())})
+		}
+	}
+	return votes
+}
+
+// cluster groups votes whose diagonals are close (a forgotten or extra
+// line shifts the diagonal by one) into windows, strongest first.
+func (ix *index) cluster(s []sline, votes []vote) []window {
+	sort.Slice(votes, func(a, b int) bool { return votes[a].diag < votes[b].diag })
+	m := len(s)
+	tol := 2 + m/8
+	pad := 3 + m/4
+	for i := range s {
+		if s[i].elision {
+			pad += elisionReach
+			tol += elisionReach
+		}
+	}
+	type group struct {
+		lo, hi int
+		w      float64
+	}
+	var groups []group
+	for _, v := range votes {
+		if k := len(groups) - 1; k >= 0 && v.diag-groups[k].hi <= tol {
+			groups[k].hi = v.diag
+			groups[k].w += v.w
+			continue
+		}
+		groups = append(groups, group{v.diag, v.diag, v.w})
+	}
+	sort.SliceStable(groups, func(a, b int) bool { return groups[a].w > groups[b].w })
+	top := groups[0].w
+	var wins []window
+	for _, g := range groups {
+		if len(wins) == maxCandidates || g.w < top/5 {
+			break
+		}
+		lo, hi := max(0, g.lo-pad), min(ix.lineCount(), g.hi+m+pad)
+		if lo < hi {
+			wins = append(wins, window{lo, hi, g.w})
+		}
+	}
+	return wins
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,395 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/aymanbagabas/go-udiff/lcs"
+	"github.com/graft-editor/graft/engine/internal/editdist"
+)
+
+// The model's search and its replacement say what it meant to change: the
+// lines the replacement leaves as they were are not to be rewritten, even
+// where the model's copy of them is off. Merging is a three-way merge with
+// the search as the base, the matched region as one side and the
+// replacement as the other: lines the model did not change keep the file's
+// bytes; the model's changes land on the lines they belong to, indented
+// like the file; a change that falls on a line the file has changed since
+// the model read it is a conflict.
+
+// A hunk is one change of the model: search lines [sa, sb) become
+// replacement lines [ta, tb).
+type hunk struct{ sa, sb, ta, tb int }
+
+const elisionToken = "\x00elision"
+
+// hunks diffs the search against the replacement, ignoring trailing white
+// space and treating any two elision lines as equal.
+func hunks(s []sline, t []string) ([]hunk, []int) {
+	a := make([]string, len(s))
+	for i := range s {
+		a[i] = diffKey(s[i].text)
+	}
+	b := make([]string, len(t))
+	for i := range t {
+		b[i] = diffKey(t[i])
+	}
+	var hs []hunk
+	of := make([]int, len(s))
+	for i := range of {
+		of[i] = -1
+	}
+	for _, d := range lcs.DiffLines(a, b) {
+		for i := d.Start; i < d.End; i++ {
+			of[i] = len(hs)
+		}
+		hs = append(hs, hunk{d.Start, d.End, d.ReplStart, d.ReplEnd})
+	}
+	return hs, of
+}
+
+func diffKey(line string) string {
+	if isElision(line) {
+		return elisionToken
+	}
+	return strings.TrimRight(line, " \t\r")
+}
+
+// An outLine is a line of the merged region with its line ending ("" for
+// new lines: they get the file's).
+type outLine struct {
+	text, eol string
+}
+
+// merger carries the state of one merge.
+type merger struct {
+	ix      *index
+	s       []sline
+	t       []string
+	r       *region
+	hs      []hunk
+	hunkOf  []int
+	emitted []bool
+	pairOf  []int // file line paired with each search line, or -1
+	re      *reindenter
+	out     []outLine
+	kept    []int // file lines kept that differ from the model's copy
+	tail    int   // hunk whose replacement lines after an elision are pending, or -1
+}
+
+// merge builds the lines that replace region r.
+func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, error) {
+	hs, hunkOf := hunks(s, t)
+	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf, emitted: make([]bool, len(hs)), tail: -1}
+	m.pairOf = make([]int, len(s))
+	for i := range m.pairOf {
+		m.pairOf[i] = -1
+	}
+	var pairs [][2]string
+	var region []string
+	for _, o := range r.ops {
+		if o.kind == opPair {
+			m.pairOf[o.s] = o.f
+			pairs = append(pairs, [2]string{s[o.s].text, ix.text(o.f)})
+		}
+		if o.f >= 0 {
+			region = append(region, ix.text(o.f))
+		}
+	}
+	m.re = newReindenter(pairs, region)
+	for _, h := range hs {
+		if n := m.elisionsIn(h); n > 1 {
+			return nil, nil, refuse(ReasonInvalid, "the replacement elides code more than once in one change (search lines %d-%d): cannot tell which lines each \"...\" keeps", h.sa+1, h.sb)
+		}
+	}
+
+	last := -1 // the last search line handled
+	for k, o := range r.ops {
+		if o.s >= 0 {
+			if m.tail >= 0 && m.hunkOf[o.s] != m.tail {
+				m.flushTail()
+			}
+			m.insertions(o.s)
+		}
+		switch o.kind {
+		case opPair:
+			if err := m.pair(o); err != nil {
+				return nil, nil, err
+			}
+			last = o.s
+		case opSearchOnly:
+			if err := m.searchOnly(o); err != nil {
+				return nil, nil, err
+			}
+			last = o.s
+		case opElided:
+			if h := m.hunkOf[o.s]; h < 0 {
+				m.keep(o.f)
+			} else {
+				m.enter(h)
+			}
+			last = o.s
+		case opFileOnly:
+			if err := m.fileOnly(o, last, m.nextSearch(k)); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	m.flushTail()
+	m.insertions(len(s))
+	return m.out, m.kept, nil
+}
+
+// elisionsIn counts the elision lines a hunk's replacement has that its
+// search side does not.
+func (m *merger) elisionsIn(h hunk) int {
+	for i := h.sa; i < h.sb; i++ {
+		if m.s[i].elision {
+			return 0
+		}
+	}
+	n := 0
+	for i := h.ta; i < h.tb; i++ {
+		if isElision(m.t[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// nextSearch returns the search line of the first op after k that has one.
+func (m *merger) nextSearch(k int) int {
+	for _, o := range m.r.ops[k+1:] {
+		if o.s >= 0 {
+			return o.s
+		}
+	}
+	return len(m.s)
+}
+
+func (m *merger) keep(f int) {
+	line := m.ix.d.lineWithEOL(f)
+	text := m.ix.text(f)
+	m.out = append(m.out, outLine{text: text, eol: line[len(text):]})
+}
+
+// insertions emits the pure insertions that go before search line upTo.
+func (m *merger) insertions(upTo int) {
+	for h, hk := range m.hs {
+		if hk.sa == hk.sb && hk.sa <= upTo && !m.emitted[h] {
+			m.enter(h)
+		}
+	}
+}
+
+// enter emits a hunk's replacement lines the first time one of its search
+// lines is met. A replacement with one elision line keeps the hunk's file
+// lines in its place: the lines before it are emitted now, those after it
+// once the hunk's search lines have been passed.
+func (m *merger) enter(h int) {
+	if m.emitted[h] {
+		return
+	}
+	m.emitted[h] = true
+	hk := m.hs[h]
+	for i := hk.ta; i < hk.tb; i++ {
+		if m.elisionsIn(hk) == 1 && isElision(m.t[i]) {
+			m.tail = h
+			return
+		}
+		m.emitNew(h, i)
+	}
+}
+
+func (m *merger) keeping(h int) bool { return h == m.tail }
+
+// flushTail emits the replacement lines after a hunk's elision.
+func (m *merger) flushTail() {
+	if m.tail < 0 {
+		return
+	}
+	hk := m.hs[m.tail]
+	after := false
+	for i := hk.ta; i < hk.tb; i++ {
+		if after {
+			m.emitNew(m.tail, i)
+		}
+		if isElision(m.t[i]) {
+			after = true
+		}
+	}
+	m.tail = -1
+}
+
+// emitNew emits replacement line i of hunk h, indented like the file.
+func (m *merger) emitNew(h, i int) {
+	line := m.t[i]
+	if isBlank(line) {
+		m.out = append(m.out, outLine{})
+		return
+	}
+	hk := m.hs[h]
+	ref := hk.sa - 1
+	if hk.sb > hk.sa {
+		ref = hk.sa + min(i-hk.ta, hk.sb-hk.sa-1)
+	}
+	if j := m.reference(ref); j >= 0 {
+		ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(m.ix.text(m.pairOf[j])))
+		line = ind + strings.TrimLeft(line, " \t")
+	}
+	m.out = append(m.out, outLine{text: line})
+}
+
+// reference returns the paired, non-blank search line nearest to j, or -1.
+func (m *merger) reference(j int) int {
+	for d := 0; d < len(m.s); d++ {
+		for _, c := range []int{j - d, j + d} {
+			if c >= 0 && c < len(m.s) && m.pairOf[c] >= 0 && !m.s[c].blank {
+				return c
+			}
+		}
+	}
+	return -1
+}
+
+func (m *merger) pair(o op) error {
+	h := m.hunkOf[o.s]
+	if h < 0 || m.keeping(h) {
+		if o.dist > 0 || level(m.s[o.s].text, m.ix.text(o.f)) >= levelUnicode {
+			m.kept = append(m.kept, o.f)
+		}
+		m.keep(o.f)
+		return nil
+	}
+	m.enter(h)
+	if m.keeping(h) {
+		m.keep(o.f)
+		return nil
+	}
+	if o.dist > 0 && !isTypo(m.s[o.s].loose, m.ix.loose(o.f)) && !m.agrees(h, o.f) {
+		return m.conflict(h, o.f, o.s)
+	}
+	return nil
+}
+
+// agrees reports whether the model's change already holds the file's
+// version of line f (the model's copy was stale, its change is not).
+func (m *merger) agrees(h, f int) bool {
+	key := m.ix.key[f]
+	for i := m.hs[h].ta; i < m.hs[h].tb; i++ {
+		if k, _, _ := looseKey(m.t[i]); k == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *merger) searchOnly(o op) error {
+	h := m.hunkOf[o.s]
+	if h < 0 {
+		return nil
+	}
+	m.enter(h)
+	l := &m.s[o.s]
+	if m.keeping(h) || l.blank || l.elision {
+		return nil
+	}
+	if hk := m.hs[h]; hk.tb > hk.ta {
+		return &Error{
+			Reason:  ReasonConflict,
+			Summary: fmt.Sprintf("conflict: the edit changes a line of its search that is not in the file: %q", strings.TrimSpace(l.text)),
+			Detail:  "the file has changed since the model read it, or the model misremembered it; read the file again",
+		}
+	}
+	return nil
+}
+
+func (m *merger) fileOnly(o op, last, next int) error {
+	blank := m.ix.blank(o.f)
+	if last >= 0 && next < len(m.s) {
+		if h := m.hunkOf[last]; h >= 0 && h == m.hunkOf[next] && !m.keeping(h) {
+			if blank {
+				return nil // a blank line inside lines the model rewrote
+			}
+			return m.conflict(h, o.f, -1)
+		}
+	}
+	for h, hk := range m.hs {
+		if hk.sa == hk.sb && hk.sa == last+1 && !m.emitted[h] {
+			if !blank {
+				return m.conflict(h, o.f, -1)
+			}
+			m.enter(h)
+		}
+	}
+	m.kept = append(m.kept, o.f)
+	m.keep(o.f)
+	return nil
+}
+
+func (m *merger) conflict(h, f, s int) error {
+	hk := m.hs[h]
+	var b strings.Builder
+	fmt.Fprintf(&b, "file line %d now reads:\n  %s\n", f+1, m.ix.text(f))
+	if s >= 0 {
+		fmt.Fprintf(&b, "the model's copy of it reads:\n  %s\n", m.s[s].text)
+	} else {
+		b.WriteString("the model's copy does not have this line\n")
+	}
+	b.WriteString("and the model changes it to:\n")
+	for i := hk.ta; i < hk.tb; i++ {
+		fmt.Fprintf(&b, "  %s\n", m.t[i])
+	}
+	if hk.ta == hk.tb {
+		b.WriteString("  (nothing: the lines are deleted)\n")
+	}
+	return &Error{
+		Reason:  ReasonConflict,
+		Summary: fmt.Sprintf("conflict at line %d: the edit changes a line that differs in the file from the model's copy", f+1),
+		Detail:  b.String(),
+	}
+}
+
+// isTypo reports whether two loose views differ only by a slip of the
+// keyboard inside one word (a letter or two), not by a changed number or
+// a different name.
+func isTypo(a, b string) bool {
+	if a == b {
+		return true
+	}
+	d := editdist.Bounded(a, b, 2)
+	if d > 2 {
+		return false
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	wa, wb := word(a, p, len(a)-q), word(b, p, len(b)-q)
+	for _, r := range a[p:len(a)-q] + b[p:len(b)-q] {
+		if unicode.IsDigit(r) {
+			return false
+		}
+	}
+	n := max(len(wa), len(wb))
+	return n >= 3 && editdist.Distance(wa, wb) <= max(1, n/3)
+}
+
+// word widens [i, j) of s to the word around it.
+func word(s string, i, j int) string {
+	isWord := func(c byte) bool {
+		return c == '_' || c >= 0x80 || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
+	}
+	for i > 0 && isWord(s[i-1]) {
+		i--
+	}
+	for j < len(s) && isWord(s[j]) {
+		j++
+	}
+	return s[i:j]
+}

@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The matcher compares lines under looser and looser views. The loosest,
+// used for indexing and scoring, drops all white space and folds unicode
+// punctuation to ASCII: models rewrite indentation, collapse or add spaces,
+// and type curly quotes, but rarely change the code's other characters
+// without meaning to.
+
+// Levels name the views, from strict to loose; a region is reported with
+// the loosest level any of its line pairs needed.
+const (
+	levelExact    = iota // the same bytes
+	levelTrailing        // equal without trailing white space
+	levelIndent          // equal without leading and trailing white space
+	levelInnerWS         // equal once white space runs are collapsed or dropped
+	levelUnicode         // equal once unicode punctuation is folded
+	levelSimilar         // similar, not equal
+)
+
+// fold maps the unicode punctuation models type in place of ASCII to the
+// ASCII they stand for; it returns "" for runes it leaves alone.
+func fold(r rune) string {
+	switch r {
+	case '\u2018', '\u2019', '\u201a', '\u201b', '\u2032', '\u00b4', '\u02bc':
+		return "'"
+	case '\u201c', '\u201d', '\u201e', '\u201f', '\u2033', '\u00ab', '\u00bb':
+		return `"`
+	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\ufe58', '\ufe63', '\uff0d':
+		return "-"
+	case '\u2026':
+		return "..."
+	case '\u2022':
+		return "*"
+	}
+	return ""
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\n'
+}
+
+// looseKey hashes the loose view of s (FNV-1a) without allocating, and
+// returns its length in bytes and a signature: one bit for each byte value
+// modulo 64 that occurs in it. Two views whose signatures differ in k bits
+// are at least k/2 edits apart, a bound that costs nothing to check.
+func looseKey(s string) (h uint64, n int, sig uint64) {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h = offset
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if isSpaceByte(c) {
+				continue
+			}
+			h = (h ^ uint64(c)) * prime
+			sig |= 1 << (c & 63)
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if unicode.IsSpace(r) {
+			continue
+		}
+		if f := fold(r); f != "" {
+			for j := 0; j < len(f); j++ {
+				h = (h ^ uint64(f[j])) * prime
+				sig |= 1 << (f[j] & 63)
+			}
+			n += len(f)
+			continue
+		}
+		for j := i - size; j < i; j++ {
+			h = (h ^ uint64(s[j])) * prime
+			sig |= 1 << (s[j] & 63)
+		}
+		n += size
+	}
+	return h, n, sig
+}
+
+// loose returns the loose view of s: no white space, punctuation folded.
+func loose(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		if f := fold(r); f != "" {
+			b.WriteString(f)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// looseMap returns the loose view of text together with, for every byte
+// of it, the offset in text of the rune it came from.
+func looseMap(text string) (string, []int32) {
+	var b strings.Builder
+	b.Grow(len(text))
+	src := make([]int32, 0, len(text))
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if !isSpaceByte(c) {
+				b.WriteByte(c)
+				src = append(src, int32(i))
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch f := fold(r); {
+		case unicode.IsSpace(r):
+		case f != "":
+			b.WriteString(f)
+			for range len(f) {
+				src = append(src, int32(i))
+			}
+		default:
+			b.WriteString(text[i : i+size])
+			for range size {
+				src = append(src, int32(i))
+			}
+		}
+		i += size
+	}
+	return b.String(), src
+}
+
+// collapse returns s with runs of white space turned into one space and
+// the ends trimmed, unicode punctuation kept.
+func collapse(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// level returns the strictest view under which a (the model's line) and b
+// (the file's line) are equal, or levelSimilar.
+func level(a, b string) int {
+	switch {
+	case a == b:
+		return levelExact
+	case strings.TrimRight(a, " \t\r") == strings.TrimRight(b, " \t\r"):
+		return levelTrailing
+	case strings.TrimSpace(a) == strings.TrimSpace(b):
+		return levelIndent
+	}
+	la, lb := looseNoFold(a), looseNoFold(b)
+	if la == lb || collapse(a) == collapse(b) {
+		return levelInnerWS
+	}
+	if loose(a) == loose(b) {
+		return levelUnicode
+	}
+	return levelSimilar
+}
+
+func looseNoFold(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// indentOf returns the leading spaces and tabs of s.
+func indentOf(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[:i]
+}
+
+// splitLines splits LF text into lines; a final "\n" does not start
+// another line, and "" has no lines.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	s = strings.TrimSuffix(s, "\n")
+	return strings.Split(s, "\n")
+}
+
+// isElision reports whether a line of the model's text stands for lines
+// it left out: "...", "…", or a comment such as "// ... existing code ...".
+func isElision(s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" || len(t) > 80 {
+		return false
+	}
+	for _, p := range [][2]string{{"<!--", "-->"}, {"/*", "*/"}, {"{/*", "*/}"}, {"(*", "*)"}} {
+		if strings.HasPrefix(t, p[0]) && strings.HasSuffix(t, p[1]) && len(t) >= len(p[0])+len(p[1]) {
+			t = strings.TrimSpace(t[len(p[0]) : len(t)-len(p[1])])
+			break
+		}
+	}
+	for _, p := range []string{"//", "#", "--", ";;", ";", "%", "'", "rem "} {
+		if strings.HasPrefix(t, p) {
+			t = strings.TrimSpace(t[len(p):])
+			break
+		}
+	}
+	t = strings.ReplaceAll(t, "\u2026", "...")
+	if strings.Trim(t, ".") == "" {
+		return len(t) >= 3
+	}
+	if !strings.HasPrefix(t, "...") && !strings.HasSuffix(t, "...") {
+		return false
+	}
+	words := strings.ToLower(strings.Trim(t, ". "))
+	for _, w := range []string{"existing", "unchanged", "rest", "remaining", "same", "omitted", "other", "previous", "more", "code", "lines", "as before", "etc"} {
+		if strings.Contains(words, w) {
+			return true
+		}
+	}
+	return false
+}
