@@ -1,0 +1,454 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+)
+
+// PlanOptions tune Plan.
+type PlanOptions struct {
+	// Engine tunes the resolver.
+	Engine engine.Options
+	// Atomic withholds every change unless every block applies.
+	Atomic bool
+}
+
+// A Result is what a plan does: the fate of every block and the files that
+// change. Nothing is written until it is passed to Commit.
+type Result struct {
+	// Blocks holds one entry per block, in answer order.
+	Blocks []BlockResult
+	// Files holds one entry per file the blocks name, in the order they
+	// are first named.
+	Files []FileChange
+}
+
+// A BlockResult says what happened to one block.
+type BlockResult struct {
+	// Index is the block's place in the answer, from 0.
+	Index int
+	// Path is the file the block edits, relative to the root and
+	// slash-separated; as the model wrote it when it cannot be resolved.
+	Path string
+	// Dialect names the format the block was written in.
+	Dialect string
+	Status  engine.Status
+	// Strategy, Score, StartLine and EndLine describe the match (see
+	// engine.Match); for a withheld block, the match it would have had.
+	Strategy           string
+	Score              float64
+	StartLine, EndLine int
+	// Message is the error for a block that failed or was skipped, and
+	// the resolver's notes for one that applied.
+	Message string
+	// Err is why the block failed or was skipped; nil when it applied.
+	// A refusal of the resolver is an *engine.Error.
+	Err error
+	// Elapsed is the time spent resolving the block.
+	Elapsed time.Duration
+}
+
+// An Action is what the blocks ask for a file.
+type Action string
+
+// The actions, as the JSON report spells them.
+const (
+	ActionModify Action = "modify"
+	ActionCreate Action = "create"
+	ActionDelete Action = "delete"
+	ActionMove   Action = "move"
+)
+
+// A FileChange is what a plan does to one file.
+type FileChange struct {
+	// Path is the file's path relative to the root, slash-separated.
+	Path string
+	// NewPath is where a move puts the file; empty when it stays.
+	NewPath string
+	// Action is what the blocks ask for the file, whether or not they
+	// applied: delete, move or create when a block asks for that, modify
+	// otherwise.
+	Action Action
+	// Changed reports whether the plan changes the file.
+	Changed bool
+	// Before and After are the file's text before and after the plan;
+	// Existed and Exists say whether the file is there at all.
+	Before, After   string
+	Existed, Exists bool
+	// Blocks are the indexes of the blocks that apply to the file.
+	Blocks []int
+
+	abs, newAbs string // Path and NewPath, absolute
+}
+
+// Count returns the number of blocks with status s.
+func (r *Result) Count(s engine.Status) int {
+	n := 0
+	for _, b := range r.Blocks {
+		if b.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// OK reports whether every block applied.
+func (r *Result) OK() bool { return r.Count(engine.StatusApplied) == len(r.Blocks) }
+
+// Plan resolves blocks against the documents of src and returns what they
+// do, writing nothing. The blocks of each file run in answer order, each
+// against the text the ones before it left; after a block fails, the
+// later blocks of the same file are skipped and other files go on. A file
+// that cannot be read (outside the root, binary, not UTF-8) fails every
+// block that names it. Plan returns an error only when ctx is done.
+func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptions) (*Result, error) {
+	p := &planner{src: src, blocks: blocks, opt: opt, seen: map[string]document{}}
+	p.res.Blocks = make([]BlockResult, len(blocks))
+	for i, b := range blocks {
+		p.res.Blocks[i] = BlockResult{Index: i, Path: b.Path, Dialect: b.Dialect}
+	}
+	for _, f := range p.group() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p.run(ctx, f)
+	}
+	if opt.Atomic {
+		p.withhold()
+	}
+	return &p.res, nil
+}
+
+// A planner holds the state of one Plan.
+type planner struct {
+	src    Source
+	blocks []dialect.Block
+	opt    PlanOptions
+	res    Result
+	// seen holds the state the files already planned are left in, by
+	// absolute path, for the files a later one reaches by a move.
+	seen map[string]document
+}
+
+// A document is a file's state in the middle of a plan.
+type document struct {
+	text   string
+	exists bool
+}
+
+// A fileBlocks is the blocks that apply to one file, in answer order. A
+// move carries the file's later blocks along: those that name the
+// destination after it.
+type fileBlocks struct {
+	abs    string
+	blocks []int
+	// conflicts holds the moves whose destination other blocks edit.
+	conflicts map[int]bool
+}
+
+// group sorts the blocks by file, and fails those that name no file or a
+// file outside the root.
+func (p *planner) group() []*fileBlocks {
+	var files []*fileBlocks
+	byPath := map[string]*fileBlocks{}
+	for i, b := range p.blocks {
+		abs, err := p.path(i, b.Path)
+		if err != nil {
+			if b.Err != nil {
+				err = b.Err // the malformed block says more than its path
+			}
+			p.fail(i, err, 0)
+			continue
+		}
+		f := byPath[abs]
+		if f == nil {
+			f = &fileBlocks{abs: abs}
+			byPath[abs] = f
+			files = append(files, f)
+		}
+		f.blocks = append(f.blocks, i)
+		if b.Err != nil || b.Op != engine.OpMove {
+			continue
+		}
+		dst, err := p.src.Path(b.NewPath)
+		if err != nil {
+			continue // the move fails when it runs
+		}
+		if other := byPath[dst]; other != nil && other != f {
+			if f.conflicts == nil {
+				f.conflicts = map[int]bool{}
+			}
+			f.conflicts[i] = true
+		}
+		delete(byPath, abs)
+		byPath[dst] = f
+	}
+	return files
+}
+
+// path resolves the path of block i, and records it in the block's result.
+func (p *planner) path(i int, name string) (string, error) {
+	if name == "" {
+		return "", errors.New("the block names no file, and no target file was given")
+	}
+	abs, err := p.src.Path(name)
+	if err != nil {
+		return "", err
+	}
+	p.res.Blocks[i].Path = p.src.Rel(abs)
+	return abs, nil
+}
+
+// read returns the state of the file at abs as the plan has left it so far.
+func (p *planner) read(ctx context.Context, abs string) (document, error) {
+	if d, ok := p.seen[abs]; ok {
+		return d, nil
+	}
+	doc, err := p.src.Read(ctx, abs)
+	if err != nil {
+		return document{}, err
+	}
+	return document{text: doc.Text, exists: doc.Exists}, nil
+}
+
+// run plans the blocks of one file.
+func (p *planner) run(ctx context.Context, f *fileBlocks) {
+	fc := FileChange{Path: p.src.Rel(f.abs), Action: ActionModify, Blocks: f.blocks, abs: f.abs}
+	for _, i := range f.blocks {
+		switch p.blocks[i].Op {
+		case engine.OpDelete:
+			fc.Action = ActionDelete
+		case engine.OpMove:
+			if fc.Action != ActionDelete {
+				fc.Action = ActionMove
+			}
+		case engine.OpCreate:
+			if fc.Action == ActionModify {
+				fc.Action = ActionCreate
+			}
+		}
+	}
+	doc, err := p.read(ctx, f.abs)
+	if err != nil {
+		for _, i := range f.blocks {
+			p.fail(i, err, 0)
+		}
+		fc.After = fc.Before
+		p.res.Files = append(p.res.Files, fc)
+		return
+	}
+	fc.Before, fc.Existed = doc.text, doc.exists
+	st := fileState{abs: f.abs, document: doc}
+
+	failed := -1
+	for k := 0; k < len(f.blocks); {
+		i := f.blocks[k]
+		b := p.blocks[i]
+		switch {
+		case failed >= 0:
+			p.skip(i, failed)
+		case b.Err != nil:
+			p.fail(i, b.Err, 0)
+			failed = i
+		case b.Op == engine.OpReplace || b.Op == engine.OpInsert:
+			n := textRun(p.blocks, f.blocks[k:])
+			failed = p.editText(&st, f.blocks[k:k+n])
+			k += n
+			continue
+		case f.conflicts[i]:
+			p.fail(i, fmt.Errorf("cannot move %s to %s: other blocks edit %s", p.src.Rel(st.abs), b.NewPath, b.NewPath), 0)
+			failed = i
+		default:
+			start := time.Now()
+			m, err := p.fileOp(ctx, &st, b.Edit)
+			if err != nil {
+				p.fail(i, err, time.Since(start))
+				failed = i
+			} else {
+				p.apply(i, m, time.Since(start))
+			}
+		}
+		k++
+	}
+
+	if st.abs != f.abs {
+		fc.NewPath, fc.newAbs = p.src.Rel(st.abs), st.abs
+		p.seen[f.abs] = document{}
+	}
+	p.seen[st.abs] = st.document
+	fc.After, fc.Exists = st.text, st.exists
+	fc.Changed = fc.After != fc.Before || fc.Exists != fc.Existed || fc.NewPath != ""
+	p.res.Files = append(p.res.Files, fc)
+}
+
+// A fileState is one file in the middle of a plan: where it is and what
+// it holds.
+type fileState struct {
+	abs string
+	document
+}
+
+// textRun returns how many of the blocks, from the first, change text in
+// place: the run that engine.ApplyEdits resolves together.
+func textRun(blocks []dialect.Block, indexes []int) int {
+	n := 0
+	for _, i := range indexes {
+		b := blocks[i]
+		if b.Err != nil || (b.Op != engine.OpReplace && b.Op != engine.OpInsert) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// editText resolves a run of text edits against the file and returns the
+// index of the block that failed, or -1.
+func (p *planner) editText(st *fileState, run []int) int {
+	if !st.exists {
+		p.fail(run[0], &fs.PathError{Op: "edit", Path: p.src.Rel(st.abs), Err: fs.ErrNotExist}, 0)
+		for _, i := range run[1:] {
+			p.skip(i, run[0])
+		}
+		return run[0]
+	}
+	edits := make([]engine.Edit, len(run))
+	for k, i := range run {
+		edits[k] = p.blocks[i].Edit
+	}
+	text, outcomes := engine.ApplyEdits(st.text, edits, p.opt.Engine)
+	st.text = text
+	failed := -1
+	for k, o := range outcomes {
+		i := run[k]
+		switch o.Status {
+		case engine.StatusApplied:
+			p.apply(i, o.Match, o.Elapsed)
+		case engine.StatusFailed:
+			p.fail(i, o.Err, o.Elapsed)
+			failed = i
+		default:
+			p.skip(i, failed)
+		}
+	}
+	return failed
+}
+
+// fileOp carries out a create, a delete or a move on the file, and
+// returns the match that describes it.
+func (p *planner) fileOp(ctx context.Context, st *fileState, e engine.Edit) (*engine.Match, error) {
+	rel := p.src.Rel(st.abs)
+	m := &engine.Match{Strategy: e.Op.String(), Score: 1, StartLine: 1}
+	switch e.Op {
+	case engine.OpCreate:
+		switch {
+		case !st.exists:
+			st.text, st.exists = e.New, true
+			m.Notes = []string{"created " + rel}
+		case st.text == e.New:
+			m.Notes = []string{rel + " already exists with this content; nothing to do"}
+		default:
+			return nil, fmt.Errorf("cannot create %s: it already exists with other content; not overwritten", rel)
+		}
+		m.EndLine = lineCount(e.New)
+	case engine.OpDelete:
+		if !st.exists {
+			return nil, &fs.PathError{Op: "delete", Path: rel, Err: fs.ErrNotExist}
+		}
+		m.EndLine = lineCount(st.text)
+		m.Notes = []string{"deleted " + rel}
+		st.text, st.exists = "", false
+	case engine.OpMove:
+		if !st.exists {
+			return nil, &fs.PathError{Op: "move", Path: rel, Err: fs.ErrNotExist}
+		}
+		dst, err := p.src.Path(e.NewPath)
+		if err != nil {
+			return nil, fmt.Errorf("cannot move %s: %w", rel, err)
+		}
+		if dst != st.abs {
+			at, err := p.read(ctx, dst)
+			if err == nil && at.exists {
+				err = fmt.Errorf("%s already exists; not overwritten", p.src.Rel(dst))
+			}
+			if err != nil {
+				return nil, fmt.Errorf("cannot move %s: %w", rel, err)
+			}
+		}
+		m.EndLine = lineCount(st.text)
+		m.Notes = []string{fmt.Sprintf("moved %s to %s", rel, p.src.Rel(dst))}
+		st.abs = dst
+	default:
+		return nil, fmt.Errorf("%s is not a file operation", e.Op)
+	}
+	return m, nil
+}
+
+// lineCount returns the number of lines of s; a final newline ends the
+// last line rather than starting another.
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+}
+
+// apply records that block i applied as m says.
+func (p *planner) apply(i int, m *engine.Match, elapsed time.Duration) {
+	r := &p.res.Blocks[i]
+	r.Status, r.Strategy, r.Score = engine.StatusApplied, m.Strategy, m.Score
+	r.StartLine, r.EndLine, r.Message = m.StartLine, m.EndLine, m.Message()
+	r.Elapsed = elapsed
+}
+
+// fail records that block i failed with err.
+func (p *planner) fail(i int, err error, elapsed time.Duration) {
+	r := &p.res.Blocks[i]
+	r.Status, r.Err, r.Message, r.Elapsed = engine.StatusFailed, err, err.Error(), elapsed
+}
+
+// skip records that block i was skipped because block failed, of the same
+// file, did not apply.
+func (p *planner) skip(i, failed int) {
+	r := &p.res.Blocks[i]
+	r.Status = engine.StatusSkipped
+	r.Err = &engine.Error{Reason: engine.ReasonSkipped,
+		Summary: fmt.Sprintf("skipped: block %d, earlier in the same file, did not apply", failed+1)}
+	r.Message = r.Err.Error()
+}
+
+// withhold undoes the plan unless every block applied: the blocks that
+// applied are reported skipped, and no file changes.
+func (p *planner) withhold() {
+	first := -1
+	for i, b := range p.res.Blocks {
+		if b.Status != engine.StatusApplied {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return
+	}
+	for i := range p.res.Blocks {
+		r := &p.res.Blocks[i]
+		if r.Status != engine.StatusApplied {
+			continue
+		}
+		r.Status = engine.StatusSkipped
+		r.Err = &engine.Error{Reason: engine.ReasonSkipped,
+			Summary: fmt.Sprintf("withheld: the edits are atomic, and block %d did not apply", first+1)}
+		r.Message = r.Err.Error()
+	}
+	for i := range p.res.Files {
+		f := &p.res.Files[i]
+		f.After, f.Exists, f.NewPath, f.newAbs, f.Changed = f.Before, f.Existed, "", "", false
+	}
+}
