@@ -27,12 +27,15 @@ type region struct {
 	ops         []op
 	cost        float64
 	score       float64
-	level       int  // the loosest view a pair needed
-	elided      bool // an elision stands for some lines
-	similar     int  // pairs of lines that are similar, not equal
-	searchOnly  int  // non-blank search lines not in the file
-	fileOnly    int  // non-blank file lines in the region not in the search
-	blankOnly   int  // blank lines on one side only
+	level       int     // the loosest view a pair needed
+	elided      bool    // an elision stands for some lines
+	similar     int     // pairs of lines that are similar, not equal
+	searchOnly  int     // non-blank search lines not in the file
+	fileOnly    int     // non-blank file lines in the region not in the search
+	blankOnly   int     // blank lines on one side only
+	folded      bool    // some pair needed unicode punctuation folded
+	cover       float64 // share of the search's non-blank weight paired with lines at least 80% alike
+	lines       int     // non-blank, non-elision search lines
 }
 
 func (r *region) overlaps(o *region) bool { return r.first <= o.last && o.first <= r.last }
@@ -282,8 +285,14 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 		ops = ops[:len(ops)-1]
 	}
 	r := region{first: -1, last: -1, ops: ops}
-	var cost, total float64
+	var cost, total, exact, weight float64
 	pairs := 0
+	for i := range s {
+		if !s[i].blank && !s[i].elision {
+			weight += float64(s[i].weight())
+			r.lines++
+		}
+	}
 	for _, o := range ops {
 		switch o.kind {
 		case opPair:
@@ -300,8 +309,14 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			if o.dist > 0 {
 				r.similar++
 			}
+			if lv == levelUnicode || (lv == levelSimilar && loose(l.text) != looseNoFold(l.text)) {
+				r.folded = true
+			}
 			if !l.blank {
 				pairs++
+				if float64(o.dist) <= 0.2*float64(max(l.n, int(ix.n[o.f]))) {
+					exact += float64(l.weight())
+				}
 			}
 		case opSearchOnly:
 			total += float64(s[o.s].weight())
@@ -337,6 +352,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 		return region{}, false
 	}
 	r.cost = cost
+	r.cover = exact / weight
 	r.score = 1 - cost/total
 	if r.score < 0 {
 		r.score = 0

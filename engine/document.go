@@ -137,3 +137,15 @@ func toLF(s string) string {
 	}
 	return strings.ReplaceAll(s, "\r\n", "\n")
 }
+
+// wholeLines reports whether the bytes [start, end) cover whole lines but
+// for white space at their ends, and returns those lines, 0-based.
+func (d *document) wholeLines(start, end int) (a, b int, ok bool) {
+	a, b = d.lineAt(start), d.lineAt(max(start, end-1))
+	before := d.text[d.start[a]:start]
+	after := ""
+	if end < d.end[b] {
+		after = d.text[end:d.end[b]]
+	}
+	return a, b, strings.TrimSpace(before) == "" && strings.TrimSpace(after) == ""
+}

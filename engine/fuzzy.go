@@ -30,11 +30,19 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	}
 	best := &regs[0]
 	thr := r.opt.threshold()
-	if best.score < thr {
+	if !best.good(thr) {
 		e := &Error{
 			Reason: ReasonBelowThreshold,
 			Summary: fmt.Sprintf("no place is similar enough: the best, lines %d-%d, is %.0f%% similar and %.0f%% is needed",
 				best.first+1, best.last+1, 100*best.score, 100*thr),
+		}
+		if best.score >= thr {
+			e.Summary = fmt.Sprintf("no place is similar enough: at the best, lines %d-%d, only %.0f%% of the search is nearly as written; read the file again",
+				best.first+1, best.last+1, 100*best.cover)
+		}
+		if best.score < 0.5 {
+			e.Reason = ReasonNotFound
+			e.Summary = "not found: " + e.Summary
 		}
 		for k := range regs {
 			if k == 3 {
@@ -59,7 +67,7 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 			spans[k] = Span{t.first + 1, t.last + 1}
 		}
 		k, ok := byHint(spans, rd.hint)
-		if !ok || tied[k].score < thr {
+		if !ok || !tied[k].good(thr) {
 			e := &Error{Reason: ReasonAmbiguous}
 			var places []string
 			for _, t := range tied {
@@ -83,6 +91,16 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		m.Notes = append(m.Notes, note)
 	}
 	return m, nil
+}
+
+// good reports whether a region is similar enough to be taken: above the
+// threshold, with at least half of the search's lines nearly as written (a search
+// of one or two lines may have them all changed a little).
+func (r *region) good(threshold float64) bool {
+	if r.score < threshold {
+		return false
+	}
+	return r.cover >= 0.5 || (r.lines <= 2 && r.score >= 0.9)
 }
 
 // regions aligns the search in every window, and once more in what is

@@ -36,7 +36,26 @@ func readings(old, new string, hint int) []reading {
 	if uo, un, ok := unescapeEdit(old, new); ok {
 		rs = append(rs, reading{old: uo, new: un, hint: hint, tags: []string{"escape-normalized"}})
 	}
+	if to, tn, ok := trimBoundary(old, new); ok {
+		rs = append(rs, reading{old: to, new: tn, hint: hint, tags: []string{"trimmed-boundary"}})
+	}
 	return rs
+}
+
+// trimBoundary reads a one-line search padded with white space or line
+// breaks as the fragment inside the padding. The replacement loses the
+// same padding, or its own when it does not have the search's.
+func trimBoundary(old, new string) (string, string, bool) {
+	t := strings.TrimSpace(old)
+	if t == old || t == "" || strings.Contains(t, "\n") {
+		return "", "", false
+	}
+	i := strings.Index(old, t)
+	lead, trail := old[:i], old[i+len(t):]
+	if strings.HasPrefix(new, lead) && strings.HasSuffix(new[len(lead):], trail) {
+		return t, new[len(lead) : len(new)-len(trail)], true
+	}
+	return t, strings.TrimSpace(new), true
 }
 
 // A lineNumberStyle recognizes one way tools print line numbers before

@@ -35,9 +35,8 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 		return nil, err, true
 	}
 	start, end := starts[pick], ends[pick]
-	a, b := d.lineAt(start), d.lineAt(end-1)
-	wholeLines := strings.TrimSpace(d.text[d.start[a]:start]) == "" && strings.TrimSpace(d.text[end:d.end[b]]) == ""
-	if !wholeLines {
+	a, b, whole := d.wholeLines(start, end)
+	if !whole {
 		m := r.fragment(start, end, at[pick], rd, "whitespace-normalized")
 		return m, nil, true
 	}
@@ -91,6 +90,18 @@ func (r *resolver) fragment(start, end, looseAt int, rd reading, strategy string
 	to := end
 	if ke < total {
 		to = d.fromLF(int(r.looseSrc[looseAt+ke]))
+	}
+	// Where the model's unchanged beginning ends in white space, so does
+	// the part of the file it stands for; likewise at the end.
+	if p > 0 && isSpaceByte(old[p-1]) {
+		for from < to && (d.text[from] == ' ' || d.text[from] == '\t') {
+			from++
+		}
+	}
+	if q > 0 && isSpaceByte(old[len(old)-q]) {
+		for to > from && (d.text[to-1] == ' ' || d.text[to-1] == '\t') {
+			to--
+		}
 	}
 	if to < from {
 		to = from

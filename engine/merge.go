@@ -75,13 +75,19 @@ type merger struct {
 	re      *reindenter
 	out     []outLine
 	kept    []int // file lines kept that differ from the model's copy
-	tail    int   // hunk whose replacement lines after an elision are pending, or -1
+
+	// A replacement with one elision line keeps some of its hunk's search
+	// lines: [keepFrom, keepTo), or keepFrom -1 when it has none.
+	marker   []int // index in t of the elision line, or -1
+	keepFrom []int
+	keepTo   []int
+	tailDone []bool
 }
 
 // merge builds the lines that replace region r.
 func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, error) {
 	hs, hunkOf := hunks(s, t)
-	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf, emitted: make([]bool, len(hs)), tail: -1}
+	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf, emitted: make([]bool, len(hs))}
 	m.pairOf = make([]int, len(s))
 	for i := range m.pairOf {
 		m.pairOf[i] = -1
@@ -98,18 +104,14 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 		}
 	}
 	m.re = newReindenter(pairs, region)
-	for _, h := range hs {
-		if n := m.elisionsIn(h); n > 1 {
-			return nil, nil, refuse(ReasonInvalid, "the replacement elides code more than once in one change (search lines %d-%d): cannot tell which lines each \"...\" keeps", h.sa+1, h.sb)
-		}
+	if err := m.elisionHunks(); err != nil {
+		return nil, nil, err
 	}
 
 	last := -1 // the last search line handled
 	for k, o := range r.ops {
 		if o.s >= 0 {
-			if m.tail >= 0 && m.hunkOf[o.s] != m.tail {
-				m.flushTail()
-			}
+			m.tails(o.s)
 			m.insertions(o.s)
 		}
 		switch o.kind {
@@ -124,7 +126,7 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 			}
 			last = o.s
 		case opElided:
-			if h := m.hunkOf[o.s]; h < 0 {
+			if h := m.hunkOf[o.s]; h < 0 || m.keeping(h, o.s) {
 				m.keep(o.f)
 			} else {
 				m.enter(h)
@@ -136,26 +138,65 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 			}
 		}
 	}
-	m.flushTail()
+	m.tails(len(s))
 	m.insertions(len(s))
 	return m.out, m.kept, nil
 }
 
-// elisionsIn counts the elision lines a hunk's replacement has that its
-// search side does not.
-func (m *merger) elisionsIn(h hunk) int {
-	for i := h.sa; i < h.sb; i++ {
-		if m.s[i].elision {
-			return 0
+// elisionHunks finds the hunks whose replacement elides lines the search
+// spells out, and which of their search lines the elision keeps: the
+// replacement lines before it replace the hunk's first search lines where
+// they resemble them (otherwise they are new), and likewise at the end.
+func (m *merger) elisionHunks() error {
+	n := len(m.hs)
+	m.marker, m.keepFrom, m.keepTo, m.tailDone = make([]int, n), make([]int, n), make([]int, n), make([]bool, n)
+	for h, hk := range m.hs {
+		m.marker[h], m.keepFrom[h], m.keepTo[h] = -1, -1, -1
+		searchElides := false
+		for i := hk.sa; i < hk.sb; i++ {
+			searchElides = searchElides || m.s[i].elision
 		}
-	}
-	n := 0
-	for i := h.ta; i < h.tb; i++ {
-		if isElision(m.t[i]) {
-			n++
+		if searchElides {
+			continue
 		}
+		for i := hk.ta; i < hk.tb; i++ {
+			if !isElision(m.t[i]) {
+				continue
+			}
+			if m.marker[h] >= 0 {
+				return refuse(ReasonInvalid, "the replacement elides code more than once in one change (search lines %d-%d): cannot tell which lines each \"...\" keeps", hk.sa+1, hk.sb)
+			}
+			m.marker[h] = i
+		}
+		mk := m.marker[h]
+		if mk < 0 {
+			continue
+		}
+		from := hk.sa
+		for i := hk.ta; i < mk; i++ {
+			if from < hk.sb && resembles(&m.s[from], m.t[i]) {
+				from++
+			}
+		}
+		to := hk.sb
+		for i := hk.tb - 1; i > mk; i-- {
+			if to > from && resembles(&m.s[to-1], m.t[i]) {
+				to--
+			}
+		}
+		m.keepFrom[h], m.keepTo[h] = from, to
 	}
-	return n
+	return nil
+}
+
+// resembles reports whether a replacement line is a changed version of a
+// search line rather than a new one.
+func resembles(l *sline, line string) bool {
+	if l.blank || isBlank(line) {
+		return l.blank && isBlank(line)
+	}
+	_, ok := editdist.AtLeast(l.loose, loose(line), minLineSim)
+	return ok
 }
 
 // nextSearch returns the search line of the first op after k that has one.
@@ -184,42 +225,40 @@ func (m *merger) insertions(upTo int) {
 }
 
 // enter emits a hunk's replacement lines the first time one of its search
-// lines is met. A replacement with one elision line keeps the hunk's file
-// lines in its place: the lines before it are emitted now, those after it
-// once the hunk's search lines have been passed.
+// lines is met; for a hunk whose replacement elides lines, only those
+// before the elision.
 func (m *merger) enter(h int) {
 	if m.emitted[h] {
 		return
 	}
 	m.emitted[h] = true
 	hk := m.hs[h]
-	for i := hk.ta; i < hk.tb; i++ {
-		if m.elisionsIn(hk) == 1 && isElision(m.t[i]) {
-			m.tail = h
-			return
-		}
+	end := hk.tb
+	if m.marker[h] >= 0 {
+		end = m.marker[h]
+	}
+	for i := hk.ta; i < end; i++ {
 		m.emitNew(h, i)
 	}
 }
 
-func (m *merger) keeping(h int) bool { return h == m.tail }
+// keeping reports whether search line s is one a hunk's elision keeps.
+func (m *merger) keeping(h, s int) bool {
+	return h >= 0 && m.keepFrom[h] >= 0 && m.keepFrom[h] <= s && s < m.keepTo[h]
+}
 
-// flushTail emits the replacement lines after a hunk's elision.
-func (m *merger) flushTail() {
-	if m.tail < 0 {
-		return
-	}
-	hk := m.hs[m.tail]
-	after := false
-	for i := hk.ta; i < hk.tb; i++ {
-		if after {
-			m.emitNew(m.tail, i)
+// tails emits the replacement lines after an elision once the search
+// lines it keeps have been passed (s is the next search line).
+func (m *merger) tails(s int) {
+	for h, hk := range m.hs {
+		if m.marker[h] < 0 || m.tailDone[h] || !m.emitted[h] || s < m.keepTo[h] {
+			continue
 		}
-		if isElision(m.t[i]) {
-			after = true
+		m.tailDone[h] = true
+		for i := m.marker[h] + 1; i < hk.tb; i++ {
+			m.emitNew(h, i)
 		}
 	}
-	m.tail = -1
 }
 
 // emitNew emits replacement line i of hunk h, indented like the file.
@@ -228,6 +267,9 @@ func (m *merger) emitNew(h, i int) {
 	if isBlank(line) {
 		m.out = append(m.out, outLine{})
 		return
+	}
+	if m.r.folded {
+		line = foldText(line)
 	}
 	hk := m.hs[h]
 	ref := hk.sa - 1
@@ -255,15 +297,13 @@ func (m *merger) reference(j int) int {
 
 func (m *merger) pair(o op) error {
 	h := m.hunkOf[o.s]
-	if h < 0 || m.keeping(h) {
-		if o.dist > 0 || level(m.s[o.s].text, m.ix.text(o.f)) >= levelUnicode {
+	if h >= 0 {
+		m.enter(h)
+	}
+	if h < 0 || m.keeping(h, o.s) {
+		if o.dist > 0 {
 			m.kept = append(m.kept, o.f)
 		}
-		m.keep(o.f)
-		return nil
-	}
-	m.enter(h)
-	if m.keeping(h) {
 		m.keep(o.f)
 		return nil
 	}
@@ -292,7 +332,7 @@ func (m *merger) searchOnly(o op) error {
 	}
 	m.enter(h)
 	l := &m.s[o.s]
-	if m.keeping(h) || l.blank || l.elision {
+	if m.keeping(h, o.s) || l.blank || l.elision {
 		return nil
 	}
 	if hk := m.hs[h]; hk.tb > hk.ta {
@@ -308,7 +348,7 @@ func (m *merger) searchOnly(o op) error {
 func (m *merger) fileOnly(o op, last, next int) error {
 	blank := m.ix.blank(o.f)
 	if last >= 0 && next < len(m.s) {
-		if h := m.hunkOf[last]; h >= 0 && h == m.hunkOf[next] && !m.keeping(h) {
+		if h := m.hunkOf[last]; h >= 0 && h == m.hunkOf[next] && !(m.keeping(h, last) && m.keeping(h, next)) {
 			if blank {
 				return nil // a blank line inside lines the model rewrote
 			}

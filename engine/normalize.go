@@ -229,3 +229,21 @@ func isElision(s string) bool {
 	}
 	return false
 }
+
+// foldText replaces the unicode punctuation of s by its ASCII, and
+// no-break spaces by spaces: for new lines of a model that typed curly
+// quotes into code whose copy needed folding to match.
+func foldText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch f := fold(r); {
+		case f != "":
+			b.WriteString(f)
+		case r == '\u00a0' || r == '\u202f' || r == '\u2007':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

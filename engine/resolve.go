@@ -132,11 +132,49 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 	if !rd.literal {
 		strategy = strings.Join(rd.tags, "+")
 	}
-	m := r.splice(start, end, rd.new, strategy, 1)
+	var m *Match
+	if elisions(rd.old) == 0 && elisions(rd.new) > 0 {
+		// The replacement elides lines it keeps: merge it line by line.
+		m, err = r.elidedReplacement(start, end, rd)
+		if err != nil {
+			return nil, err, true
+		}
+		m.Strategy = strategy + "+elision"
+	} else {
+		m = r.splice(start, end, rd.new, strategy, 1)
+	}
 	if len(at) > 1 {
 		m.Notes = append(m.Notes, fmt.Sprintf("line hint %d chose lines %d-%d among %d identical places", rd.hint, spans[pick].StartLine, spans[pick].EndLine, len(at)))
 	}
 	return m, nil, true
+}
+
+// elisions counts the lines of text that stand for lines left out.
+func elisions(text string) int {
+	n := 0
+	for _, l := range splitLines(text) {
+		if isElision(l) {
+			n++
+		}
+	}
+	return n
+}
+
+// elidedReplacement places a replacement that elides some of the lines
+// it keeps onto the whole lines [start, end) the search matched exactly.
+func (r *resolver) elidedReplacement(start, end int, rd reading) (*Match, *Error) {
+	d := r.d
+	a, b, whole := d.wholeLines(start, end)
+	if !whole {
+		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\", but the search is only part of a line")
+	}
+	s, t := trimElisions(splitLines(rd.old), splitLines(rd.new))
+	sl := newSlines(s)
+	reg, ok := r.index().align(sl, a, b+1)
+	if !ok {
+		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\" that cannot be placed")
+	}
+	return r.place(sl, t, &reg, rd)
 }
 
 // splice replaces the bytes [start, end) of the text with new, in the
@@ -147,7 +185,7 @@ func (r *resolver) splice(start, end int, new, strategy string, score float64) *
 	if new == "" {
 		wholeStart := strings.TrimLeft(d.text[d.start[a]:start], " \t") == ""
 		endsLine := end > start && d.text[end-1] == '\n'
-		if !endsLine && strings.TrimRight(d.text[end:d.end[b]], " \t") == "" {
+		if wholeStart && !endsLine && end <= d.end[b] && strings.TrimRight(d.text[end:d.end[b]], " \t") == "" {
 			endsLine = true
 			end = d.offsetOfLine(b + 1)
 		}
