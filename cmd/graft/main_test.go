@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary run as the graft command, so that the
+// scripts exercise graft as a real process: its exit status, its stdout
+// and its stderr.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"graft": main})
+}
+
+// TestScripts runs the scripts in testdata/script (see the testscript
+// package for the language).
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": cmdStatus,
+			"write":  cmdWrite,
+			"perm":   cmdPerm,
+		},
+	})
+}
+
+// cmdStatus runs a command and checks its exit status:
+//
+//	status N command [args...]
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("%v", err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+// cmdWrite writes a file whose content is given with the escapes of a Go
+// string literal, for the bytes a txtar archive cannot hold (NUL, invalid
+// UTF-8) and the text that needs $WORK expanded:
+//
+//	write FILE 'line\nbyte \x00\n'
+func cmdWrite(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: write FILE TEXT")
+	}
+	content, err := strconv.Unquote(`"` + args[1] + `"`)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(content), 0o644))
+}
+
+// cmdPerm checks the permission bits of a file, in octal:
+//
+//	perm FILE 0755
+func cmdPerm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: perm FILE MODE")
+	}
+	fi, err := os.Stat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if got := fmt.Sprintf("%#o", fi.Mode().Perm()); got != args[1] {
+		ts.Fatalf("%s has mode %s, want %s", args[0], got, args[1])
+	}
+}
