@@ -1,0 +1,56 @@
+package dialect
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// FuzzParse checks that any text parses without panic into blocks that keep
+// the invariants of checkBlocks, in every format, and that whole-line
+// dialects give whole lines.
+func FuzzParse(f *testing.F) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(section(ar, "answer"))
+	}
+	f.Add("<<<<<<< SEARCH\n:start_line:\n=======\n>>>>>>> REPLACE")
+	f.Add("=======\n>>>>>>> REPLACE\n=======\n")
+	f.Add("[[[[\n{\"path\":\"a\",\"old_str\":\"a\",\"new_str\":\"b\"}\n")
+	f.Add("<file><path>a.go</path><start_line>3</start_line>\n<<<<<<< SEARCH\na\r\n=======\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, format := range append([]string{""}, Names()...) {
+			blocks, err := Parse(text, Options{Format: format})
+			if err != nil && !errors.Is(err, ErrNoBlocks) {
+				t.Fatalf("Parse(format %q): %v", format, err)
+			}
+			if err == nil && len(blocks) == 0 {
+				t.Fatalf("Parse(format %q): no blocks and no error", format)
+			}
+			checkBlocks(t, text, blocks)
+			for _, b := range blocks {
+				if b.Err != nil || b.Dialect != SearchReplace {
+					continue
+				}
+				for _, s := range []string{b.Old, b.New} {
+					if s != "" && !strings.HasSuffix(s, "\n") {
+						t.Errorf("search-replace section %q is not whole lines", s)
+					}
+				}
+				if strings.HasPrefix(b.Path, "./") || b.Path != strings.TrimSpace(b.Path) {
+					t.Errorf("path %q is not clean", b.Path)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,105 @@
+// Package dialect parses the edit formats agents write into engine.Edits.
+//
+// Each dialect lives in its own file and is listed once in the registry
+// below; [Parse] runs one dialect, or all of them when the format is left to
+// detection, and returns every block it read, malformed ones included, so
+// that the caller can report each.
+package dialect
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/graft-editor/graft/engine"
+)
+
+// The names of the dialects, as --format and the JSON report spell them.
+const (
+	SearchReplace = "search-replace"
+	StrReplace    = "str-replace"
+)
+
+// Options: Format forces a dialect ("" = detect); Target is the path for
+// blocks that name none.
+type Options struct {
+	// Format is the name of the dialect to read; "" detects it.
+	Format string
+	// Target is the path given to blocks that name no file; it may be empty,
+	// and the caller then reports the blocks that lack a path.
+	Target string
+}
+
+// A Block is one edit read from the text; Err is set when the block is
+// malformed (Edit then holds what could be read: at least Dialect and Source,
+// and Path when known). A malformed block becomes a failed block in the
+// report, it does not stop the others.
+type Block struct {
+	engine.Edit
+	// Err says what is wrong with a malformed block; nil for a good one.
+	Err error
+}
+
+// ErrNoBlocks is returned by [Parse] when the text holds no edit block at
+// all, not even a malformed one.
+var ErrNoBlocks = errors.New("dialect: no edit blocks in the text")
+
+// A dialect is one edit format: its name and the parser that reads every
+// block of that format in a document, in the order of the text.
+type dialect struct {
+	name  string
+	parse func(*document) []Block
+}
+
+// dialects is the registry of known formats: adding a dialect is adding its
+// file and one line here. The order is the order of [Names] and decides
+// which block comes first when blocks of two dialects start on the same line.
+var dialects = [...]dialect{
+	{SearchReplace, parseSearchReplace},
+	{StrReplace, parseStrReplace},
+}
+
+// Names returns the names of the known dialects.
+func Names() []string {
+	names := make([]string, len(dialects))
+	for i, d := range dialects {
+		names[i] = d.name
+	}
+	return names
+}
+
+// Parse reads the edit blocks in text, in the order they appear. It fails
+// only for an unknown opt.Format, or with [ErrNoBlocks] when the text holds
+// no block at all; a malformed block is returned with its Err set.
+func Parse(text string, opt Options) ([]Block, error) {
+	doc := newDocument(text)
+	var blocks []Block
+	if opt.Format == "" {
+		blocks = detectBlocks(doc)
+	} else {
+		d, ok := lookup(opt.Format)
+		if !ok {
+			return nil, fmt.Errorf("dialect: unknown format %q (known: %s)", opt.Format, strings.Join(Names(), ", "))
+		}
+		blocks = d.parse(doc)
+	}
+	if len(blocks) == 0 {
+		return nil, ErrNoBlocks
+	}
+	for i := range blocks {
+		if blocks[i].Path == "" {
+			blocks[i].Path = opt.Target
+		}
+	}
+	return blocks, nil
+}
+
+// lookup returns the dialect called name.
+func lookup(name string) (dialect, bool) {
+	for _, d := range dialects {
+		if d.name == name {
+			return d, true
+		}
+	}
+	return dialect{}, false
+}

@@ -1,0 +1,543 @@
+package dialect
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/graft-editor/graft/engine"
+)
+
+// The search-replace dialect of aider, Cline, Roo Code and avante.nvim:
+//
+//	path/to/file.go
+//	<<<<<<< SEARCH
+//	:start_line:12
+//	-------
+//	old lines
+//	=======
+//	new lines
+//	>>>>>>> REPLACE
+//
+// Cline's newer markers "------- SEARCH" and "+++++++ REPLACE" open and close
+// blocks too. The parser is a state machine over lines, like seed 003's
+// validator, but it reports a marker out of order as one malformed block and
+// resumes at the next SEARCH marker instead of rejecting the whole answer.
+
+// A marker is the role of a line in the block structure.
+type marker int
+
+const (
+	notMarker     marker = iota
+	searchMarker         // <<<<<<< SEARCH or ------- SEARCH
+	dividerMarker        // =======
+	replaceMarker        // >>>>>>> REPLACE or +++++++ REPLACE
+)
+
+// The markers as messages name them.
+const (
+	searchWord  = "<<<<<<< SEARCH"
+	dividerWord = "======="
+	replaceWord = ">>>>>>> REPLACE"
+	clineClose  = "+++++++ REPLACE"
+)
+
+// markerOf returns the marker a line is: a run of 5 to 9 of one marker
+// character, followed by SEARCH or REPLACE (the word is required, so that a
+// git conflict marker such as "<<<<<<< HEAD" opens no block) or by nothing
+// for the divider. Space around the marker is tolerated, and so is the ">"
+// after the word that aider and Cline accept.
+func markerOf(line string) marker {
+	s := strings.TrimSpace(line)
+	if s == "" {
+		return notMarker
+	}
+	c := s[0]
+	n := 1
+	for n < len(s) && s[n] == c {
+		n++
+	}
+	if n < 5 || n > 9 {
+		return notMarker
+	}
+	word := strings.TrimSuffix(strings.TrimSpace(s[n:]), ">")
+	switch {
+	case c == '=' && n == len(s):
+		return dividerMarker
+	case (c == '<' || c == '-') && word == "SEARCH":
+		return searchMarker
+	case (c == '>' || c == '+') && word == "REPLACE":
+		return replaceMarker
+	}
+	return notMarker
+}
+
+// srState is where the parser stands in the block structure.
+type srState int
+
+const (
+	outside   srState = iota
+	inSearch          // after the SEARCH marker
+	inReplace         // after the divider
+	skipping          // in a malformed block, up to its REPLACE marker or the next SEARCH marker
+)
+
+// headerStage is how much of Roo Code's optional header after the SEARCH
+// marker (":start_line:N", ":end_line:M", "-------", in that order) is behind.
+type headerStage int
+
+const (
+	wantStartLine headerStage = iota
+	wantEndLine
+	wantSeparator
+	inContent
+)
+
+// lookBackLines is how many non-blank lines before a block (and again before
+// its code fence) may name its file.
+const lookBackLines = 3
+
+// An srParser reads the search-replace blocks of one document, line by line.
+type srParser struct {
+	doc *document
+	// marks[i] is the marker lines[i] is; next[i] is the index of the first
+	// marker line at or after i, len(lines) when there is none.
+	marks  []marker
+	next   []int
+	blocks []Block
+
+	state   srState
+	cur     Block  // the block being read
+	open    int    // the index of its SEARCH marker line
+	closing string // the REPLACE marker expected, in the style of its SEARCH marker
+	header  headerStage
+	old     []string
+	new     []string
+
+	fence    fence
+	xml      xmlContext
+	lastEnd  int    // the index of the last line of the previous block, -1 before the first
+	lastPath string // the path of the previous block, for a block that names none
+}
+
+// parseSearchReplace reads the SEARCH/REPLACE blocks in doc.
+func parseSearchReplace(doc *document) []Block {
+	n := len(doc.lines)
+	p := &srParser{
+		doc:     doc,
+		marks:   make([]marker, n),
+		next:    make([]int, n+1),
+		lastEnd: -1,
+		xml:     xmlContext{first: -1},
+	}
+	for i, line := range doc.lines {
+		p.marks[i] = markerOf(line)
+	}
+	p.next[n] = n
+	for i := n - 1; i >= 0; i-- {
+		p.next[i] = p.next[i+1]
+		if p.marks[i] != notMarker {
+			p.next[i] = i
+		}
+	}
+	for i := 0; i < n; i++ {
+		i = p.step(i)
+	}
+	switch p.state {
+	case inSearch:
+		p.reject(n-1, unexpected("the text ends", dividerWord))
+		p.close(n - 1)
+	case inReplace:
+		p.reject(n-1, unexpected("the text ends", p.closing))
+		p.close(n - 1)
+	case skipping:
+		p.close(n - 1)
+	}
+	return p.blocks
+}
+
+// step reads lines[i] and returns the index of the last line it consumed.
+func (p *srParser) step(i int) int {
+	line := p.doc.lines[i]
+	found := p.found(i)
+	switch p.state {
+	case outside:
+		return p.outside(i)
+	case inSearch:
+		switch p.marks[i] {
+		case searchMarker:
+			p.reject(i, unexpected(found, dividerWord))
+			p.close(i - 1)
+			p.start(i)
+		case dividerMarker:
+			p.state = inReplace
+		case replaceMarker:
+			p.reject(i, unexpected(found, dividerWord))
+			p.close(i)
+		default:
+			p.searchLine(i, line)
+		}
+	case inReplace:
+		switch p.marks[i] {
+		case searchMarker:
+			p.reject(i, unexpected(found, p.closing))
+			p.close(i - 1)
+			p.start(i)
+		case dividerMarker:
+			p.reject(i, unexpected(found, p.closing))
+		case replaceMarker:
+			p.close(i)
+		default:
+			p.replaceLine(i, line)
+		}
+	case skipping:
+		switch p.marks[i] {
+		case searchMarker:
+			p.close(i - 1)
+			p.start(i)
+		case replaceMarker:
+			p.close(i)
+		}
+	}
+	return i
+}
+
+// outside reads lines[i] between blocks and returns the index of the last
+// line it consumed. A divider there is taken for a marker, and reported, only
+// when block structure surrounds it: a REPLACE marker follows it before any
+// other marker (the SEARCH marker was forgotten) or directly precedes it.
+// Otherwise it is a markdown rule or heading underline.
+func (p *srParser) outside(i int) int {
+	line := p.doc.lines[i]
+	found := p.found(i)
+	switch p.marks[i] {
+	case searchMarker:
+		p.start(i)
+	case dividerMarker:
+		if j := p.next[i+1]; j < len(p.marks) && p.marks[j] == replaceMarker {
+			// The SEARCH marker was forgotten, not the path before it.
+			p.stray(i, j, p.pathBefore(i), unexpected(found, searchWord))
+			return j
+		}
+		if i > 0 && p.marks[i-1] == replaceMarker {
+			p.stray(i, i, "", unexpected(found, searchWord))
+		}
+	case replaceMarker:
+		p.stray(i, i, "", unexpected(found, searchWord))
+	default:
+		if !p.fence.see(i, line) {
+			p.seeTags(line)
+		}
+	}
+	return i
+}
+
+// found says which marker lines[i] is, for messages.
+func (p *srParser) found(i int) string {
+	if p.marks[i] == notMarker {
+		return ""
+	}
+	return fmt.Sprintf("found %q", strings.TrimSpace(p.doc.lines[i]))
+}
+
+// unexpected says that what was found where want was expected.
+func unexpected(found, want string) string {
+	return fmt.Sprintf("%s where %q was expected", found, want)
+}
+
+// start opens a block at the SEARCH marker lines[i].
+func (p *srParser) start(i int) {
+	p.state = inSearch
+	p.open = i
+	p.header = wantStartLine
+	p.old, p.new = p.old[:0], p.new[:0]
+	p.closing = replaceWord
+	if strings.TrimSpace(p.doc.lines[i])[0] == '-' {
+		p.closing = clineClose
+	}
+	path := p.xml.path
+	if path == "" {
+		path = p.pathBefore(i)
+	}
+	if path == "" {
+		path = p.lastPath
+	}
+	p.lastPath = path
+	p.cur = Block{Edit: engine.Edit{Path: path, Dialect: SearchReplace}}
+	if p.xml.first < 0 {
+		p.xml.first = len(p.blocks)
+		if p.xml.hint > 0 {
+			p.cur.Line = p.xml.hint
+			p.xml.hinted = true
+		}
+	}
+}
+
+// reject marks the block being read as malformed by a problem on lines[at];
+// the rest of the block is skipped.
+func (p *srParser) reject(at int, problem string) {
+	if p.cur.Err == nil {
+		p.cur.Err = fmt.Errorf("line %d: %s (block starting at line %d)", at+1, problem, p.open+1)
+	}
+	p.state = skipping
+}
+
+// close ends the block being read at lines[end].
+func (p *srParser) close(end int) {
+	b := p.cur
+	b.Source = lineSpan(p.open, end)
+	if b.Err == nil {
+		b.Old, b.New = joinLines(p.old), joinLines(p.new)
+		if strings.TrimSpace(b.Old) == "" {
+			// aider's convention: nothing to search for creates the file.
+			b.Op, b.Old = engine.OpCreate, ""
+		}
+	}
+	p.blocks = append(p.blocks, b)
+	p.lastEnd = end
+	p.state = outside
+}
+
+// stray reports markers found outside any block, on lines[first:last+1],
+// as a malformed block for path.
+func (p *srParser) stray(first, last int, path, problem string) {
+	p.blocks = append(p.blocks, Block{
+		Edit: engine.Edit{Path: path, Dialect: SearchReplace, Source: lineSpan(first, last)},
+		Err:  fmt.Errorf("line %d: %s", first+1, problem),
+	})
+	p.lastEnd = last
+}
+
+// searchLine reads lines[i], in the SEARCH section.
+func (p *srParser) searchLine(i int, line string) {
+	if p.header < inContent && p.readHeader(i, line) {
+		return
+	}
+	p.header = inContent
+	if lineMarker(line) {
+		p.reject(i, fmt.Sprintf("found %q out of place; a line number goes right after %q, and content starting so is escaped with a backslash",
+			strings.TrimSpace(line), searchWord))
+		return
+	}
+	p.old = append(p.old, unescape(line))
+}
+
+// readHeader reads lines[i] as part of the header after the SEARCH marker,
+// and reports whether it was one. A header line is recognized with
+// surrounding space when its number is good; at the start of a line a bad
+// number is an error (content starting so must be escaped).
+func (p *srParser) readHeader(i int, line string) bool {
+	t := strings.TrimSpace(line)
+	for _, h := range [...]struct {
+		stage headerStage
+		key   string
+	}{{wantStartLine, ":start_line:"}, {wantEndLine, ":end_line:"}} {
+		v, ok := strings.CutPrefix(t, h.key)
+		if p.header > h.stage || !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		switch {
+		case err == nil && n > 0:
+			if h.stage == wantStartLine {
+				p.cur.Line = n
+			}
+			p.header = h.stage + 1
+			return true
+		case strings.HasPrefix(line, h.key):
+			p.reject(i, fmt.Sprintf("%q needs a line number, found %q", h.key, t))
+			return true
+		}
+	}
+	if p.header <= wantSeparator && isSeparator(t) {
+		p.header = inContent
+		return true
+	}
+	return false
+}
+
+// replaceLine reads lines[i], in the REPLACE section.
+func (p *srParser) replaceLine(i int, line string) {
+	if lineMarker(line) {
+		p.reject(i, fmt.Sprintf("found %q in the REPLACE section; a line number goes right after %q, and content starting so is escaped with a backslash",
+			strings.TrimSpace(line), searchWord))
+		return
+	}
+	p.new = append(p.new, unescape(line))
+}
+
+// lineMarker reports whether line starts with Roo Code's line number marker.
+func lineMarker(line string) bool {
+	return strings.HasPrefix(line, ":start_line:") || strings.HasPrefix(line, ":end_line:")
+}
+
+// isSeparator reports whether t is the "-------" line that ends the header.
+func isSeparator(t string) bool {
+	return len(t) >= 5 && len(t) <= 9 && strings.Trim(t, "-") == ""
+}
+
+// unescape removes the backslash that escapes a marker at the start of a
+// content line: "\=======", "\<<<<<<< HEAD", "\:start_line:" and the like.
+func unescape(line string) string {
+	rest, ok := strings.CutPrefix(line, `\`)
+	if !ok {
+		return line
+	}
+	if strings.HasPrefix(rest, ":start_line:") || strings.HasPrefix(rest, ":end_line:") {
+		return rest
+	}
+	if rest != "" && strings.IndexByte("<=>-+", rest[0]) >= 0 &&
+		strings.HasPrefix(rest, strings.Repeat(rest[:1], 5)) {
+		return rest
+	}
+	return line
+}
+
+// joinLines joins whole lines, each ending in "\n".
+func joinLines(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// pathBefore returns the path named before the SEARCH marker lines[i]: on
+// one of the few non-blank lines before it, in the info string of the code
+// fence around it, or on one of the few lines before that fence. It does not
+// look into the previous block, another fence or markup, and skips prose.
+func (p *srParser) pathBefore(i int) string {
+	budget := lookBackLines
+	for j := i - 1; j > p.lastEnd && budget > 0; j-- {
+		line := p.doc.lines[j]
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			continue
+		case isFence(line):
+			if !p.fence.open || j != p.fence.line {
+				return ""
+			}
+			if path := fenceInfoPath(p.fence.info); path != "" {
+				return path
+			}
+			budget = lookBackLines
+			continue
+		case p.marks[j] != notMarker, strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">"):
+			return ""
+		}
+		if path, ok := pathFromLine(line); ok {
+			return path
+		}
+		budget--
+	}
+	return ""
+}
+
+// A fence is the markdown code fence the parser is in, between blocks.
+type fence struct {
+	open bool
+	line int // the index of the opening line
+	char byte
+	n    int // how many fence characters open it
+	info string
+}
+
+// fenceOf returns the parts of a code fence line: "```" or "~~~" or longer,
+// and the info string after it.
+func fenceOf(line string) (char byte, n int, info string, ok bool) {
+	t := strings.TrimLeft(line, " \t")
+	if t == "" || (t[0] != '`' && t[0] != '~') {
+		return 0, 0, "", false
+	}
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	info = strings.TrimSpace(t[n:])
+	if n < 3 || (t[0] == '`' && strings.Contains(info, "`")) {
+		return 0, 0, "", false
+	}
+	return t[0], n, info, true
+}
+
+// isFence reports whether line opens or closes a code fence.
+func isFence(line string) bool {
+	_, _, _, ok := fenceOf(line)
+	return ok
+}
+
+// see follows a line between blocks, lines[i], and reports whether it is a
+// fence line.
+func (f *fence) see(i int, line string) bool {
+	char, n, info, ok := fenceOf(line)
+	switch {
+	case !ok:
+	case !f.open:
+		*f = fence{open: true, line: i, char: char, n: n, info: info}
+	case char == f.char && n >= f.n && info == "":
+		f.open = false
+	}
+	return ok
+}
+
+// An xmlContext follows the XML tool-call wrappers of Cline and Roo Code
+// between blocks: the file a <replace_in_file>, <apply_diff> or <file>
+// element names in its <path>, and the <start_line> hint Roo Code writes
+// before or after the blocks of a <diff>, which goes to the first of them.
+type xmlContext struct {
+	element bool // inside one of those elements
+	path    string
+	hint    int  // a <start_line> seen before the first block of the scope
+	first   int  // the index of the first block of the scope, -1 before it
+	hinted  bool // whether that block has had its hint
+}
+
+// seeTags follows the XML tags on a line between blocks.
+func (p *srParser) seeTags(line string) {
+	for rest := line; ; {
+		lt := strings.IndexByte(rest, '<')
+		if lt < 0 {
+			return
+		}
+		rest = rest[lt+1:]
+		gt := strings.IndexByte(rest, '>')
+		if gt < 0 {
+			return
+		}
+		name, body := rest[:gt], rest[gt+1:]
+		rest = body
+		if k := strings.IndexByte(body, '<'); k >= 0 {
+			body = body[:k]
+		}
+		switch name {
+		case "replace_in_file", "apply_diff", "file":
+			p.xml = xmlContext{element: true, first: -1}
+		case "/replace_in_file", "/apply_diff", "/file":
+			p.xml = xmlContext{first: -1}
+		case "diff":
+			p.xml.hint, p.xml.first, p.xml.hinted = 0, -1, false
+		case "path":
+			if p.xml.element {
+				p.xml.path = cleanPath(body)
+			}
+		case "start_line":
+			if n, err := strconv.Atoi(strings.TrimSpace(body)); err == nil && n > 0 && p.xml.element {
+				p.hintLine(n)
+			}
+		}
+	}
+}
+
+// hintLine gives the line hint of a <start_line> tag to the first block of
+// its scope, or keeps it for that block when none has been read yet.
+func (p *srParser) hintLine(n int) {
+	switch {
+	case p.xml.hinted:
+	case p.xml.first < 0:
+		p.xml.hint = n
+	default:
+		if b := &p.blocks[p.xml.first]; b.Line == 0 && b.Err == nil && b.Op == engine.OpReplace {
+			b.Line = n
+		}
+		p.xml.hinted = true
+	}
+}
