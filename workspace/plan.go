@@ -220,21 +220,7 @@ func (p *planner) read(ctx context.Context, abs string) (document, error) {
 
 // run plans the blocks of one file.
 func (p *planner) run(ctx context.Context, f *fileBlocks) {
-	fc := FileChange{Path: p.src.Rel(f.abs), Action: ActionModify, Blocks: f.blocks, abs: f.abs}
-	for _, i := range f.blocks {
-		switch p.blocks[i].Op {
-		case engine.OpDelete:
-			fc.Action = ActionDelete
-		case engine.OpMove:
-			if fc.Action != ActionDelete {
-				fc.Action = ActionMove
-			}
-		case engine.OpCreate:
-			if fc.Action == ActionModify {
-				fc.Action = ActionCreate
-			}
-		}
-	}
+	fc := FileChange{Path: p.src.Rel(f.abs), Action: p.action(f.blocks), Blocks: f.blocks, abs: f.abs}
 	doc, err := p.read(ctx, f.abs)
 	if err != nil {
 		for _, i := range f.blocks {
@@ -286,6 +272,24 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	fc.After, fc.Exists = st.text, st.exists
 	fc.Changed = fc.After != fc.Before || fc.Exists != fc.Existed || fc.NewPath != ""
 	p.res.Files = append(p.res.Files, fc)
+}
+
+// action returns what the blocks ask for their file: delete, move or
+// create when one of them asks for that, in this order, modify otherwise.
+func (p *planner) action(blocks []int) Action {
+	asked := map[engine.Op]bool{}
+	for _, i := range blocks {
+		asked[p.blocks[i].Op] = true
+	}
+	switch {
+	case asked[engine.OpDelete]:
+		return ActionDelete
+	case asked[engine.OpMove]:
+		return ActionMove
+	case asked[engine.OpCreate]:
+		return ActionCreate
+	}
+	return ActionModify
 }
 
 // A fileState is one file in the middle of a plan: where it is and what

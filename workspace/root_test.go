@@ -148,6 +148,10 @@ func TestOpen(t *testing.T) {
 	if want := filepath.Join(dir, "real"); root.Dir() != want {
 		t.Errorf("Open(link).Dir() = %q, want the evaluated %q", root.Dir(), want)
 	}
+	// An absolute path spelled through the link is still inside.
+	if got, err := root.Path(filepath.Join(dir, "link", "a.go")); err != nil || got != filepath.Join(dir, "real", "a.go") {
+		t.Errorf("Path(link/a.go) = %q, %v; want %q", got, err, filepath.Join(dir, "real", "a.go"))
+	}
 	for _, bad := range []string{"file", "missing"} {
 		if _, err := Open(filepath.Join(dir, bad)); err == nil {
 			t.Errorf("Open(%s) succeeded, want an error", bad)
