@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // all resolves a replace-all edit: every exact occurrence of the search,
@@ -27,19 +26,15 @@ func (r *resolver) all(old, new string) (*Match, error) {
 		if needle == "" {
 			return nil, refuse(ReasonInvalid, "the search text is empty: quote the text to replace")
 		}
-		if r.looseSrc == nil {
-			r.looseText, r.looseSrc = looseMap(d.lf)
-		}
+		v := r.view(0, d.lineCount())
 		rd := reading{old: old, new: new, literal: true}
 		for from := 0; ; {
-			i := strings.Index(r.looseText[from:], needle)
+			i := strings.Index(v.text[from:], needle)
 			if i < 0 {
 				break
 			}
 			at := from + i
-			last := int(r.looseSrc[at+len(needle)-1])
-			_, size := utf8.DecodeRuneInString(d.lf[last:])
-			m := r.fragment(d.fromLF(int(r.looseSrc[at])), d.fromLF(last+size), at, rd, "")
+			m := r.fragment(r.hit(v, at, len(needle)), rd, "")
 			changes = append(changes, m.Changes...)
 			from = at + len(needle)
 		}

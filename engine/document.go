@@ -149,3 +149,15 @@ func (d *document) wholeLines(start, end int) (a, b int, ok bool) {
 	}
 	return a, b, strings.TrimSpace(before) == "" && strings.TrimSpace(after) == ""
 }
+
+// lfOffset is the offset in d.lf where line i starts (the length of d.lf
+// for i at or past the line count).
+func (d *document) lfOffset(i int) int {
+	switch {
+	case i >= len(d.start):
+		return len(d.lf)
+	case d.lfStart == nil:
+		return d.start[i] - d.body
+	}
+	return d.lfStart[i]
+}

@@ -16,8 +16,7 @@ import (
 func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	old, new := trimElisions(splitLines(rd.old), splitLines(rd.new))
 	s := newSlines(old)
-	ix := r.index()
-	wins, common := ix.candidates(s)
+	wins, common := r.candidates(s)
 	if len(wins) == 0 {
 		if common {
 			return nil, refuse(ReasonAmbiguous, "the search is made only of lines that occur many times in the file (such as %q): quote a line that is unique to the place to change", firstDistinct(s))

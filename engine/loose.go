@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,31 +15,23 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	if needle == "" {
 		return nil, nil, false
 	}
-	if r.looseSrc == nil {
-		r.looseText, r.looseSrc = looseMap(r.d.lf)
-	}
-	at := occurrences(r.looseText, needle, maxOccurrences)
-	if len(at) == 0 {
+	hits := r.looseHits(rd.old, needle)
+	if len(hits) == 0 {
 		return nil, nil, false
 	}
 	d := r.d
-	starts, ends := make([]int, len(at)), make([]int, len(at))
-	spans := make([]Span, len(at))
-	for k, off := range at {
-		last := int(r.looseSrc[off+len(needle)-1])
-		_, size := utf8.DecodeRuneInString(d.lf[last:])
-		starts[k], ends[k] = d.fromLF(int(r.looseSrc[off])), d.fromLF(last+size)
-		spans[k] = Span{d.lineAt(starts[k]) + 1, d.lineAt(ends[k]-1) + 1}
+	spans := make([]Span, len(hits))
+	for k, h := range hits {
+		spans[k] = Span{d.lineAt(h.start) + 1, d.lineAt(h.end-1) + 1}
 	}
 	pick, err := r.choose(spans, rd.hint, "the search text occurs (ignoring white space)")
 	if err != nil {
 		return nil, err, true
 	}
-	start, end := starts[pick], ends[pick]
-	a, b, whole := d.wholeLines(start, end)
+	h := hits[pick]
+	a, b, whole := d.wholeLines(h.start, h.end)
 	if !whole {
-		m := r.fragment(start, end, at[pick], rd, "whitespace-normalized")
-		return m, nil, true
+		return r.fragment(h, rd, "whitespace-normalized"), nil, true
 	}
 	ix := r.index()
 	s, t := trimElisions(splitLines(rd.old), splitLines(rd.new))
@@ -51,17 +44,105 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	if err != nil {
 		return nil, err, true
 	}
-	if len(at) > 1 {
-		m.Notes = append(m.Notes, byHintNote(rd.hint, spans[pick], len(at)))
+	if len(hits) > 1 {
+		m.Notes = append(m.Notes, byHintNote(rd.hint, spans[pick], len(hits)))
 	}
 	return m, nil, true
+}
+
+// A looseView is the loose view of a stretch of the file, with the offset
+// in d.lf of the rune behind each of its bytes.
+type looseView struct {
+	text string
+	src  []int32
+}
+
+func (r *resolver) view(lo, hi int) *looseView {
+	from, to := r.d.lfOffset(lo), r.d.lfOffset(hi)
+	text, src := looseMap(r.d.lf[from:to])
+	for i := range src {
+		src[i] += int32(from)
+	}
+	return &looseView{text, src}
+}
+
+// A looseHit is one place where the loose view of the search occurs.
+type looseHit struct {
+	v          *looseView
+	at         int // offset of the hit in v.text
+	start, end int // the bytes of d.text it covers
+}
+
+// looseHits finds where needle, the loose view of old, occurs. Only the
+// lines that could hold it are looked at: for a one-line search, the lines
+// that have every character it has; otherwise the windows where its
+// distinctive lines occur. A search of nothing but common lines, or of at
+// most two partial lines, is looked for in the whole file.
+func (r *resolver) looseHits(old, needle string) []looseHit {
+	ix := r.index()
+	var views []*looseView
+	if !strings.Contains(strings.TrimSpace(old), "\n") {
+		_, _, sig := looseKey(needle)
+		for i := range ix.key {
+			if int(ix.n[i]) >= len(needle) && ix.sig[i]&sig == sig && strings.Contains(ix.loose(i), needle) {
+				views = append(views, r.view(i, i+1))
+				if len(views) > maxOccurrences {
+					break
+				}
+			}
+		}
+	} else {
+		lines, _ := trimElisions(splitLines(old), nil)
+		s := newSlines(lines)
+		wins, common := r.candidates(s)
+		for _, w := range wins {
+			views = append(views, r.view(w.lo, w.hi))
+		}
+		if len(wins) == 0 && (common || nonBlank(s) <= 2) {
+			views = append(views, r.view(0, ix.lineCount()))
+		}
+	}
+	var hits []looseHit
+	seen := map[int]bool{}
+	for _, v := range views {
+		for _, at := range occurrences(v.text, needle, maxOccurrences) {
+			h := r.hit(v, at, len(needle))
+			if !seen[h.start] {
+				seen[h.start] = true
+				hits = append(hits, h)
+			}
+		}
+		if len(hits) >= maxOccurrences {
+			break
+		}
+	}
+	sort.Slice(hits, func(a, b int) bool { return hits[a].start < hits[b].start })
+	return hits
+}
+
+func (r *resolver) hit(v *looseView, at, n int) looseHit {
+	d := r.d
+	last := int(v.src[at+n-1])
+	_, size := utf8.DecodeRuneInString(d.lf[last:])
+	return looseHit{v: v, at: at, start: d.fromLF(int(v.src[at])), end: d.fromLF(last + size)}
+}
+
+func nonBlank(s []sline) int {
+	n := 0
+	for i := range s {
+		if !s[i].blank && !s[i].elision {
+			n++
+		}
+	}
+	return n
 }
 
 // fragment replaces part of a line (or from the middle of one line to the
 // middle of another) that matched the search ignoring white space. Only
 // the part the model changed is rewritten: the common beginning and end
 // of its search and replacement stay as the file has them.
-func (r *resolver) fragment(start, end, looseAt int, rd reading, strategy string) *Match {
+func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
+	start, end := h.start, h.end
 	old, new := rd.old, rd.new
 	p := 0
 	for p < len(old) && p < len(new) && old[p] == new[p] {
@@ -83,13 +164,13 @@ func (r *resolver) fragment(start, end, looseAt int, rd reading, strategy string
 	d := r.d
 	from := start
 	if kp > 0 {
-		last := int(r.looseSrc[looseAt+kp-1])
+		last := int(h.v.src[h.at+kp-1])
 		_, size := utf8.DecodeRuneInString(d.lf[last:])
 		from = d.fromLF(last + size)
 	}
 	to := end
 	if ke < total {
-		to = d.fromLF(int(r.looseSrc[looseAt+ke]))
+		to = d.fromLF(int(h.v.src[h.at+ke]))
 	}
 	// Where the model's unchanged beginning ends in white space, so does
 	// the part of the file it stands for; likewise at the end.

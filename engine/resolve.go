@@ -75,8 +75,31 @@ type resolver struct {
 	opt Options
 	ix  *index
 
-	looseText string  // the loose view of d.lf, computed on demand
-	looseSrc  []int32 // offset in d.lf of each byte of looseText
+	cands map[string]candidateSet // candidate windows of each search text
+}
+
+type candidateSet struct {
+	wins   []window
+	common bool
+}
+
+// candidates returns the windows worth aligning s against, computed once
+// per search text.
+func (r *resolver) candidates(s []sline) ([]window, bool) {
+	var key strings.Builder
+	for i := range s {
+		key.WriteString(s[i].text)
+		key.WriteByte('\n')
+	}
+	if c, ok := r.cands[key.String()]; ok {
+		return c.wins, c.common
+	}
+	wins, common := r.index().candidates(s)
+	if r.cands == nil {
+		r.cands = map[string]candidateSet{}
+	}
+	r.cands[key.String()] = candidateSet{wins, common}
+	return wins, common
 }
 
 func (r *resolver) index() *index {
