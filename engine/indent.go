@@ -31,7 +31,10 @@ type reindenter struct {
 func newReindenter(pairs [][2]string, fileLines []string) *reindenter {
 	r := &reindenter{direct: map[string]string{}, tabWidth: 4}
 	bad := map[string]bool{}
-	widths := map[int]int{}
+	// Tab width: how many of the model's spaces one more tab in the file
+	// stands for, from pairs at different depths.
+	type depth struct{ spaces, tabs int }
+	var depths []depth
 	for _, p := range pairs {
 		mi, fi := indentOf(p[0]), indentOf(p[1])
 		if isBlank(p[0]) || isBlank(p[1]) {
@@ -41,12 +44,21 @@ func newReindenter(pairs [][2]string, fileLines []string) *reindenter {
 			bad[mi] = true
 		}
 		r.direct[mi] = fi
-		if t := strings.Count(fi, "\t"); t > 0 && t == len(fi) && !strings.Contains(mi, "\t") && len(mi) > 0 && len(mi)%t == 0 {
-			widths[len(mi)/t]++
+		if !strings.Contains(mi, "\t") && strings.Count(fi, "\t") == len(fi) {
+			depths = append(depths, depth{len(mi), len(fi)})
 		}
 	}
 	for mi := range bad {
 		delete(r.direct, mi)
+	}
+	widths := map[int]int{}
+	for i := range depths {
+		for j := range depths {
+			dm, dt := depths[j].spaces-depths[i].spaces, depths[j].tabs-depths[i].tabs
+			if dt > 0 && dm > 0 && dm%dt == 0 {
+				widths[dm/dt]++
+			}
+		}
 	}
 	best := 0
 	for w, n := range widths {

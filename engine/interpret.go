@@ -21,7 +21,7 @@ type reading struct {
 // reading is dropped: writing the numbers into the file is never right.
 func readings(old, new string, hint int) []reading {
 	var rs []reading
-	if o, n, first, ok := stripLineNumbers(old, new); ok {
+	if o, n, first, ok := stripLineNumbers(old, new); ok && strings.TrimSpace(o) != "" {
 		h := hint
 		if h == 0 {
 			h = first

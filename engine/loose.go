@@ -148,7 +148,7 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	for p < len(old) && p < len(new) && old[p] == new[p] {
 		p++
 	}
-	for p > 0 && !utf8.RuneStart(old[p]) && p < len(old) {
+	for p > 0 && p < len(old) && !utf8.RuneStart(old[p]) {
 		p--
 	}
 	q := 0

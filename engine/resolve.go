@@ -123,6 +123,9 @@ func (r *resolver) reading(rd reading) (*Match, *Error) {
 // occurrences returns the offsets where sub occurs in s, overlapping ones
 // included, at most limit of them.
 func occurrences(s, sub string, limit int) []int {
+	if sub == "" {
+		return nil
+	}
 	var at []int
 	for from := 0; from <= len(s)-len(sub) && len(at) < limit; {
 		i := strings.Index(s[from:], sub)

@@ -1,0 +1,156 @@
+package engine
+
+import "testing"
+
+func TestIsElision(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"...", true},
+		{"    …", true},
+		{"// ... existing code ...", true},
+		{"  # ... rest of the function ...", true},
+		{"/* ... */", true},
+		{"<!-- ... unchanged ... -->", true},
+		{"-- ...", true},
+		{"// ...existing code", true},
+		{"..", false},
+		{"x := f(...)", false},
+		{"fmt.Println(args...)", false},
+		{"// see the docs...", false},
+		{"return ...", false},
+		{"", false},
+	} {
+		if got := isElision(tc.line); got != tc.want {
+			t.Errorf("isElision(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestLooseKeyIgnoresWhiteSpaceAndFoldsPunctuation(t *testing.T) {
+	same := [][2]string{
+		{"\tx := f(a, b)", "x:=f(a,b)"},
+		{`print(“hi”)`, `print("hi")`},
+		{"a – b", "a-b"},
+		{"a\u00a0b", "ab"},
+		{"x…", "x..."},
+	}
+	for _, p := range same {
+		k1, n1, s1 := looseKey(p[0])
+		k2, n2, s2 := looseKey(p[1])
+		if k1 != k2 || n1 != n2 || s1 != s2 {
+			t.Errorf("looseKey(%q) != looseKey(%q)", p[0], p[1])
+		}
+		if loose(p[0]) != loose(p[1]) {
+			t.Errorf("loose(%q) = %q, loose(%q) = %q", p[0], loose(p[0]), p[1], loose(p[1]))
+		}
+	}
+	if k1, _, _ := looseKey("return a"); k1 == func() uint64 { k, _, _ := looseKey("return b"); return k }() {
+		t.Error("different code has the same key")
+	}
+}
+
+func TestLevel(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"\tx = 1", "\tx = 1", levelExact},
+		{"\tx = 1  ", "\tx = 1", levelTrailing},
+		{"    x = 1", "\tx = 1", levelIndent},
+		{"x  =  1", "x = 1", levelInnerWS},
+		{"f( a,b )", "f(a, b)", levelInnerWS},
+		{"s = ‘a’", "s = 'a'", levelUnicode},
+		{"x = 2", "x = 1", levelSimilar},
+	} {
+		if got := level(tc.a, tc.b); got != tc.want {
+			t.Errorf("level(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestStripLineNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		old, new       string
+		wantOld        string
+		wantNew        string
+		wantFirst      int
+		wantRecognized bool
+	}{
+		{"pipe", "  41 | a := 1\n  42 |     b()\n  43 |\n", "  41 | a := 2\n  42 |     b()\n", "a := 1\n    b()\n\n", "a := 2\n    b()\n", 41, true},
+		{"cat -n", "     7\tfoo()\n     8\tbar()\n", "     7\tfoo()\n\tbaz()\n", "foo()\nbar()\n", "foo()\n\tbaz()\n", 7, true},
+		{"colon", "10: x\n11: y", "10: x\n11: z", "x\ny", "x\nz", 10, true},
+		{"arrow", "   3→if x {\n   4→}\n", "   3→if y {\n   4→}\n", "if x {\n}\n", "if y {\n}\n", 3, true},
+		{"decreasing numbers are code", "3: a\n2: b\n", "", "", "", 0, false},
+		{"one unnumbered line is code", "1: a\nb\n", "", "", "", 0, false},
+		{"plain code", "x := 1\n", "x := 2\n", "", "", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, n, first, ok := stripLineNumbers(tc.old, tc.new)
+			if ok != tc.wantRecognized {
+				t.Fatalf("recognized = %v, want %v", ok, tc.wantRecognized)
+			}
+			if !ok {
+				return
+			}
+			if o != tc.wantOld || n != tc.wantNew || first != tc.wantFirst {
+				t.Errorf("got (%q, %q, %d), want (%q, %q, %d)", o, n, first, tc.wantOld, tc.wantNew, tc.wantFirst)
+			}
+		})
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`a\nb`, "a\nb"},
+		{`\tx`, "\tx"},
+		{`say(\"hi\")`, `say("hi")`},
+		{`a\\nb`, `a\nb`},
+		{`line\r\nnext`, "line\nnext"},
+		{`keep \d`, `keep \d`},
+	} {
+		if got := unescape(tc.in); got != tc.want {
+			t.Errorf("unescape(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestIsTypo(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"iferr!=nill{", "iferr!=nil{", true},
+		{"recieve(msg)", "receive(msg)", true},
+		{"timeout:=30", "timeout:=60", false},
+		{"x:=a", "x:=b", false},
+		{"f.Read(b)", "f.Write(b)", false},
+		{"returntrue", "returnfalse", false},
+	} {
+		if got := isTypo(tc.a, tc.b); got != tc.want {
+			t.Errorf("isTypo(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestReindenter(t *testing.T) {
+	// The model wrote four spaces where the file has a tab, and its block
+	// sits one level shallower than the file's.
+	pairs := [][2]string{
+		{"func f() {", "\tfunc f() {"},
+		{"    x := 1", "\t\tx := 1"},
+	}
+	re := newReindenter(pairs, []string{"\tfunc f() {", "\t\tx := 1"})
+	for _, tc := range []struct{ ind, refModel, refFile, want string }{
+		{"    ", "    ", "\t\t", "\t\t"},
+		{"        ", "    ", "\t\t", "\t\t\t"},
+		{"", "    ", "\t\t", "\t"},
+		{"      ", "    ", "\t\t", "\t\t  "},
+	} {
+		if got := re.indent(tc.ind, tc.refModel, tc.refFile); got != tc.want {
+			t.Errorf("indent(%q) = %q, want %q", tc.ind, got, tc.want)
+		}
+	}
+}
