@@ -16,10 +16,10 @@ import (
 func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	old, new := trimElisions(splitLines(rd.old), splitLines(rd.new))
 	s := newSlines(old)
-	wins, common := r.candidates(s)
+	wins, crowded := r.candidates(s)
 	if len(wins) == 0 {
-		if common {
-			return nil, refuse(ReasonAmbiguous, "the search is made only of lines that occur many times in the file (such as %q): quote a line that is unique to the place to change", firstDistinct(s))
+		if crowded {
+			return nil, refuse(ReasonAmbiguous, "ambiguous: the search's lines occur, or nearly occur, in too many places of the file (such as %q): quote a line that is unique to the place to change", firstDistinct(s))
 		}
 		return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file, even approximately; read the file again")
 	}

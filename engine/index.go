@@ -125,9 +125,10 @@ type vote struct {
 // candidates finds the windows where the search's distinctive lines line
 // up. Lines that occur often never make a candidate on their own. When no
 // line of the search occurs in the file as it is, the longest lines are
-// looked for approximately, within a fixed budget. common reports that
-// the search is made only of lines too common to place it.
-func (ix *index) candidates(s []sline) (wins []window, common bool) {
+// looked for approximately, within a fixed budget. crowded reports that
+// the search cannot be placed: its lines are all too common, or resemble
+// too many lines.
+func (ix *index) candidates(s []sline) (wins []window, crowded bool) {
 	type occ struct {
 		lines []int32
 		count int
@@ -171,7 +172,11 @@ func (ix *index) candidates(s []sline) (wins []window, common bool) {
 		}
 	}
 	if len(votes) == 0 {
-		votes = ix.scan(s, unfound)
+		var exhausted bool
+		votes, exhausted = ix.scan(s, unfound)
+		if exhausted {
+			return nil, true
+		}
 		if len(votes) == 0 {
 			return nil, tooCommon > 0 && len(unfound) == 0
 		}
@@ -180,14 +185,15 @@ func (ix *index) candidates(s []sline) (wins []window, common bool) {
 }
 
 // scan looks for the longest unfound search lines approximately and
-// returns a vote for each line that resembles one.
-func (ix *index) scan(s []sline, unfound []int) []vote {
+// returns a vote for each line that resembles one. It reports exhausted
+// when so many lines resemble them that the budget ran out: the search
+// cannot be placed.
+func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	sort.SliceStable(unfound, func(a, b int) bool { return s[unfound[a]].n > s[unfound[b]].n })
 	if len(unfound) > 3 {
 		unfound = unfound[:3]
 	}
 	budget := scanBudget
-	var votes []vote
 	for _, j := range unfound {
 		l := &s[j]
 		if l.n < 4 {
@@ -208,7 +214,7 @@ func (ix *index) scan(s []sline, unfound []int) []vote {
 				continue
 			}
 			if budget--; budget < 0 {
-				return votes
+				return nil, true
 			}
 			if d := editdist.Bounded(l.loose, ix.loose(i), limit); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
@@ -222,7 +228,7 @@ func (ix *index) scan(s []sline, unfound []int) []vote {
 			votes = append(votes, vote{diag: h.i - j, w: h.sim * float64(l.weight())})
 		}
 	}
-	return votes
+	return votes, false
 }
 
 // cluster groups votes whose diagonals are close (a forgotten or extra

@@ -94,11 +94,11 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 	} else {
 		lines, _ := trimElisions(splitLines(old), nil)
 		s := newSlines(lines)
-		wins, common := r.candidates(s)
+		wins, crowded := r.candidates(s)
 		for _, w := range wins {
 			views = append(views, r.view(w.lo, w.hi))
 		}
-		if len(wins) == 0 && (common || nonBlank(s) <= 2) {
+		if len(wins) == 0 && (crowded || nonBlank(s) <= 2) {
 			views = append(views, r.view(0, ix.lineCount()))
 		}
 	}

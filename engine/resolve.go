@@ -79,8 +79,8 @@ type resolver struct {
 }
 
 type candidateSet struct {
-	wins   []window
-	common bool
+	wins    []window
+	crowded bool
 }
 
 // candidates returns the windows worth aligning s against, computed once
@@ -92,14 +92,14 @@ func (r *resolver) candidates(s []sline) ([]window, bool) {
 		key.WriteByte('\n')
 	}
 	if c, ok := r.cands[key.String()]; ok {
-		return c.wins, c.common
+		return c.wins, c.crowded
 	}
-	wins, common := r.index().candidates(s)
+	wins, crowded := r.index().candidates(s)
 	if r.cands == nil {
 		r.cands = map[string]candidateSet{}
 	}
-	r.cands[key.String()] = candidateSet{wins, common}
-	return wins, common
+	r.cands[key.String()] = candidateSet{wins, crowded}
+	return wins, crowded
 }
 
 func (r *resolver) index() *index {
