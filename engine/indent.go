@@ -22,13 +22,14 @@ func columns(indent string, tabWidth int) int {
 // lines the search and the file share.
 type reindenter struct {
 	direct   map[string]string // model indentation → file indentation, where consistent
-	tabs     bool              // the file indents with tabs
+	style    byte              // '\t' or ' ', how the file indents; 0 when it shows none
 	tabWidth int               // model columns per file tab
 }
 
 // newReindenter learns from pairs of (model line, file line) that were
-// matched, and from the file lines around them.
-func newReindenter(pairs [][2]string, fileLines []string) *reindenter {
+// matched, and from the file lines around them (more lines are asked of
+// more only when those show no indentation).
+func newReindenter(pairs [][2]string, fileLines []string, more func() []string) *reindenter {
 	r := &reindenter{direct: map[string]string{}, tabWidth: 4}
 	bad := map[string]bool{}
 	// Tab width: how many of the model's spaces one more tab in the file
@@ -66,17 +67,32 @@ func newReindenter(pairs [][2]string, fileLines []string) *reindenter {
 			r.tabWidth, best = w, n
 		}
 	}
+	r.style = indentStyle(fileLines)
+	if r.style == 0 && more != nil {
+		r.style = indentStyle(more())
+	}
+	return r
+}
+
+// indentStyle tells whether most indented lines start with a tab or a
+// space, or returns 0 when none is indented.
+func indentStyle(lines []string) byte {
 	tabs, spaces := 0, 0
-	for _, l := range fileLines {
+	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "\t"):
 			tabs++
-		case strings.HasPrefix(l, " "):
+		case strings.HasPrefix(l, " ") && !isBlank(l):
 			spaces++
 		}
 	}
-	r.tabs = tabs > spaces
-	return r
+	switch {
+	case tabs > spaces:
+		return '\t'
+	case spaces > 0:
+		return ' '
+	}
+	return 0
 }
 
 // indent returns the file indentation for a new line the model indented
@@ -93,8 +109,16 @@ func (r *reindenter) indent(ind, refModel, refFile string) string {
 	if target < 0 {
 		target = 0
 	}
-	useTabs := strings.Contains(refFile, "\t") || (refFile == "" && r.tabs)
-	if useTabs {
+	style := r.style
+	switch {
+	case strings.Contains(refFile, "\t"):
+		style = '\t'
+	case refFile != "":
+		style = ' '
+	case style == 0 && strings.Contains(ind, "\t"):
+		style = '\t' // the file shows no indentation: the model's own
+	}
+	if style == '\t' {
 		return strings.Repeat("\t", target/r.tabWidth) + strings.Repeat(" ", target%r.tabWidth)
 	}
 	return strings.Repeat(" ", target)

@@ -103,7 +103,13 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 			region = append(region, ix.text(o.f))
 		}
 	}
-	m.re = newReindenter(pairs, region)
+	m.re = newReindenter(pairs, region, func() []string {
+		var lines []string
+		for i := 0; i < ix.lineCount() && len(lines) < 2000; i++ {
+			lines = append(lines, ix.text(i))
+		}
+		return lines
+	})
 	if err := m.elisionHunks(); err != nil {
 		return nil, nil, err
 	}

@@ -142,7 +142,7 @@ func TestReindenter(t *testing.T) {
 		{"func f() {", "\tfunc f() {"},
 		{"    x := 1", "\t\tx := 1"},
 	}
-	re := newReindenter(pairs, []string{"\tfunc f() {", "\t\tx := 1"})
+	re := newReindenter(pairs, []string{"\tfunc f() {", "\t\tx := 1"}, nil)
 	for _, tc := range []struct{ ind, refModel, refFile, want string }{
 		{"    ", "    ", "\t\t", "\t\t"},
 		{"        ", "    ", "\t\t", "\t\t\t"},
