@@ -1,5 +1,8 @@
 // Package editdist computes the Levenshtein distance between two strings,
 // byte by byte, with unit costs for insertion, deletion and substitution.
+// It also finds the substring of a text closest to a pattern ([Find]), and
+// carries offsets of one string over to another along an optimal alignment
+// ([Align]).
 //
 // The fuzzy matcher compares normalized lines of code, so bytes (not runes)
 // are the unit: a multi-byte character that differs counts once per byte.
