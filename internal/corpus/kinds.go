@@ -1,0 +1,186 @@
+package corpus
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/graft-editor/graft/engine"
+)
+
+// kindSpecs is the table of kinds: the current issue's, then the next's.
+func kindSpecs() []kindSpec {
+	return []kindSpec{
+		{Kind{Name: "exact", Doc: "no mistake: the control"}, mistakeKind(3, 40, (*draft).exact)},
+		{Kind{Name: "indent-shift", Doc: "the copy shifted left or right by a tab or 2 or 4 spaces, Old and New alike"}, mistakeKind(3, 40, (*draft).indentShift)},
+		{Kind{Name: "tabs-to-spaces", Doc: "4 spaces where the file has tabs, Old and New alike"}, mistakeKind(3, 40, (*draft).tabsToSpaces)},
+		{Kind{Name: "trailing-ws", Doc: "trailing blanks added to Old (or Old and New), or missing from the copy"}, mistakeKind(3, 40, (*draft).trailingWS)},
+		{Kind{Name: "inner-ws", Doc: "blanks collapsed or added inside kept lines"}, mistakeKind(3, 40, (*draft).innerWS)},
+		{Kind{Name: "escaped", Doc: `Old and New over-escaped onto one line with \n, \t and \"`}, mistakeKind(3, 30, (*draft).escape)},
+		{Kind{Name: "line-numbers", Doc: "lines prefixed with line numbers as tools print them"}, mistakeKind(3, 40, (*draft).lineNumbers)},
+		{Kind{Name: "unicode-punct", Doc: "curly quotes, en dashes, no-break spaces in kept lines"}, mistakeKind(3, 40, (*draft).unicodePunct)},
+		{Kind{Name: "elision", Doc: "the middle of a long region written as one '... existing code ...' line"}, mistakeKind(15, 40, (*draft).elision)},
+		{Kind{Name: "blank-lines", Doc: "a blank line missing from or added to the copy"}, mistakeKind(5, 40, (*draft).blankLines)},
+		{Kind{Name: "stale-line", Doc: "a kept line changed in the file since the model read it"}, mistakeKind(6, 40, (*draft).staleLine)},
+		{Kind{Name: "typo-line", Doc: "a typo in a kept line of Old, in New too or not"}, mistakeKind(6, 40, (*draft).typoLine)},
+		{Kind{Name: "forgotten-line", Doc: "a kept middle line missing from the copy"}, mistakeKind(6, 40, (*draft).forgottenLine)},
+		{Kind{Name: "trimmed-boundary", Doc: "blank lines or blanks around Old, or its first indentation trimmed"}, mistakeKind(3, 40, (*draft).trimmedBoundary)},
+		{Kind{Name: "hint", Doc: "a line hint that picks one of two equal regions, or is a little off"}, buildHint},
+		{Kind{Name: "replace-all", Doc: "an identifier or short expression renamed everywhere"}, buildReplaceAll},
+		{Kind{Name: "trap-duplicate", Trap: true, Doc: "the region stands twice and no hint decides"}, buildTrapDuplicate},
+		{Kind{Name: "trap-other-file", Trap: true, Doc: "Old comes from another file"}, buildTrapOtherFile},
+		{Kind{Name: "trap-foreign-middle", Trap: true, Doc: "Old keeps the region's first and last lines around a foreign middle"}, buildTrapForeignMiddle},
+		{Kind{Name: "trap-rewritten", Trap: true, Doc: "Old is the region rewritten beyond recognition"}, buildTrapRewritten},
+
+		{Kind{Name: "subline", Next: true, Doc: "Old is part of a line, or runs from the middle of one line to the middle of another"}, buildSubline},
+		{Kind{Name: "delete-lines", Next: true, Doc: "New is empty: whole lines deleted"}, buildDeleteLines},
+		{Kind{Name: "near-twin", Next: true, Doc: "two near-identical blocks; the search is clearly one of them"}, buildNearTwin},
+		{Kind{Name: "trap-near-twin", Next: true, Trap: true, Doc: "two near-identical blocks; the search names a third"}, buildTrapNearTwin},
+		{Kind{Name: "wrong-hint", Next: true, Doc: "a line hint 100 to 300 lines off a unique match"}, buildWrongHint},
+		{Kind{Name: "big-block", Next: true, Doc: "a 40 to 150 line region with one mistake"}, buildBigBlock},
+		{Kind{Name: "compound", Next: true, Doc: "two or three mistakes at once"}, buildCompound},
+		{Kind{Name: "chained", Next: true, Doc: "several edits, out of file order, one quoting text an earlier one wrote"}, buildChained},
+	}
+}
+
+// mistakeKind makes the cases of a region of minN to maxN lines whose copy
+// has mistake m.
+func mistakeKind(minN, maxN int, m mistake) builder {
+	return func(g *Generator, rng *rand.Rand) (Case, error) {
+		d, err := g.draft(rng, minN, maxN, nil)
+		if err != nil {
+			return Case{}, err
+		}
+		if err := m(d); err != nil {
+			return Case{}, err
+		}
+		return d.build(), nil
+	}
+}
+
+// buildHint makes a region that stands twice, exactly, with a hint that
+// names the right one; or a damaged copy of a unique region with a hint a
+// few lines off.
+func buildHint(g *Generator, rng *rand.Rand) (Case, error) {
+	d, err := g.draft(rng, 3, 25, nil)
+	if err != nil {
+		return Case{}, err
+	}
+	if rng.IntN(2) == 0 {
+		if err := d.duplicate(); err != nil {
+			return Case{}, err
+		}
+		d.line = d.startLine()
+		d.note("the region stands twice; the hint names line %d", d.line)
+		return d.build(), nil
+	}
+	if err := d.whitespaceDamage(); err != nil {
+		return Case{}, err
+	}
+	line, ok := offLine(rng, d.startLine(), 5+rng.IntN(46), len(d.fileLines()))
+	if !ok {
+		return Case{}, errSkip
+	}
+	d.line = line
+	d.note("hint %+d lines off", line-d.startLine())
+	return d.build(), nil
+}
+
+// offLine moves line by off lines, up or down at random, staying within a
+// text of total lines.
+func offLine(rng *rand.Rand, line, off, total int) (int, bool) {
+	dirs := []int{-1, 1}
+	if rng.IntN(2) == 0 {
+		dirs[0], dirs[1] = 1, -1
+	}
+	for _, dir := range dirs {
+		if l := line + dir*off; l >= 1 && l <= total {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
+// duplicate puts a copy of the region elsewhere in the file, after the
+// end of another function or after a blank line, as code that was
+// copied and pasted.
+func (d *draft) duplicate() error {
+	lines := d.fileLines()
+	start, end := len(d.before), len(d.before)+len(d.region)
+	var spots []int
+	for p, line := range lines {
+		if (p < start-2 || p > end+1) && (line == "}" || line == "") {
+			spots = append(spots, p)
+		}
+	}
+	if len(spots) == 0 {
+		return errSkip
+	}
+	p := spots[d.rng.IntN(len(spots))]
+	block := slices.Concat([]string{""}, d.region)
+	if lines[p] == "" {
+		block = slices.Concat(d.region, []string{""})
+	}
+	if p < start {
+		d.before = slices.Concat(d.before[:p+1], block, d.before[p+1:])
+	} else {
+		q := p - end + 1
+		d.after = slices.Concat(d.after[:q], block, d.after[q:])
+	}
+	d.pinned = true
+	text := strings.Join(d.fileLines(), "\n")
+	if strings.Count(text, strings.Join(d.region, "\n")) != 2 {
+		return errSkip
+	}
+	return nil
+}
+
+// buildReplaceAll renames an identifier, or a selector expression, that a
+// file uses several times, everywhere.
+func buildReplaceAll(g *Generator, rng *rand.Rand) (Case, error) {
+	s, err := g.cat.pick(rng, nil)
+	if err != nil {
+		return Case{}, err
+	}
+	for range 30 {
+		line := s.lines[rng.IntN(len(s.lines))]
+		toks := scan(s.lang, line)
+		if len(toks) == 0 {
+			continue
+		}
+		t := toks[rng.IntN(len(toks))]
+		word := line[t.start:t.end]
+		if t.kind != tokIdent || len(word) < 3 || s.lang.isKeyword(word) {
+			continue
+		}
+		to := newName(rng, s.lang, word)
+		if rng.IntN(3) == 0 && t.end+1 < len(line) && line[t.end] == '.' && isIdentStart(line[t.end+1]) {
+			j := t.end + 1
+			for j < len(line) && isIdentByte(line[j]) {
+				j++
+			}
+			field := line[t.end+1 : j]
+			word, to = line[t.start:j], word+"."+newName(rng, s.lang, field)
+		}
+		n := countWord(s.text, word)
+		if n < 2 || n > 40 || strings.Count(s.text, word) != n || strings.Contains(s.text, to) {
+			continue
+		}
+		f := randomForm(rng)
+		file := f.render(s.lines)
+		variant := fmt.Sprintf("%s to %s, %d occurrences", word, to, n)
+		if fs := f.String(); fs != "" {
+			variant += " [" + fs + "]"
+		}
+		return Case{
+			Path:    s.path,
+			Line:    strings.Count(s.text[:strings.Index(s.text, word)], "\n") + 1,
+			Variant: variant,
+			File:    file,
+			Edits:   []engine.Edit{{Path: s.path, Old: word, New: to, ReplaceAll: true}},
+			Want:    strings.ReplaceAll(file, word, to),
+		}, nil
+	}
+	return Case{}, errSkip
+}
