@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strings"
 )
 
 // An opKind says how one step of an alignment pairs the model's search
@@ -36,6 +37,10 @@ type region struct {
 	folded      bool    // some pair needed unicode punctuation folded
 	cover       float64 // share of the search's non-blank weight paired with lines at least 80% alike
 	lines       int     // non-blank, non-elision search lines
+
+	// ambiguousElision names the lines of a search segment next to a
+	// "..." that occur twice where it may stand, empty when none does.
+	ambiguousElision string
 }
 
 func (r *region) overlaps(o *region) bool { return r.first <= o.last && o.first <= r.last }
@@ -68,7 +73,7 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		for i := 1; i <= w; i++ {
 			f := lo + i - 1
 			best, mv := prev[i]+skipS, mvSkipSearch
-			skipF := int32(ix.weight(f))
+			skipF := fileLineCost(ix.weight(f))
 			if l.elision {
 				skipF = 0
 			}
@@ -114,6 +119,14 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	ops = ix.refine(s, ops, lo, hi)
 	return ix.score(s, ops)
 }
+
+// fileLineCost is what the alignment pays for a file line the search
+// does not have: half of what a search line the file does not have costs.
+// Models forget lines from their copy far more often than the file holds
+// lines in the middle of a place that are not the model's, so a region
+// grows over a forgotten line rather than dropping the search's last
+// lines. (The score counts both in full.)
+func fileLineCost(weight int) int32 { return int32(max(1, weight/2)) }
 
 // refine re-aligns the gaps between exactly paired lines allowing pairs
 // of similar lines, and looks just outside the region for search lines
@@ -210,7 +223,7 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 	dists := make([]int32, (p+1)*(q+1))
 	at := func(a, b int) int { return a*(q+1) + b }
 	for b := 1; b <= q; b++ {
-		c := cost[at(0, b-1)] + int32(ix.weight(flo+b-1))
+		c := cost[at(0, b-1)] + fileLineCost(ix.weight(flo+b-1))
 		if freeStart {
 			c = 0
 		}
@@ -222,7 +235,7 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 		for b := 1; b <= q; b++ {
 			f := flo + b - 1
 			best, mv := cost[at(a-1, b)]+int32(l.weight()), mvSkipSearch
-			skipF := int32(ix.weight(f))
+			skipF := fileLineCost(ix.weight(f))
 			if freeEnd && a == p {
 				skipF = 0
 			}
@@ -351,6 +364,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 	if !elisionsAnchored(s, ops, ix) {
 		return region{}, false
 	}
+	r.ambiguousElision = ix.elisionAmbiguity(s, ops)
 	r.cost = cost
 	r.cover = exact / weight
 	r.score = 1 - cost/total
@@ -391,4 +405,94 @@ func elisionsAnchored(s []sline, ops []op, ix *index) bool {
 		}
 	}
 	return true
+}
+
+// elisionAmbiguity checks that each stretch of the search between
+// elisions is the only place it could be: a distinctive stretch that also
+// occurs elsewhere in the lines it may occupy (between its neighbours, or
+// within reach of "...") makes the elision's extent a guess. A stretch of
+// trivial lines ("}", "end") takes the nearest place, as "..." stands for
+// as few lines as it can.
+func (ix *index) elisionAmbiguity(s []sline, ops []op) string {
+	type segment struct{ j0, j1, f0, f1 int } // search lines [j0, j1), file lines [f0, f1]
+	var segs []segment
+	for j0 := 0; j0 < len(s); {
+		j1 := j0
+		for j1 < len(s) && !s[j1].elision {
+			j1++
+		}
+		if j1 > j0 {
+			segs = append(segs, segment{j0, j1, -1, -1})
+		}
+		j0 = j1 + 1
+	}
+	for _, o := range ops {
+		if o.kind != opPair {
+			continue
+		}
+		for k := range segs {
+			if g := &segs[k]; g.j0 <= o.s && o.s < g.j1 {
+				if g.f0 < 0 {
+					g.f0 = o.f
+				}
+				g.f1 = o.f
+			}
+		}
+	}
+	if len(segs) < 2 {
+		return ""
+	}
+	for k, g := range segs {
+		var keys []uint64
+		distinctive := false
+		for j := g.j0; j < g.j1; j++ {
+			if !s[j].blank && !s[j].elision {
+				keys = append(keys, s[j].key)
+				distinctive = distinctive || s[j].n > 3
+			}
+		}
+		if !distinctive || len(keys) == 0 || g.f0 < 0 {
+			continue
+		}
+		lo, hi := max(0, g.f0-elisionReach), min(ix.lineCount(), g.f1+1+elisionReach)
+		if k > 0 && segs[k-1].f1 >= 0 {
+			lo = segs[k-1].f1 + 1
+		}
+		if k+1 < len(segs) && segs[k+1].f0 >= 0 {
+			hi = segs[k+1].f0
+		}
+		if ix.countSeq(keys, lo, hi, 2) >= 2 {
+			return strings.TrimSpace(s[g.j0].text)
+		}
+	}
+	return ""
+}
+
+// countSeq counts, up to limit, the places in file lines [lo, hi) where
+// the non-blank lines have the given keys in a row (blank lines between
+// them allowed).
+func (ix *index) countSeq(keys []uint64, lo, hi, limit int) int {
+	count := 0
+	for i := lo; i < hi; i++ {
+		if ix.blank(i) || ix.key[i] != keys[0] {
+			continue
+		}
+		k, f := 1, i+1
+		for k < len(keys) && f < hi {
+			if ix.blank(f) {
+				f++
+				continue
+			}
+			if ix.key[f] != keys[k] {
+				break
+			}
+			k, f = k+1, f+1
+		}
+		if k == len(keys) {
+			if count++; count >= limit {
+				break
+			}
+		}
+	}
+	return count
 }

@@ -14,7 +14,7 @@ import (
 // is aligned line by line and scored; the best is taken only when it is
 // above the threshold and clearly better than any other place.
 func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
-	old, new := trimElisions(splitLines(rd.old), splitLines(rd.new))
+	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	s := newSlines(old)
 	wins, crowded := r.candidates(s)
 	if len(wins) == 0 {
@@ -81,6 +81,11 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 		chosen = tied[k]
 		note = byHintNote(rd.hint, spans[k], len(tied))
+	}
+	if chosen.ambiguousElision != "" {
+		e := refuse(ReasonAmbiguous, "ambiguous: the lines around \"...\" occur twice where the elision may stand (from %q): quote more lines, or fewer elided", chosen.ambiguousElision)
+		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
+		return nil, e
 	}
 	m, err := r.place(s, new, chosen, rd)
 	if err != nil {

@@ -14,6 +14,9 @@ type reading struct {
 	hint     int      // 1-based line hint, 0 for none
 	tags     []string // strategies this reading stands for
 	literal  bool     // the text as the model wrote it
+	// exactOnly limits the reading to an exact match: the literal reading
+	// of a search that also reads as numbered lines.
+	exactOnly bool
 }
 
 // readings returns the ways to read an edit, the literal one first. When
@@ -22,6 +25,8 @@ type reading struct {
 func readings(old, new string, hint int) []reading {
 	var rs []reading
 	if o, n, first, ok := stripLineNumbers(old, new); ok && strings.TrimSpace(o) != "" {
+		// Text that only looks numbered may still be in the file as it is.
+		rs = append(rs, reading{old: old, new: new, hint: hint, literal: true, exactOnly: true})
 		h := hint
 		if h == 0 {
 			h = first

@@ -34,7 +34,7 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 		return r.fragment(h, rd, "whitespace-normalized"), nil, true
 	}
 	ix := r.index()
-	s, t := trimElisions(splitLines(rd.old), splitLines(rd.new))
+	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	sl := newSlines(s)
 	reg, ok := ix.align(sl, a, b+1)
 	if !ok {
@@ -92,7 +92,7 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 			}
 		}
 	} else {
-		lines, _ := trimElisions(splitLines(old), nil)
+		lines, _ := trimEnds(splitLines(old), nil)
 		s := newSlines(lines)
 		wins, crowded := r.candidates(s)
 		for _, w := range wins {
@@ -199,20 +199,23 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	return m
 }
 
-// trimElisions drops elision lines at the ends of the search, which say
-// nothing about where it is, and the matching ones of the replacement.
-func trimElisions(old, new []string) ([]string, []string) {
-	for len(old) > 0 && isElision(old[0]) {
-		old = old[1:]
-		if len(new) > 0 && isElision(new[0]) {
+// trimEnds drops the lines at the ends of the search that say nothing
+// about where it is, elisions and blank lines, together with the same
+// lines at the ends of the replacement: a blank line the model padded its
+// search with must not pull the region onto a blank line of the file.
+func trimEnds(old, new []string) ([]string, []string) {
+	idle := func(l string) bool { return isElision(l) || isBlank(l) }
+	for len(old) > 0 && idle(old[0]) {
+		if len(new) > 0 && idle(new[0]) && isElision(new[0]) == isElision(old[0]) {
 			new = new[1:]
 		}
+		old = old[1:]
 	}
-	for len(old) > 0 && isElision(old[len(old)-1]) {
-		old = old[:len(old)-1]
-		if len(new) > 0 && isElision(new[len(new)-1]) {
-			new = new[:len(new)-1]
+	for len(old) > 0 && idle(old[len(old)-1]) {
+		if n := len(new); n > 0 && idle(new[n-1]) && isElision(new[n-1]) == isElision(old[len(old)-1]) {
+			new = new[:n-1]
 		}
+		old = old[:len(old)-1]
 	}
 	return old, new
 }

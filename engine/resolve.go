@@ -39,6 +39,9 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 	var bestErr *Error
 	for _, rd := range readings(old, new, e.Line) {
 		m, err := r.reading(rd)
+		if m == nil && err == nil {
+			continue
+		}
 		if err != nil {
 			if bestErr == nil || betterError(err, bestErr) {
 				bestErr = err
@@ -111,7 +114,7 @@ func (r *resolver) index() *index {
 
 // reading resolves one reading of the edit.
 func (r *resolver) reading(rd reading) (*Match, *Error) {
-	if m, err, done := r.exact(rd); done {
+	if m, err, done := r.exact(rd); done || rd.exactOnly {
 		return m, err
 	}
 	if m, err, done := r.looseMatch(rd); done {
@@ -194,7 +197,7 @@ func (r *resolver) elidedReplacement(start, end int, rd reading) (*Match, *Error
 	if !whole {
 		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\", but the search is only part of a line")
 	}
-	s, t := trimElisions(splitLines(rd.old), splitLines(rd.new))
+	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	sl := newSlines(s)
 	reg, ok := r.index().align(sl, a, b+1)
 	if !ok {
