@@ -19,7 +19,7 @@ import (
 var (
 	corpusKind = flag.String("corpus.kind", "", "run only the corpus `kind`, logging every case")
 	corpusCase = flag.String("corpus.case", "", "run only the corpus case `name` (kind/NN) and show it in full")
-	corpusN    = flag.Int("corpus.n", 0, "corpus cases per kind (default 30, 10 with -short)")
+	corpusN    = flag.Int("corpus.n", 0, "corpus cases per kind (default 100, 20 with -short)")
 	corpusSeed = flag.Uint64("corpus.seed", 1, "`seed` of the generated corpus")
 )
 
@@ -206,11 +206,13 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A hundred cases per kind take a few seconds and show what thirty
+	// would miss.
 	n := *corpusN
 	if n <= 0 {
-		n = 30
+		n = 100
 		if testing.Short() {
-			n = 10
+			n = 20
 		}
 	}
 	only, caseName := *corpusKind, *corpusCase
@@ -220,7 +222,7 @@ func TestCorpus(t *testing.T) {
 
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tcases\texact\t\trefused\twrong\tp50 µs\tp99 µs\t")
+	fmt.Fprintln(tw, "kind\tcases\texact\tshare\trefused\twrong\tp50 µs\tp99 µs\t")
 	groups := map[string]*tally{}
 	group := func(k corpus.Kind) string {
 		name := "current issue"

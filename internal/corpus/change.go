@@ -329,15 +329,17 @@ func insertionIndent(s *source, region []string, i int) (string, string, bool) {
 		}
 	}
 	// One level is what the file uses; Go is indented with tabs whatever
-	// its raw strings hold. Neighbours indented otherwise are text inside
-	// a literal, or a file that mixes both: no place to insert.
+	// its raw strings hold. A region with lines indented otherwise holds
+	// text inside a literal, or mixes both: no place to insert.
 	unit := s.unit
 	if l.name == "go" {
 		unit = "\t"
 	}
-	near := indentOf(prev) + indentOf(next)
-	if unit == "\t" && strings.Contains(near, " ") || unit != "\t" && strings.Contains(near, "\t") {
-		return "", "", false
+	for _, line := range region {
+		ind := indentOf(line)
+		if unit == "\t" && strings.Contains(ind, " ") || unit != "\t" && strings.Contains(ind, "\t") {
+			return "", "", false
+		}
 	}
 	var base string
 	switch {

@@ -87,9 +87,17 @@ func commonIndent(lines []string) string {
 // tabsToSpaces writes four spaces for every tab of indentation in the
 // copy, Old and New alike.
 func (d *draft) tabsToSpaces() error {
+	// Only in a region indented with tabs alone: where spaces indent some
+	// lines too, four spaces could stand for either.
 	tabs := false
 	for _, e := range d.model {
-		tabs = tabs || strings.Contains(indentOf(e.old), "\t") || strings.Contains(indentOf(e.new), "\t")
+		ind := indentOf(e.old) + indentOf(e.new)
+		if strings.Contains(ind, " ") {
+			return errSkip
+		}
+		// The copy of the file's lines must show the tabs it turned into
+		// spaces, not only the lines the edit adds.
+		tabs = tabs || e.inOld() && strings.Contains(indentOf(e.old), "\t")
 	}
 	if !tabs {
 		return errSkip
