@@ -67,7 +67,7 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	for j := 1; j <= m; j++ {
 		l := &s[j-1]
 		row := moves[j*(w+1):]
-		skipS := int32(l.weight())
+		skipS := searchLineCost(l)
 		cur[0] = prev[0] + skipS
 		row[0] = mvSkipSearch
 		for i := 1; i <= w; i++ {
@@ -120,12 +120,14 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	return ix.score(s, ops)
 }
 
-// fileLineCost is what the alignment pays for a file line the search
-// does not have: half of what a search line the file does not have costs.
-// Models forget lines from their copy far more often than the file holds
-// lines in the middle of a place that are not the model's, so a region
-// grows over a forgotten line rather than dropping the search's last
-// lines. (The score counts both in full.)
+// searchLineCost and fileLineCost are what the alignment pays for a line
+// of the search the file does not have, and for a file line the search
+// does not have. Leaving out the model's lines costs four times as much:
+// models forget lines from their copy far more often than they invent
+// them, so a region grows over a forgotten line rather than dropping the
+// search's last lines. (The score counts both alike.)
+func searchLineCost(l *sline) int32 { return int32(2 * l.weight()) }
+
 func fileLineCost(weight int) int32 { return int32(max(1, weight/2)) }
 
 // refine re-aligns the gaps between exactly paired lines allowing pairs
@@ -218,12 +220,19 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 		return out
 	}
 	const inf = math.MaxInt32 / 2
+	// At the ends of the region, a line or two of the file between the
+	// region and the search's first or last lines is a forgotten line:
+	// the window is only two lines longer than those search lines.
+	fileCost := fileLineCost
+	if freeStart || freeEnd {
+		fileCost = func(int) int32 { return 1 }
+	}
 	cost := make([]int32, (p+1)*(q+1))
 	moves := make([]byte, (p+1)*(q+1))
 	dists := make([]int32, (p+1)*(q+1))
 	at := func(a, b int) int { return a*(q+1) + b }
 	for b := 1; b <= q; b++ {
-		c := cost[at(0, b-1)] + fileLineCost(ix.weight(flo+b-1))
+		c := cost[at(0, b-1)] + fileCost(ix.weight(flo+b-1))
 		if freeStart {
 			c = 0
 		}
@@ -231,11 +240,11 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 	}
 	for a := 1; a <= p; a++ {
 		l := &s[ss[a-1]]
-		cost[at(a, 0)], moves[at(a, 0)] = cost[at(a-1, 0)]+int32(l.weight()), mvSkipSearch
+		cost[at(a, 0)], moves[at(a, 0)] = cost[at(a-1, 0)]+searchLineCost(l), mvSkipSearch
 		for b := 1; b <= q; b++ {
 			f := flo + b - 1
-			best, mv := cost[at(a-1, b)]+int32(l.weight()), mvSkipSearch
-			skipF := fileLineCost(ix.weight(f))
+			best, mv := cost[at(a-1, b)]+searchLineCost(l), mvSkipSearch
+			skipF := fileCost(ix.weight(f))
 			if freeEnd && a == p {
 				skipF = 0
 			}

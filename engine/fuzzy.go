@@ -16,9 +16,18 @@ import (
 func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	s := newSlines(old)
-	wins, crowded := r.candidates(s)
+	c := r.candidates(s)
+	wins := c.wins
+	if rd.hint > 0 && len(wins) > 0 {
+		// Always compare the place the hint points at, even if none of
+		// the search's lines is found there as it is.
+		pad := 3 + len(s)/4
+		if lo, hi := max(0, rd.hint-1-pad), min(r.d.lineCount(), rd.hint-1+len(s)+pad); lo < hi {
+			wins = append(wins[:len(wins):len(wins)], window{lo: lo, hi: hi})
+		}
+	}
 	if len(wins) == 0 {
-		if crowded {
+		if c.crowded {
 			return nil, refuse(ReasonAmbiguous, "ambiguous: the search's lines occur, or nearly occur, in too many places of the file (such as %q): quote a line that is unique to the place to change", firstDistinct(s))
 		}
 		return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file, even approximately; read the file again")
@@ -51,10 +60,16 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 		return nil, e
 	}
+	if c.truncated && (best.cover < 1 || best.score < 0.98) {
+		e := refuse(ReasonAmbiguous, "ambiguous: the search resembles more places than are compared (the best, lines %d-%d, is %.0f%% similar); quote lines that are unique to the place to change",
+			best.first+1, best.last+1, 100*best.score)
+		e.Candidates = append(e.Candidates, r.candidate(s, best))
+		return nil, e
+	}
 	tied := []*region{best}
 	for k := 1; k < len(regs); k++ {
 		o := &regs[k]
-		if !o.overlaps(best) && o.cost-best.cost < max(2, best.cost/2) {
+		if !o.overlaps(best) && !best.clearlyBetter(o) {
 			tied = append(tied, o)
 		}
 	}
@@ -96,6 +111,22 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	}
 	return m, nil
 }
+
+// clearlyBetter reports whether r beats o by enough to take r without a
+// line hint: its cost is lower by a margin that grows with its own cost,
+// or it has at most half as many lines that differ from the search (a
+// forgotten line against a look-alike whose names all differ).
+func (r *region) clearlyBetter(o *region) bool {
+	if o.cost-r.cost >= max(2, r.cost/2) {
+		return true
+	}
+	rm, om := r.mismatches(), o.mismatches()
+	return r.cost <= o.cost && om > rm && 2*rm <= om
+}
+
+// mismatches counts the non-blank lines that are not the same on both
+// sides: similar pairs, and lines on one side only.
+func (r *region) mismatches() int { return r.similar + r.searchOnly + r.fileOnly }
 
 // good reports whether a region is similar enough to be taken: above the
 // threshold, with at least half of the search's lines nearly as written (a search

@@ -128,7 +128,7 @@ type vote struct {
 // looked for approximately, within a fixed budget. crowded reports that
 // the search cannot be placed: its lines are all too common, or resemble
 // too many lines.
-func (ix *index) candidates(s []sline) (wins []window, crowded bool) {
+func (ix *index) candidates(s []sline) candidateSet {
 	type occ struct {
 		lines []int32
 		count int
@@ -140,7 +140,7 @@ func (ix *index) candidates(s []sline) (wins []window, crowded bool) {
 		}
 	}
 	if len(occs) == 0 {
-		return nil, false
+		return candidateSet{}
 	}
 	for i, k := range ix.key {
 		if o := occs[k]; o != nil {
@@ -175,13 +175,25 @@ func (ix *index) candidates(s []sline) (wins []window, crowded bool) {
 		var exhausted bool
 		votes, exhausted = ix.scan(s, unfound)
 		if exhausted {
-			return nil, true
+			return candidateSet{crowded: true}
 		}
 		if len(votes) == 0 {
-			return nil, tooCommon > 0 && len(unfound) == 0
+			return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0}
 		}
 	}
-	return ix.cluster(s, votes), false
+	wins, truncated := ix.cluster(s, votes)
+	return candidateSet{wins: wins, truncated: truncated}
+}
+
+// A candidateSet is the outcome of candidates.
+type candidateSet struct {
+	wins []window
+	// crowded: the search cannot be placed, its lines being too common or
+	// resembling too many lines.
+	crowded bool
+	// truncated: more places were pointed at than are compared; the best
+	// of those compared may not be the best of all.
+	truncated bool
 }
 
 // scan looks for the longest unfound search lines approximately and
@@ -232,8 +244,9 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 }
 
 // cluster groups votes whose diagonals are close (a forgotten or extra
-// line shifts the diagonal by one) into windows, strongest first.
-func (ix *index) cluster(s []sline, votes []vote) []window {
+// line shifts the diagonal by one) into windows, strongest first, and
+// reports whether strong groups were left out for want of room.
+func (ix *index) cluster(s []sline, votes []vote) (wins []window, truncated bool) {
 	sort.Slice(votes, func(a, b int) bool { return votes[a].diag < votes[b].diag })
 	m := len(s)
 	tol := 2 + m/8
@@ -259,17 +272,19 @@ func (ix *index) cluster(s []sline, votes []vote) []window {
 	}
 	sort.SliceStable(groups, func(a, b int) bool { return groups[a].w > groups[b].w })
 	top := groups[0].w
-	var wins []window
 	for _, g := range groups {
-		if len(wins) == maxCandidates || g.w < top/5 {
+		if g.w < top/5 {
 			break
+		}
+		if len(wins) == maxCandidates {
+			return wins, true
 		}
 		lo, hi := max(0, g.lo-pad), min(ix.lineCount(), g.hi+m+pad)
 		if lo < hi {
 			wins = append(wins, window{lo, hi, g.w})
 		}
 	}
-	return wins
+	return wins, false
 }
 
 func abs(x int) int {

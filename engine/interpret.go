@@ -170,6 +170,11 @@ func unescapeEdit(old, new string) (string, string, bool) {
 	if !strings.Contains(old, `\n`) && !strings.Contains(old, `\t`) && !strings.Contains(old, `\"`) && !strings.Contains(old, `\'`) {
 		return "", "", false
 	}
+	// Code quotes "\n" inside string literals; a model that over-escaped
+	// writes more of them than it writes line breaks.
+	if strings.Count(old, `\n`) <= strings.Count(strings.TrimRight(old, "\n"), "\n") {
+		return "", "", false
+	}
 	return unescape(old), unescape(new), true
 }
 

@@ -94,11 +94,11 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 	} else {
 		lines, _ := trimEnds(splitLines(old), nil)
 		s := newSlines(lines)
-		wins, crowded := r.candidates(s)
-		for _, w := range wins {
+		c := r.candidates(s)
+		for _, w := range c.wins {
 			views = append(views, r.view(w.lo, w.hi))
 		}
-		if len(wins) == 0 && (crowded || nonBlank(s) <= 2) {
+		if len(c.wins) == 0 && (c.crowded || nonBlank(s) <= 2) {
 			views = append(views, r.view(0, ix.lineCount()))
 		}
 	}
@@ -175,12 +175,12 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	// Where the model's unchanged beginning ends in white space, so does
 	// the part of the file it stands for; likewise at the end.
 	if p > 0 && isSpaceByte(old[p-1]) {
-		for from < to && (d.text[from] == ' ' || d.text[from] == '\t') {
+		for from < to && isSpaceByte(d.text[from]) {
 			from++
 		}
 	}
 	if q > 0 && isSpaceByte(old[len(old)-q]) {
-		for to > from && (d.text[to-1] == ' ' || d.text[to-1] == '\t') {
+		for to > from && isSpaceByte(d.text[to-1]) {
 			to--
 		}
 	}

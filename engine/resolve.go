@@ -43,6 +43,11 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 			continue
 		}
 		if err != nil {
+			if rd.literal && err.Reason == ReasonAmbiguous {
+				// The text as written is in the file, more than once: no
+				// other reading of it may pick one of those places.
+				return nil, err
+			}
 			if bestErr == nil || betterError(err, bestErr) {
 				bestErr = err
 			}
@@ -81,28 +86,23 @@ type resolver struct {
 	cands map[string]candidateSet // candidate windows of each search text
 }
 
-type candidateSet struct {
-	wins    []window
-	crowded bool
-}
-
 // candidates returns the windows worth aligning s against, computed once
 // per search text.
-func (r *resolver) candidates(s []sline) ([]window, bool) {
+func (r *resolver) candidates(s []sline) candidateSet {
 	var key strings.Builder
 	for i := range s {
 		key.WriteString(s[i].text)
 		key.WriteByte('\n')
 	}
 	if c, ok := r.cands[key.String()]; ok {
-		return c.wins, c.crowded
+		return c
 	}
-	wins, crowded := r.index().candidates(s)
+	c := r.index().candidates(s)
 	if r.cands == nil {
 		r.cands = map[string]candidateSet{}
 	}
-	r.cands[key.String()] = candidateSet{wins, crowded}
-	return wins, crowded
+	r.cands[key.String()] = c
+	return c
 }
 
 func (r *resolver) index() *index {
