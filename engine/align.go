@@ -132,70 +132,69 @@ func fileLineCost(weight int) int32 { return int32(max(1, weight/2)) }
 
 // refine re-aligns the gaps between exactly paired lines allowing pairs
 // of similar lines, and looks just outside the region for search lines
-// at its ends that did not pair.
+// at its ends that did not pair. Only distinctive pairs bound a gap: a
+// "}" or a blank line next to a gap pairs with any of its kind, so it is
+// aligned again together with the gap.
 func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
+	anchor := func(o op, minLen int) bool { return o.kind == opPair && s[o.s].n > minLen }
+	minLen := 3
 	firstPair, lastPair := -1, -1
-	for k, o := range ops {
-		if o.kind == opPair {
-			if firstPair < 0 {
-				firstPair = k
+	for pass := 0; pass < 2 && firstPair < 0; pass++ {
+		for k, o := range ops {
+			if anchor(o, minLen) {
+				if firstPair < 0 {
+					firstPair = k
+				}
+				lastPair = k
 			}
-			lastPair = k
 		}
+		minLen = 0 // a search of short lines only: any non-blank pair
 	}
 	if firstPair < 0 {
 		// Nothing paired exactly: try the whole window for similar lines.
-		var ss []int
-		for _, o := range ops {
-			if o.kind == opSearchOnly {
-				ss = append(ss, o.s)
-			}
+		ss := make([]int, len(s))
+		for j := range ss {
+			ss[j] = j
 		}
 		return ix.gap(s, ss, lo, hi, true, true)
 	}
+	searchLines := func(ops []op) []int {
+		var ss []int
+		for _, o := range ops {
+			if o.s >= 0 && o.kind != opElided {
+				ss = append(ss, o.s)
+			}
+		}
+		return ss
+	}
 	var out []op
 	// Leading search lines: look at the lines just before the region.
-	var lead []int
-	for _, o := range ops[:firstPair] {
-		if o.kind == opSearchOnly {
-			lead = append(lead, o.s)
-		}
-	}
+	lead := searchLines(ops[:firstPair])
 	f0 := ops[firstPair].f
 	out = append(out, ix.gap(s, lead, max(0, f0-len(lead)-2), f0, true, false)...)
-	// Interior gaps.
-	for k := firstPair; k <= lastPair; {
-		if ops[k].kind == opPair {
-			out = append(out, ops[k])
-			k++
-			continue
-		}
-		e := k
-		var ss []int
-		hasElision := false
-		for e <= lastPair && ops[e].kind != opPair {
-			if ops[e].kind == opSearchOnly {
-				ss = append(ss, ops[e].s)
-			}
-			if ops[e].kind == opElided || (ops[e].kind == opSearchOnly && s[ops[e].s].elision) {
-				hasElision = true
-			}
+	// Interior stretches between distinctive pairs.
+	out = append(out, ops[firstPair])
+	for k := firstPair; k < lastPair; {
+		e := k + 1
+		for !anchor(ops[e], minLen) {
 			e++
 		}
-		if hasElision {
-			out = append(out, ops[k:e]...)
-		} else {
-			out = append(out, ix.gap(s, ss, ops[k-1].f+1, ops[e].f, false, false)...)
+		run := ops[k+1 : e]
+		clean, elided := true, false
+		for _, o := range run {
+			clean = clean && o.kind == opPair
+			elided = elided || o.kind == opElided || (o.s >= 0 && s[o.s].elision)
 		}
+		if clean || elided {
+			out = append(out, run...)
+		} else {
+			out = append(out, ix.gap(s, searchLines(run), ops[k].f+1, ops[e].f, false, false)...)
+		}
+		out = append(out, ops[e])
 		k = e
 	}
 	// Trailing search lines: look at the lines just after the region.
-	var trail []int
-	for _, o := range ops[lastPair+1:] {
-		if o.kind == opSearchOnly {
-			trail = append(trail, o.s)
-		}
-	}
+	trail := searchLines(ops[lastPair+1:])
 	fl := ops[lastPair].f + 1
 	out = append(out, ix.gap(s, trail, fl, min(ix.lineCount(), fl+len(trail)+2), false, true)...)
 	return out
@@ -207,7 +206,11 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
 // region and left out of the result).
 func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool) []op {
 	p, q := len(ss), fhi-flo
-	if p == 0 || q <= 0 || p*q > 4096 {
+	limit := 4096
+	if freeStart && freeEnd {
+		limit = 16384 // a whole window, when no line is found as it is
+	}
+	if p == 0 || q <= 0 || p*q > limit {
 		var out []op
 		for _, j := range ss {
 			out = append(out, op{kind: opSearchOnly, s: j, f: -1})

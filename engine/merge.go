@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
 	"github.com/graft-editor/graft/engine/internal/editdist"
 )
@@ -72,6 +73,8 @@ type merger struct {
 	hunkOf  []int
 	emitted []bool
 	pairOf  []int // file line paired with each search line, or -1
+	dist    []int  // edit distance of each paired search line to its file line
+	merged  []bool // search lines whose file line took the model's change
 	re      *reindenter
 	out     []outLine
 	kept    []int // file lines kept that differ from the model's copy
@@ -88,7 +91,7 @@ type merger struct {
 func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, error) {
 	hs, hunkOf := hunks(s, t)
 	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf, emitted: make([]bool, len(hs))}
-	m.pairOf = make([]int, len(s))
+	m.pairOf, m.dist, m.merged = make([]int, len(s)), make([]int, len(s)), make([]bool, len(s))
 	for i := range m.pairOf {
 		m.pairOf[i] = -1
 	}
@@ -96,7 +99,7 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 	var region []string
 	for _, o := range r.ops {
 		if o.kind == opPair {
-			m.pairOf[o.s] = o.f
+			m.pairOf[o.s], m.dist[o.s] = o.f, o.dist
 			pairs = append(pairs, [2]string{s[o.s].text, ix.text(o.f)})
 		}
 		if o.f >= 0 {
@@ -268,16 +271,28 @@ func (m *merger) tails(s int) {
 }
 
 // emitNew emits replacement line i of hunk h, indented like the file.
+// Where the model changed a line whose file version differs from its copy
+// (a stale or mistyped line), the two changes are merged within the line
+// when they touch different parts of it.
 func (m *merger) emitNew(h, i int) {
 	line := m.t[i]
 	if isBlank(line) {
 		m.out = append(m.out, outLine{})
 		return
 	}
+	hk := m.hs[h]
+	if j := hk.sa + i - hk.ta; hk.sb-hk.sa == hk.tb-hk.ta && m.pairOf[j] >= 0 && m.dist[j] > 0 {
+		f := m.ix.text(m.pairOf[j])
+		if content, ok := mergeLine(m.s[j].text, f, line); ok {
+			ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(f))
+			m.out = append(m.out, outLine{text: ind + content})
+			m.merged[j] = true
+			return
+		}
+	}
 	if m.r.folded {
 		line = foldText(line)
 	}
-	hk := m.hs[h]
 	ref := hk.sa - 1
 	if hk.sb > hk.sa {
 		ref = hk.sa + min(i-hk.ta, hk.sb-hk.sa-1)
@@ -313,7 +328,7 @@ func (m *merger) pair(o op) error {
 		m.keep(o.f)
 		return nil
 	}
-	if o.dist > 0 && !isTypo(m.s[o.s].loose, m.ix.loose(o.f)) && !m.agrees(h, o.f) {
+	if o.dist > 0 && !m.merged[o.s] && !isTypo(m.s[o.s].loose, m.ix.loose(o.f)) && !m.agrees(h, o.f) {
 		return m.conflict(h, o.f, o.s)
 	}
 	return nil
@@ -395,6 +410,30 @@ func (m *merger) conflict(h, f, s int) error {
 		Summary: fmt.Sprintf("conflict at line %d: the edit changes a line that differs in the file from the model's copy", f+1),
 		Detail:  b.String(),
 	}
+}
+
+// mergeLine merges, within one line, the difference between the model's
+// copy b and the file's version f with the model's change from b to t,
+// indentation aside. It fails when they touch the same characters, or
+// insert different text at the same place.
+func mergeLine(b, f, t string) (string, bool) {
+	bc := strings.TrimLeft(b, " \t")
+	fc := strings.TrimLeft(f, " \t")
+	tc := strings.TrimLeft(t, " \t")
+	ef, et := udiff.Strings(bc, fc), udiff.Strings(bc, tc)
+	for _, x := range ef {
+		for _, y := range et {
+			if x != y && x.Start == y.Start && (x.Start == x.End || y.Start == y.End) {
+				return "", false
+			}
+		}
+	}
+	edits, ok := udiff.Merge(ef, et)
+	if !ok {
+		return "", false
+	}
+	out, err := udiff.Apply(bc, edits)
+	return out, err == nil
 }
 
 // isTypo reports whether two loose views differ only by a slip of the
