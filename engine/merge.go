@@ -72,7 +72,7 @@ type merger struct {
 	hs      []hunk
 	hunkOf  []int
 	emitted []bool
-	pairOf  []int // file line paired with each search line, or -1
+	pairOf  []int  // file line paired with each search line, or -1
 	dist    []int  // edit distance of each paired search line to its file line
 	merged  []bool // search lines whose file line took the model's change
 	re      *reindenter
