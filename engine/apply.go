@@ -103,9 +103,13 @@ func shiftLine(line int, shifts []lineShift) int {
 }
 
 // Insert returns the match that inserts text after the 1-based line `after`
-// of doc (0: before the first line), in the document's line endings.
+// of doc (0: before the first line, AtEnd: after the last), in the
+// document's line endings.
 func Insert(doc string, after int, text string) (*Match, error) {
 	d := newDocument(doc)
+	if after == AtEnd {
+		after = d.lineCount()
+	}
 	if after < 0 || after > d.lineCount() {
 		return nil, refuse(ReasonInvalid, "cannot insert after line %d: the file has %d lines", after, d.lineCount())
 	}

@@ -20,9 +20,13 @@ const (
 	OpDelete
 	// OpMove renames the file to NewPath.
 	OpMove
-	// OpInsert inserts New after line Line (0: at the top of the file).
+	// OpInsert inserts New after line Line (0: at the top of the file,
+	// AtEnd: after its last line).
 	OpInsert
 )
+
+// AtEnd is the Line of an OpInsert edit that appends to the file.
+const AtEnd = -1
 
 var opNames = [...]string{"replace", "create", "delete", "move", "insert"}
 
