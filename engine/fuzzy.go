@@ -14,6 +14,11 @@ import (
 // is aligned line by line and scored; the best is taken only when it is
 // above the threshold and clearly better than any other place.
 func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
+	if oneLine(rd.old) {
+		if m, err, done := r.subline(rd); done {
+			return m, err
+		}
+	}
 	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	s := newSlines(old)
 	c := r.candidates(s)

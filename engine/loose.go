@@ -71,6 +71,18 @@ type looseHit struct {
 	v          *looseView
 	at         int // offset of the hit in v.text
 	start, end int // the bytes of d.text it covers
+	// align maps offsets of the search's loose view to offsets from at,
+	// for a hit that is only similar; nil for an equal one.
+	align []int
+	score float64 // 1 for an equal hit
+}
+
+// pos is the offset in h.v.text of offset k of the search's loose view.
+func (h *looseHit) pos(k int) int {
+	if h.align == nil {
+		return h.at + k
+	}
+	return h.at + h.align[k]
 }
 
 // looseHits finds where needle, the loose view of old, occurs. Only the
@@ -124,7 +136,7 @@ func (r *resolver) hit(v *looseView, at, n int) looseHit {
 	d := r.d
 	last := int(v.src[at+n-1])
 	_, size := utf8.DecodeRuneInString(d.lf[last:])
-	return looseHit{v: v, at: at, start: d.fromLF(int(v.src[at])), end: d.fromLF(last + size)}
+	return looseHit{v: v, at: at, start: d.fromLF(int(v.src[at])), end: d.fromLF(last + size), score: 1}
 }
 
 func nonBlank(s []sline) int {
@@ -164,13 +176,13 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	d := r.d
 	from := start
 	if kp > 0 {
-		last := int(h.v.src[h.at+kp-1])
+		last := int(h.v.src[h.pos(kp)-1])
 		_, size := utf8.DecodeRuneInString(d.lf[last:])
 		from = d.fromLF(last + size)
 	}
 	to := end
 	if ke < total {
-		to = d.fromLF(int(h.v.src[h.at+ke]))
+		to = d.fromLF(int(h.v.src[h.pos(ke)]))
 	}
 	// Where the model's unchanged beginning ends in white space, so does
 	// the part of the file it stands for; likewise at the end.
@@ -191,7 +203,7 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	strategy = strings.Join(append(append([]string(nil), rd.tags...), strategy), "+")
 	m := &Match{
 		Strategy:  strategy,
-		Score:     1,
+		Score:     round3(h.score),
 		StartLine: d.lineAt(start) + 1,
 		EndLine:   d.lineAt(max(start, end-1)) + 1,
 		Changes:   []Change{{Start: from, End: to, Text: d.withEOL(mid)}},

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/graft-editor/graft/engine/internal/editdist"
+)
+
+// minSubline is the shortest search (in loose bytes) looked for as an
+// approximate part of a line: shorter fragments match too much by chance.
+const minSubline = 10
+
+// subline resolves a one-line search that quotes part of a line with a
+// slip in it (a typo, a stale name): the closest substring of any line,
+// found by bounded approximate matching, taken when it is close enough and
+// clearly closer than any other. Like every fragment, only the part the
+// model changed is rewritten. It reports done=false to leave the search to
+// the line-level strategies: when it quotes a whole line, or when nothing
+// is close.
+func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
+	needle := loose(rd.old)
+	n := len(needle)
+	if n < minSubline {
+		return nil, nil, false
+	}
+	thr := r.opt.threshold()
+	k := int(float64(n) * (1 - thr))
+	_, _, sig := looseKey(needle)
+	ix := r.index()
+	type hit struct{ line, start, end, dist int }
+	var hits []hit
+	budget := scanBudget
+	for i := range ix.key {
+		if int(ix.n[i]) < n-k || bits.OnesCount64(sig&^ix.sig[i]) > k {
+			continue
+		}
+		if budget--; budget < 0 {
+			return nil, nil, false
+		}
+		text := ix.loose(i)
+		for from := 0; from < len(text); {
+			s, e, d, ok := editdist.Find(needle, text[from:], k)
+			if !ok {
+				break
+			}
+			hits = append(hits, hit{i, from + s, from + e, d})
+			from += max(e, s+1)
+		}
+	}
+	if len(hits) == 0 {
+		return nil, nil, false
+	}
+	sort.SliceStable(hits, func(a, b int) bool { return hits[a].dist < hits[b].dist })
+	best := hits[0]
+	if best.dist == 0 || (best.start == 0 && best.end == int(ix.n[best.line])) {
+		return nil, nil, false
+	}
+	score := 1 - float64(best.dist)/float64(n)
+	var tied []hit
+	for _, h := range hits[1:] {
+		if h.dist < best.dist+2 {
+			tied = append(tied, h)
+		}
+	}
+	if len(tied) > 0 {
+		spans := []Span{{best.line + 1, best.line + 1}}
+		sameLine := false
+		for _, h := range tied {
+			spans = append(spans, Span{h.line + 1, h.line + 1})
+			sameLine = sameLine || h.line == best.line
+		}
+		if sameLine || !r.hintPicks(spans, rd.hint, 0) {
+			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d about equally (%.0f%% similar); quote more of the line", best.line+1, tied[0].line+1, 100*score)
+			for _, h := range append([]hit{best}, tied...) {
+				e.Candidates = append(e.Candidates, Candidate{StartLine: h.line + 1, EndLine: h.line + 1, Score: 1 - float64(h.dist)/float64(n)})
+			}
+			return nil, e, true
+		}
+	}
+	v := r.view(best.line, best.line+1)
+	align := editdist.Align(needle, v.text[best.start:best.end])
+	if align == nil {
+		return nil, nil, false
+	}
+	last := int(v.src[best.end-1])
+	_, size := utf8.DecodeRuneInString(r.d.lf[last:])
+	h := looseHit{v: v, at: best.start, start: r.d.fromLF(int(v.src[best.start])), end: r.d.fromLF(last + size), align: align, score: score}
+	m := r.fragment(h, rd, "similarity")
+	m.Notes = append(m.Notes, fmt.Sprintf("matched part of line %d, %d character(s) differ from the search", best.line+1, best.dist))
+	return m, nil, true
+}
+
+// hintPicks reports whether the line hint points clearly at spans[want].
+func (r *resolver) hintPicks(spans []Span, hint, want int) bool {
+	k, ok := byHint(spans, hint)
+	return ok && k == want
+}
+
+// oneLine reports whether a search quotes at most one line.
+func oneLine(old string) bool { return !strings.Contains(strings.TrimSpace(old), "\n") }
