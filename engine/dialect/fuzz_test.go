@@ -28,6 +28,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("=======\n>>>>>>> REPLACE\n=======\n")
 	f.Add("[[[[\n{\"path\":\"a\",\"old_str\":\"a\",\"new_str\":\"b\"}\n")
 	f.Add("<file><path>a.go</path><start_line>3</start_line>\n<<<<<<< SEARCH\na\r\n=======\n")
+	f.Add("a\n««« EDIT\n««« EDIT\n═══════ REPL\n»»» EDIT END\n═══════ REPL\n««« EDIT\n»»» EDIT END")
+	f.Add("```\n««« EDIT\r\n═══════ REPL\n═══════ REPL\nb\n««« EDIT\n»»» EDIT END\n»»» EDIT END\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, format := range append([]string{""}, Names()...) {
 			blocks, err := Parse(text, Options{Format: format})
@@ -39,7 +41,7 @@ func FuzzParse(f *testing.F) {
 			}
 			checkBlocks(t, text, blocks)
 			for _, b := range blocks {
-				if b.Err != nil || b.Dialect != SearchReplace {
+				if b.Err != nil || b.Dialect != SearchReplace && b.Dialect != EditV3 {
 					continue
 				}
 				for _, s := range []string{b.Old, b.New} {

@@ -18,6 +18,7 @@ import (
 const (
 	SearchReplace = "search-replace"
 	StrReplace    = "str-replace"
+	EditV3        = "edit-v3"
 )
 
 // Options: Format forces a dialect ("" = detect); Target is the path for
@@ -57,6 +58,7 @@ type dialect struct {
 var dialects = [...]dialect{
 	{SearchReplace, parseSearchReplace},
 	{StrReplace, parseStrReplace},
+	{EditV3, parseEditV3},
 }
 
 // Names returns the names of the known dialects.
