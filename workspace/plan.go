@@ -336,7 +336,7 @@ func (p *planner) editText(st *fileState, run []int) int {
 		case engine.StatusApplied:
 			p.apply(i, o.Match, o.Elapsed)
 		case engine.StatusFailed:
-			p.fail(i, o.Err, o.Elapsed)
+			p.failIn(i, text, o.Err, o.Elapsed)
 			failed = i
 		default:
 			p.skip(i, failed)
@@ -414,8 +414,29 @@ func (p *planner) apply(i int, m *engine.Match, elapsed time.Duration) {
 
 // fail records that block i failed with err.
 func (p *planner) fail(i int, err error, elapsed time.Duration) {
+	p.failIn(i, "", err, elapsed)
+}
+
+// failIn records that block i failed with err, resolved against text.
+func (p *planner) failIn(i int, text string, err error, elapsed time.Duration) {
 	r := &p.res.Blocks[i]
-	r.Status, r.Err, r.Message, r.Elapsed = engine.StatusFailed, err, err.Error(), elapsed
+	r.Status, r.Err, r.Message, r.Elapsed = engine.StatusFailed, err, p.explain(i, text, err), elapsed
+}
+
+// explain returns the message for err, why block i did not apply against
+// text: the error itself, or for an edit-v3 block the words of that
+// format, which its users know.
+func (p *planner) explain(i int, text string, err error) string {
+	b := p.blocks[i]
+	switch {
+	case b.Dialect != dialect.EditV3:
+		return err.Error()
+	case errors.Is(err, ErrBinary):
+		return "Cannot edit binary file\n" + err.Error()
+	case errors.Is(err, fs.ErrNotExist):
+		return "File not found: " + p.res.Blocks[i].Path
+	}
+	return dialect.Explain(b, text, err)
 }
 
 // skip records that block i was skipped because block failed, of the same
@@ -425,7 +446,7 @@ func (p *planner) skip(i, failed int) {
 	r.Status = engine.StatusSkipped
 	r.Err = &engine.Error{Reason: engine.ReasonSkipped,
 		Summary: fmt.Sprintf("skipped: block %d, earlier in the same file, did not apply", failed+1)}
-	r.Message = r.Err.Error()
+	r.Message = p.explain(i, "", r.Err)
 }
 
 // withhold undoes the plan unless every block applied: the blocks that
