@@ -102,6 +102,16 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		chosen = tied[k]
 		note = byHintNote(rd.hint, spans[k], len(tied))
 	}
+	if from, to, lines := r.renaming(s, chosen); lines != "" {
+		e := refuse(ReasonAmbiguous, "ambiguous: the search names %q where the file has %q (lines %s): it may be meant for code that is not in the file; quote the code as it is", from, to, lines)
+		for k := range regs {
+			if k == 3 {
+				break
+			}
+			e.Candidates = append(e.Candidates, r.candidate(s, &regs[k]))
+		}
+		return nil, e
+	}
 	if chosen.ambiguousElision != "" {
 		e := refuse(ReasonAmbiguous, "ambiguous: the lines around \"...\" occur twice where the elision may stand (from %q): quote more lines, or fewer elided", chosen.ambiguousElision)
 		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
@@ -115,6 +125,33 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		m.Notes = append(m.Notes, note)
 	}
 	return m, nil
+}
+
+// renaming finds a word the search has where the region consistently has
+// another, on two lines or more: the search is about something else (a
+// ReadAt method against a Read one) rather than a stale or mistyped copy,
+// whose slips are scattered.
+func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
+	type sub struct{ from, to string }
+	seen := map[sub][]int{}
+	ix := r.index()
+	for _, o := range reg.ops {
+		if o.kind != opPair || o.dist == 0 {
+			continue
+		}
+		if f, t, ok := renamed(s[o.s].loose, ix.loose(o.f)); ok {
+			k := sub{f, t}
+			seen[k] = append(seen[k], o.f+1)
+			if len(seen[k]) >= 2 {
+				var ls []string
+				for _, l := range seen[k] {
+					ls = append(ls, fmt.Sprint(l))
+				}
+				return f, t, strings.Join(ls, ", ")
+			}
+		}
+	}
+	return "", "", ""
 }
 
 // clearlyBetter reports whether r beats o by enough to take r without a
@@ -231,7 +268,7 @@ func byHintNote(hint int, s Span, n int) string {
 // place merges the model's change into a region and builds the match.
 func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match, *Error) {
 	ix := r.index()
-	out, kept, err := ix.merge(s, t, reg)
+	out, mg, err := ix.merge(s, t, reg)
 	if err != nil {
 		e, _ := err.(*Error)
 		if e == nil {
@@ -259,20 +296,28 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 		start = d.end[reg.first-1]
 	}
 	m := &Match{
-		Strategy:  r.strategy(s, reg, rd, len(kept) > 0),
+		Strategy:  r.strategy(s, reg, rd, len(mg.kept)+len(mg.into) > 0),
 		Score:     round3(reg.score),
 		StartLine: reg.first + 1,
 		EndLine:   reg.last + 1,
 		Changes:   []Change{{Start: start, End: end, Text: b.String()}},
 	}
-	if len(kept) > 0 {
-		var ls []string
-		for _, f := range kept {
-			ls = append(ls, fmt.Sprint(f+1))
-		}
-		m.Notes = append(m.Notes, "kept the file's version of line(s) "+strings.Join(ls, ", ")+" where the model's copy differs and its change does not touch them")
+	if len(mg.kept) > 0 {
+		m.Notes = append(m.Notes, "kept the file's version of line(s) "+lineList(mg.kept)+" where the model's copy differs and its change does not touch them")
+	}
+	if len(mg.into) > 0 {
+		m.Notes = append(m.Notes, "merged the model's change into line(s) "+lineList(mg.into)+", keeping what differs there from the model's copy")
 	}
 	return m, nil
+}
+
+// lineList formats 0-based lines as a list of 1-based line numbers.
+func lineList(lines []int) string {
+	ls := make([]string, len(lines))
+	for k, l := range lines {
+		ls[k] = fmt.Sprint(l + 1)
+	}
+	return strings.Join(ls, ", ")
 }
 
 // strategy names what it took to find a region.

@@ -78,6 +78,7 @@ type merger struct {
 	re      *reindenter
 	out     []outLine
 	kept    []int // file lines kept that differ from the model's copy
+	into    []int // file lines that differ from the model's copy and took its change
 
 	// A replacement with one elision line keeps some of its hunk's search
 	// lines: [keepFrom, keepTo), or keepFrom -1 when it has none.
@@ -87,8 +88,13 @@ type merger struct {
 	tailDone []bool
 }
 
+// merged says which file lines a merge kept although the model's copy of
+// them differs (kept), and which it changed while keeping what differs
+// (into): 0-based file lines.
+type merged struct{ kept, into []int }
+
 // merge builds the lines that replace region r.
-func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, error) {
+func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, error) {
 	hs, hunkOf := hunks(s, t)
 	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf, emitted: make([]bool, len(hs))}
 	m.pairOf, m.dist, m.merged = make([]int, len(s)), make([]int, len(s)), make([]bool, len(s))
@@ -114,7 +120,7 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 		return lines
 	})
 	if err := m.elisionHunks(); err != nil {
-		return nil, nil, err
+		return nil, merged{}, err
 	}
 
 	last := -1 // the last search line handled
@@ -126,12 +132,12 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 		switch o.kind {
 		case opPair:
 			if err := m.pair(o); err != nil {
-				return nil, nil, err
+				return nil, merged{}, err
 			}
 			last = o.s
 		case opSearchOnly:
 			if err := m.searchOnly(o); err != nil {
-				return nil, nil, err
+				return nil, merged{}, err
 			}
 			last = o.s
 		case opElided:
@@ -143,13 +149,13 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, []int, erro
 			last = o.s
 		case opFileOnly:
 			if err := m.fileOnly(o, last, m.nextSearch(k)); err != nil {
-				return nil, nil, err
+				return nil, merged{}, err
 			}
 		}
 	}
 	m.tails(len(s))
 	m.insertions(len(s))
-	return m.out, m.kept, nil
+	return m.out, merged{kept: m.kept, into: m.into}, nil
 }
 
 // elisionHunks finds the hunks whose replacement elides lines the search
@@ -287,6 +293,7 @@ func (m *merger) emitNew(h, i int) {
 			ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(f))
 			m.out = append(m.out, outLine{text: ind + content})
 			m.merged[j] = true
+			m.into = append(m.into, m.pairOf[j])
 			return
 		}
 	}
@@ -461,8 +468,35 @@ func isTypo(a, b string) bool {
 			return false
 		}
 	}
+	// A word that extends another by a syllable (Read, ReadAt) names
+	// something else; a doubled or dropped letter (nil, nill) is a slip.
+	if short, long := min(len(wa), len(wb)), max(len(wa), len(wb)); long-short >= 2 &&
+		(strings.HasPrefix(wa, wb) || strings.HasPrefix(wb, wa) || strings.HasSuffix(wa, wb) || strings.HasSuffix(wb, wa)) {
+		return false
+	}
 	n := max(len(wa), len(wb))
 	return n >= 3 && editdist.Distance(wa, wb) <= max(1, n/3)
+}
+
+// renamed returns the word of a (the model's line) that b (the file's)
+// has in its place, when the two differ in one word and not by a typo.
+func renamed(a, b string) (from, to string, ok bool) {
+	if a == b || isTypo(a, b) {
+		return "", "", false
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	from, to = word(a, p, len(a)-q), word(b, p, len(b)-q)
+	if from == "" || to == "" || strings.ContainsAny(from+to, "()[]{}=;,. ") {
+		return "", "", false
+	}
+	return from, to, true
 }
 
 // word widens [i, j) of s to the word around it.
