@@ -55,7 +55,8 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 		if best.score < 0.5 {
 			e.Reason = ReasonNotFound
-			e.Summary = "not found: " + e.Summary
+			e.Summary = fmt.Sprintf("not found: nothing in the file resembles the search; the closest, lines %d-%d, is %.0f%% similar",
+				best.first+1, best.last+1, 100*best.score)
 		}
 		for k := range regs {
 			if k == 3 {

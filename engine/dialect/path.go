@@ -32,7 +32,7 @@ func cleanPath(s string) string {
 		}
 	}
 	for strings.HasPrefix(s, "./") {
-		s = s[2:]
+		s = strings.TrimLeft(s[2:], " ")
 	}
 	return s
 }
