@@ -19,6 +19,7 @@ const (
 	SearchReplace = "search-replace"
 	StrReplace    = "str-replace"
 	EditV3        = "edit-v3"
+	ApplyPatch    = "apply-patch"
 )
 
 // Options: Format forces a dialect ("" = detect); Target is the path for
@@ -59,6 +60,7 @@ var dialects = [...]dialect{
 	{SearchReplace, parseSearchReplace},
 	{StrReplace, parseStrReplace},
 	{EditV3, parseEditV3},
+	{ApplyPatch, parseApplyPatch},
 }
 
 // Names returns the names of the known dialects.

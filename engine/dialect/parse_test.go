@@ -108,6 +108,9 @@ func render(blocks []Block, err error) string {
 			fmt.Fprintf(&b, " %s", blk.Op)
 		}
 		fmt.Fprintf(&b, " path=%q", blk.Path)
+		if blk.NewPath != "" {
+			fmt.Fprintf(&b, " to=%q", blk.NewPath)
+		}
 		if blk.Line != 0 || blk.Op == engine.OpInsert && blk.Err == nil {
 			fmt.Fprintf(&b, " line=%d", blk.Line)
 		}
@@ -120,6 +123,8 @@ func render(blocks []Block, err error) string {
 			fmt.Fprintf(&b, "  error: %s\n", blk.Err)
 		case blk.Op == engine.OpReplace:
 			fmt.Fprintf(&b, "  old %q\n  new %q\n", blk.Old, blk.New)
+		case blk.Op == engine.OpDelete || blk.Op == engine.OpMove:
+			// The header line says it all.
 		default:
 			fmt.Fprintf(&b, "  new %q\n", blk.New)
 		}
@@ -157,8 +162,16 @@ func checkBlocks(t *testing.T, text string, blocks []Block) {
 				t.Errorf("block %d: create with old %q", i+1, b.Old)
 			}
 		case engine.OpInsert:
-			if b.Line < 0 {
+			if b.Line < 0 && b.Line != engine.AtEnd {
 				t.Errorf("block %d: insert after line %d", i+1, b.Line)
+			}
+		case engine.OpDelete:
+			if b.Path == "" || b.Old != "" || b.New != "" {
+				t.Errorf("block %d: delete of %q with old %q and new %q", i+1, b.Path, b.Old, b.New)
+			}
+		case engine.OpMove:
+			if b.Path == "" || b.NewPath == "" {
+				t.Errorf("block %d: move from %q to %q", i+1, b.Path, b.NewPath)
 			}
 		default:
 			t.Errorf("block %d: op %s", i+1, b.Op)

@@ -1,0 +1,7 @@
+class Rect:
+    def area(self):
+        return self.w * self.h
+
+class Square:
+    def area(self):
+        return self.w * self.h
