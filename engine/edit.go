@@ -58,6 +58,12 @@ type Edit struct {
 	ReplaceAll bool
 	// NewPath is the destination of OpMove.
 	NewPath string
+	// Scope lines (apply-patch's "@@ def run():" lines), outermost first,
+	// narrow where Old may be: inside the block each opens, under the one
+	// before it.
+	Scope []string
+	// EndOfFile says Old ends the file (apply-patch's "*** End of File").
+	EndOfFile bool
 	// Dialect names the format the edit was written in.
 	Dialect string
 	// Source is where the edit stands in the text it was parsed from.

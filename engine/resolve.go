@@ -23,6 +23,9 @@ const maxOccurrences = 64
 // the file's bytes, new lines are indented like the file and end like its
 // lines.
 func Resolve(text string, e Edit, opt Options) (*Match, error) {
+	if len(e.Scope) > 0 || e.EndOfFile {
+		return resolveWithin(text, e, opt)
+	}
 	d := newDocument(text)
 	old, new := toLF(e.Old), toLF(e.New)
 	if strings.TrimSpace(old) == "" {

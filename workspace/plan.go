@@ -264,6 +264,20 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 		k++
 	}
 
+	if failed >= 0 && p.moves(f.blocks) {
+		// A file's move and its edits go together (as one section of an
+		// apply-patch does): the file is not moved without its changes,
+		// nor changed where it was not moved to.
+		for _, i := range f.blocks {
+			if r := &p.res.Blocks[i]; r.Status == engine.StatusApplied {
+				r.Status = engine.StatusSkipped
+				r.Err = &engine.Error{Reason: engine.ReasonSkipped,
+					Summary: fmt.Sprintf("withheld: block %d did not apply, and this file's move and edits go together", failed+1)}
+				r.Message = r.Err.Error()
+			}
+		}
+		st = fileState{abs: f.abs, document: doc}
+	}
 	if st.abs != f.abs {
 		fc.NewPath, fc.newAbs = p.src.Rel(st.abs), st.abs
 		p.seen[f.abs] = document{}
@@ -272,6 +286,16 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	fc.After, fc.Exists = st.text, st.exists
 	fc.Changed = fc.After != fc.Before || fc.Exists != fc.Existed || fc.NewPath != ""
 	p.res.Files = append(p.res.Files, fc)
+}
+
+// moves reports whether one of the blocks moves its file.
+func (p *planner) moves(blocks []int) bool {
+	for _, i := range blocks {
+		if p.blocks[i].Op == engine.OpMove {
+			return true
+		}
+	}
+	return false
 }
 
 // action returns what the blocks ask for their file: delete, move or

@@ -34,12 +34,10 @@ import (
 // when a chunk fails after the move, the file stays moved, unless the edits
 // are applied atomically.
 //
-// The resolver knows neither scopes nor ends of files, so the parser says
-// them in its terms: the scope of "@@ def greet():" is prepended to Old and
-// New with an elision line "..." after it (the resolver reads a whole-line
-// "..." as the unchanged lines between), and "*** End of File" is left to
-// matching, which refuses a chunk that fits in two places. Where the resolver
-// cannot place a scope it refuses the chunk: it never takes a wrong place.
+// The scope of "@@ def greet():" lines becomes the edit's Scope (the chunk
+// must lie in the block the scope line opens) and "*** End of File" its
+// EndOfFile; where the resolver cannot place a scope it refuses the chunk:
+// it never takes a wrong place.
 // A chunk with only added lines and no context appends to the file, as Codex
 // does.
 //
@@ -64,10 +62,6 @@ const (
 	updateFileMarker = "*** Update File:"
 	moveToMarker     = "*** Move to:"
 )
-
-// elisionLine is the line that stands for unchanged lines in an Old and a
-// New, to the resolver.
-const elisionLine = "...\n"
 
 // patchMarker is the role a line plays in the structure of a patch.
 type patchMarker int
@@ -416,6 +410,7 @@ type chunk struct {
 	last   int      // the index of its last line
 	scopes []string // the text after "@@" of its "@@" lines, when any
 	hint   int      // the line of a unified diff's hunk header, 0 when none
+	eof    bool     // "*** End of File" closes it: it ends the file
 	old    []string // context and removed lines
 	new    []string // context and added lines
 	err    error    // set when it is malformed
@@ -438,7 +433,7 @@ func (p *patchParser) chunk(i int) (chunk, int) {
 		line := p.doc.lines[j]
 		m, _ := patchMarkerOf(line)
 		if m == endOfFile {
-			c.last = j
+			c.last, c.eof = j, true
 			j++
 			break
 		}
@@ -527,19 +522,11 @@ func (c *chunk) edit(path string) (engine.Edit, error) {
 		e.Op, e.Line, e.New = engine.OpInsert, engine.AtEnd, joinLines(c.new)
 		return e, nil
 	}
-	var prefix strings.Builder
-	for k, s := range c.scopes {
-		if k == len(c.scopes)-1 && strings.TrimSpace(c.old[0]) == strings.TrimSpace(s) {
-			break // the scope is the chunk's first line already
-		}
-		prefix.WriteString(s)
-		prefix.WriteString("\n")
-		prefix.WriteString(elisionLine)
+	scopes := c.scopes
+	if n := len(scopes); n > 0 && strings.TrimSpace(c.old[0]) == strings.TrimSpace(scopes[n-1]) {
+		scopes = scopes[:n-1] // the scope is the chunk's first line already
 	}
-	e.Old = prefix.String() + joinLines(c.old)
-	e.New = prefix.String() + joinLines(c.new)
-	if prefix.Len() > 0 {
-		e.Line = 0 // the hint was for the chunk's first line, not the scope's
-	}
+	e.Old, e.New = joinLines(c.old), joinLines(c.new)
+	e.Scope, e.EndOfFile = scopes, c.eof
 	return e, nil
 }

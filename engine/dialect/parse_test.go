@@ -117,6 +117,12 @@ func render(blocks []Block, err error) string {
 		if blk.ReplaceAll {
 			b.WriteString(" all")
 		}
+		if len(blk.Scope) > 0 {
+			fmt.Fprintf(&b, " scope=%q", strings.Join(blk.Scope, " > "))
+		}
+		if blk.EndOfFile {
+			b.WriteString(" eof")
+		}
 		b.WriteString("\n")
 		switch {
 		case blk.Err != nil:
