@@ -167,11 +167,24 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
 		}
 		return ss
 	}
+	elided := func(ops []op) bool {
+		for _, o := range ops {
+			if o.kind == opElided || (o.s >= 0 && s[o.s].elision) {
+				return true
+			}
+		}
+		return false
+	}
 	var out []op
-	// Leading search lines: look at the lines just before the region.
-	lead := searchLines(ops[:firstPair])
-	f0 := ops[firstPair].f
-	out = append(out, ix.gap(s, lead, max(0, f0-len(lead)-2), f0, true, false)...)
+	// Leading search lines: look at the lines just before the region
+	// (an elision among them has placed them already).
+	if head := ops[:firstPair]; elided(head) {
+		out = append(out, head...)
+	} else {
+		lead := searchLines(head)
+		f0 := ops[firstPair].f
+		out = append(out, ix.gap(s, lead, max(0, f0-len(lead)-2), f0, true, false)...)
+	}
 	// Interior stretches between distinctive pairs.
 	out = append(out, ops[firstPair])
 	for k := firstPair; k < lastPair; {
@@ -180,12 +193,11 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
 			e++
 		}
 		run := ops[k+1 : e]
-		clean, elided := true, false
+		clean := true
 		for _, o := range run {
 			clean = clean && o.kind == opPair
-			elided = elided || o.kind == opElided || (o.s >= 0 && s[o.s].elision)
 		}
-		if clean || elided {
+		if clean || elided(run) {
 			out = append(out, run...)
 		} else {
 			out = append(out, ix.gap(s, searchLines(run), ops[k].f+1, ops[e].f, false, false)...)
@@ -194,9 +206,13 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
 		k = e
 	}
 	// Trailing search lines: look at the lines just after the region.
-	trail := searchLines(ops[lastPair+1:])
-	fl := ops[lastPair].f + 1
-	out = append(out, ix.gap(s, trail, fl, min(ix.lineCount(), fl+len(trail)+2), false, true)...)
+	if tail := ops[lastPair+1:]; elided(tail) {
+		out = append(out, tail...)
+	} else {
+		trail := searchLines(tail)
+		fl := ops[lastPair].f + 1
+		out = append(out, ix.gap(s, trail, fl, min(ix.lineCount(), fl+len(trail)+2), false, true)...)
+	}
 	return out
 }
 
