@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/sourcegraph/go-diff v0.9.0
 )
 
 require (

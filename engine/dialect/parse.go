@@ -20,6 +20,7 @@ const (
 	StrReplace    = "str-replace"
 	EditV3        = "edit-v3"
 	ApplyPatch    = "apply-patch"
+	UnifiedDiff   = "unified-diff"
 )
 
 // Options: Format forces a dialect ("" = detect); Target is the path for
@@ -61,6 +62,7 @@ var dialects = [...]dialect{
 	{StrReplace, parseStrReplace},
 	{EditV3, parseEditV3},
 	{ApplyPatch, parseApplyPatch},
+	{UnifiedDiff, parseUnifiedDiff},
 }
 
 // Names returns the names of the known dialects.
