@@ -103,6 +103,12 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		chosen = tied[k]
 		note = byHintNote(rd.hint, spans[k], len(tied))
 	}
+	if j, at := elsewhere(s, chosen, c.occs); j >= 0 {
+		e := refuse(ReasonAmbiguous, "ambiguous: the search's line %q is at line %d of the file, but the place most like the search, lines %d-%d, has another line there; the code may have changed or moved: read the file again",
+			strings.TrimSpace(s[j].text), at+1, chosen.first+1, chosen.last+1)
+		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
+		return nil, e
+	}
 	if from, to, lines := r.renaming(s, chosen); lines != "" {
 		e := refuse(ReasonAmbiguous, "ambiguous: the search names %q where the file has %q (lines %s): it may be meant for code that is not in the file; quote the code as it is", from, to, lines)
 		for k := range regs {
@@ -126,6 +132,33 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		m.Notes = append(m.Notes, note)
 	}
 	return m, nil
+}
+
+// elsewhere finds a distinctive search line that the region does not hold
+// as it is, while the file holds it, once or twice, outside the region: a
+// region that resembles the search (a sibling function) rather than the
+// place the search was copied from. It returns the search line and where
+// the file has it, or -1.
+func elsewhere(s []sline, reg *region, occs map[uint64]*lineOccurrences) (int, int) {
+	for _, o := range reg.ops {
+		if (o.kind != opPair || o.dist == 0) && o.kind != opSearchOnly {
+			continue
+		}
+		l := &s[o.s]
+		if l.blank || l.elision || l.n <= 3 {
+			continue
+		}
+		oc := occs[l.key]
+		if oc == nil || oc.count == 0 || oc.count > 2 {
+			continue
+		}
+		for _, f := range oc.lines {
+			if int(f) < reg.first || int(f) > reg.last {
+				return o.s, int(f)
+			}
+		}
+	}
+	return -1, -1
 }
 
 // renaming finds a word the search has where the region consistently has

@@ -129,14 +129,10 @@ type vote struct {
 // the search cannot be placed: its lines are all too common, or resemble
 // too many lines.
 func (ix *index) candidates(s []sline) candidateSet {
-	type occ struct {
-		lines []int32
-		count int
-	}
-	occs := map[uint64]*occ{}
+	occs := map[uint64]*lineOccurrences{}
 	for _, l := range s {
 		if !l.blank && !l.elision {
-			occs[l.key] = &occ{}
+			occs[l.key] = &lineOccurrences{}
 		}
 	}
 	if len(occs) == 0 {
@@ -175,14 +171,21 @@ func (ix *index) candidates(s []sline) candidateSet {
 		var exhausted bool
 		votes, exhausted = ix.scan(s, unfound)
 		if exhausted {
-			return candidateSet{crowded: true}
+			return candidateSet{crowded: true, occs: occs}
 		}
 		if len(votes) == 0 {
-			return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0}
+			return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 		}
 	}
 	wins, truncated := ix.cluster(s, votes)
-	return candidateSet{wins: wins, truncated: truncated}
+	return candidateSet{wins: wins, truncated: truncated, occs: occs}
+}
+
+// lineOccurrences lists where a line occurs in the file (its first
+// commonLine places), and how often.
+type lineOccurrences struct {
+	lines []int32
+	count int
 }
 
 // A candidateSet is the outcome of candidates.
@@ -194,6 +197,8 @@ type candidateSet struct {
 	// truncated: more places were pointed at than are compared; the best
 	// of those compared may not be the best of all.
 	truncated bool
+	// occs says where each non-blank search line occurs as it is.
+	occs map[uint64]*lineOccurrences
 }
 
 // scan looks for the longest unfound search lines approximately and

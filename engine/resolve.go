@@ -49,6 +49,7 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 			if rd.literal && err.Reason == ReasonAmbiguous {
 				// The text as written is in the file, more than once: no
 				// other reading of it may pick one of those places.
+				r.alreadyApplied(err, old, new)
 				return nil, err
 			}
 			if bestErr == nil || betterError(err, bestErr) {
@@ -66,7 +67,27 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 	if best != nil {
 		return best, nil
 	}
+	r.alreadyApplied(bestErr, old, new)
 	return nil, bestErr
+}
+
+// alreadyApplied adds to a refusal that the replacement is in the file
+// already, as it is when an answer is applied twice.
+func (r *resolver) alreadyApplied(e *Error, old, new string) {
+	if e == nil || strings.TrimSpace(new) == "" || loose(new) == loose(old) {
+		return
+	}
+	hits := r.looseHits(new, loose(new))
+	if len(hits) != 1 {
+		return
+	}
+	d := r.d
+	note := fmt.Sprintf("the replacement is in the file already, at lines %d-%d: the edit may have been applied before",
+		d.lineAt(hits[0].start)+1, d.lineAt(max(hits[0].start, hits[0].end-1))+1)
+	if e.Detail != "" {
+		note = e.Detail + "\n" + note
+	}
+	e.Detail = note
 }
 
 // betterError prefers the refusal that found the more similar candidate.
