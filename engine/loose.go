@@ -156,18 +156,11 @@ func nonBlank(s []sline) int {
 func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	start, end := h.start, h.end
 	old, new := rd.old, rd.new
-	p := 0
-	for p < len(old) && p < len(new) && old[p] == new[p] {
-		p++
-	}
+	p, q := commonEnds(old, new)
 	for p > 0 && p < len(old) && !utf8.RuneStart(old[p]) {
 		p--
 	}
-	q := 0
-	for q < len(old)-p && q < len(new)-p && old[len(old)-1-q] == new[len(new)-1-q] {
-		q++
-	}
-	for q > 0 && len(old)-q < len(old) && !utf8.RuneStart(old[len(old)-q]) {
+	for q > 0 && !utf8.RuneStart(old[len(old)-q]) {
 		q--
 	}
 	kp := len(loose(old[:p]))

@@ -454,14 +454,7 @@ func isTypo(a, b string) bool {
 	if d > 2 {
 		return false
 	}
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
+	p, q := commonEnds(a, b)
 	wa, wb := word(a, p, len(a)-q), word(b, p, len(b)-q)
 	for _, r := range a[p:len(a)-q] + b[p:len(b)-q] {
 		if unicode.IsDigit(r) {
@@ -484,19 +477,24 @@ func renamed(a, b string) (from, to string, ok bool) {
 	if a == b || isTypo(a, b) {
 		return "", "", false
 	}
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
+	p, q := commonEnds(a, b)
 	from, to = word(a, p, len(a)-q), word(b, p, len(b)-q)
 	if from == "" || to == "" || strings.ContainsAny(from+to, "()[]{}=;,. ") {
 		return "", "", false
 	}
 	return from, to, true
+}
+
+// commonEnds returns the lengths of the longest common prefix of a and b
+// and of the longest common suffix of what follows it, in bytes.
+func commonEnds(a, b string) (p, q int) {
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return p, q
 }
 
 // word widens [i, j) of s to the word around it.
