@@ -49,7 +49,7 @@ var (
 	errReplaceAll = errors.New("replace-all is said only by str-replace")
 	errNotReplace = errors.New("only replacements of some text are written")
 	errNoChange   = errors.New("as whole lines, Old and New are the same")
-	errNeedsHint  = errors.New("the region stands twice and the style has no line hint to say which")
+	errNeedsHint  = errors.New("the region stands twice and the style cannot say which (no line hint, no scope line that tells)")
 	errMarker     = errors.New("a line of Old or New is a marker of the dialect")
 )
 
@@ -93,12 +93,15 @@ func Render(c Case, style string) (answer string, ok bool) {
 // the line where the edit's region starts, as a model that read the file
 // with line numbers writes it; not for a trap, whose point is that no hint
 // decides, nor when the place is unknown (the header is then bare).
-// edit-v3, apply-patch and bare unified diffs drop the hint.
+// edit-v3, apply-patch and bare unified diffs drop the hint; where the
+// region stands twice and the hint says which, apply-patch names the
+// line that opens the block around the right one instead ("@@ func f()
+// {"), as Codex does (see scopeOf).
 //
 // It fails, saying why, when the style cannot say what the case says:
 // replace-all outside str-replace, a hint that is needed because the
-// region stands twice in a style that drops hints, or a line of the text
-// that would read as one of the dialect's markers.
+// region stands twice in a style that cannot say which, or a line of the
+// text that would read as one of the dialect's markers.
 func Transcribe(c Case, style string) ([]engine.Edit, error) {
 	if !slices.Contains(Styles(), style) {
 		return nil, fmt.Errorf("corpus: no style %q", style)
@@ -124,7 +127,16 @@ func Transcribe(c Case, style string) ([]engine.Edit, error) {
 		switch style {
 		case UnifiedDiff:
 			t.Line = c.position(i)
-		case EditV3, BareUnifiedDiff, ApplyPatch:
+		case ApplyPatch:
+			if e.Line != 0 && standsTwice(c.before(i), e.Old) {
+				scope, ok := scopeOf(c.before(i), e.Old, e.Line)
+				if !ok || clashes(style, scope) {
+					return nil, errNeedsHint
+				}
+				t.Scope = []string{scope}
+			}
+			t.Line = 0
+		case EditV3, BareUnifiedDiff:
 			if e.Line != 0 && standsTwice(c.before(i), e.Old) {
 				return nil, errNeedsHint
 			}
@@ -258,6 +270,91 @@ func locate(text, old string) int {
 	return max(1, at-lead)
 }
 
+// scopeOf returns the line an apply-patch chunk names after "@@" to say
+// which of the places where old stands is meant, the one at line at of
+// text: the nearest line above it that opens a block holding it (a line
+// indented less than all of old's), stands once in the file, and whose
+// block holds old once. It reports false when there is none.
+//
+// The block is what Codex's scopes mean and the resolver reads: the lines
+// after the scope line indented deeper than it, and the closing line after
+// them. A scope line is known without its white space, and a long one by
+// its start too, so no other line may start so.
+func scopeOf(text, old string, at int) (string, bool) {
+	file := textLines(normalized(text))
+	region := textLines(normalized(old))
+	start := at - 1
+	if start < 0 || start+len(region) > len(file) || len(region) == 0 {
+		return "", false
+	}
+	inner := -1 // the least indentation of old's lines
+	for _, l := range region {
+		if w := width(l); !isBlank(l) && (inner < 0 || w < inner) {
+			inner = w
+		}
+	}
+	for k := start - 1; k >= 0 && inner > 0; k-- {
+		line := file[k]
+		if isBlank(line) || width(line) >= inner {
+			continue
+		}
+		inner = width(line) // an outer scope must be shallower still
+		end := blockEnd(file, k)
+		body := strings.Join(file[k+1:end], "\n") + "\n"
+		if end >= start+len(region) && standsOnce(file, line) &&
+			strings.Count(body, strings.Join(region, "\n")) == 1 {
+			return strings.TrimRight(line, " \t"), true
+		}
+	}
+	return "", false
+}
+
+// width returns the columns the indentation of line takes, a tab taking
+// four.
+func width(line string) int {
+	w := 0
+	for _, c := range indentOf(line) {
+		if c == '\t' {
+			w += 4 - w%4
+		} else {
+			w++
+		}
+	}
+	return w
+}
+
+// blockEnd returns the end (exclusive) of the block that lines[i] opens:
+// the lines after it indented deeper, and a closing line at its own depth.
+func blockEnd(lines []string, i int) int {
+	ind := width(lines[i])
+	for j := i + 1; j < len(lines); j++ {
+		line := lines[j]
+		if isBlank(line) || width(line) > ind {
+			continue
+		}
+		if t := strings.TrimSpace(line); strings.Trim(t, "})];,") == "" || t == "end" || strings.HasPrefix(t, "} ") {
+			return j + 1
+		}
+		return j
+	}
+	return len(lines)
+}
+
+// standsOnce reports whether no line of file but scope itself reads as
+// scope, white space aside, whole or, for six characters or more, as its
+// start.
+func standsOnce(file []string, scope string) bool {
+	want := strings.Join(strings.Fields(scope), "")
+	n := 0
+	for _, line := range file {
+		l := strings.Join(strings.Fields(line), "")
+		if l != "" && (l == want || len(want) >= 6 && strings.HasPrefix(l, want)) {
+			n++
+		}
+	}
+	return n == 1
+}
+
 // sameTrimmed reports whether two runs of lines are equal but for the space
 // around each line.
 func sameTrimmed(a, b []string) bool {
@@ -364,12 +461,16 @@ func writeUnifiedDiff(b *strings.Builder, path string, edits []engine.Edit, bare
 }
 
 // writeApplyPatch writes a Codex patch that updates the file, with a chunk
-// per edit.
+// per edit, under its scope line when it has one.
 func writeApplyPatch(b *strings.Builder, path string, edits []engine.Edit) {
 	fmt.Fprintf(b, "Here is the patch for `%s`.\n\n*** Begin Patch\n*** Update File: %s\n", path, path)
 	for _, e := range edits {
 		body, _, _ := hunkBody(e.Old, e.New)
-		b.WriteString("@@\n")
+		b.WriteString("@@")
+		for _, s := range e.Scope {
+			b.WriteString(" " + s)
+		}
+		b.WriteString("\n")
 		b.WriteString(body)
 	}
 	b.WriteString("*** End Patch\n")

@@ -141,6 +141,9 @@ func TestRenderDiffOfTheCopy(t *testing.T) {
 
 func TestTranscribe(t *testing.T) {
 	twice := "x := 1\ny := 2\n\nx := 1\ny := 2\n"
+	// The nearest line that opens a block around the region, "if ok {",
+	// stands twice: the scope is the function around it.
+	twoFuncs := "func a() {\n\tif ok {\n\t\tx := 1\n\t}\n}\n\nfunc b() {\n\tif ok {\n\t\tx := 1\n\t}\n}\n"
 	chained := corpus.Case{
 		Line:  1,
 		File:  "a\nb\nc\nd\n",
@@ -207,6 +210,18 @@ func TestTranscribe(t *testing.T) {
 			c:     corpus.Case{Line: 2, File: twice, Edits: []engine.Edit{{Old: "  y := 2\n", New: "  y := 3\n", Line: 7}}},
 			style: corpus.ApplyPatch,
 			want:  []engine.Edit{{Old: "  y := 2\n", New: "  y := 3\n"}},
+		},
+		{
+			name:  "apply-patch names the function around the right region",
+			c:     corpus.Case{Line: 7, File: twoFuncs, Edits: []engine.Edit{{Old: "\t\tx := 1\n", New: "\t\tx := 2\n", Line: 9}}},
+			style: corpus.ApplyPatch,
+			want:  []engine.Edit{{Old: "\t\tx := 1\n", New: "\t\tx := 2\n", Scope: []string{"func b() {"}}},
+		},
+		{
+			name:  "apply-patch cannot name a block that holds the region twice",
+			c:     corpus.Case{Line: 4, File: twice, Edits: []engine.Edit{{Old: "x := 1\n", New: "x := 3\n", Line: 4}}},
+			style: corpus.ApplyPatch,
+			err:   true,
 		},
 		{
 			name:  "a hunk header gives the region's line",
@@ -332,5 +347,19 @@ func TestTranscribeReasons(t *testing.T) {
 	_, err2 := corpus.Transcribe(all, corpus.ApplyPatch)
 	if err1 == nil || !errors.Is(err1, err2) {
 		t.Errorf("replace-all in edit-v3 and apply-patch: %v and %v, want the same error", err1, err2)
+	}
+}
+
+// TestRenderScope checks that a scope line follows the "@@" of its chunk.
+func TestRenderScope(t *testing.T) {
+	c := corpus.Case{
+		Path:  "a.go",
+		Line:  6,
+		File:  "func a() {\n\tx := 1\n\ty := 2\n}\n\nfunc b() {\n\tx := 1\n\ty := 2\n}\n",
+		Edits: []engine.Edit{{Old: "\tx := 1\n\ty := 2\n", New: "\tx := 1\n\ty := 3\n", Line: 7}},
+	}
+	want := "*** Update File: src/file.go\n@@ func b() {\n \tx := 1\n-\ty := 2\n+\ty := 3\n*** End Patch\n"
+	if got, ok := corpus.Render(c, corpus.ApplyPatch); !ok || !strings.HasSuffix(got, want) {
+		t.Errorf("Render(apply-patch) = %v and\n%s\nwant it to end with\n%s", ok, got, want)
 	}
 }
