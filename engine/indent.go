@@ -38,7 +38,9 @@ func newReindenter(pairs [][2]string, fileLines []string, more func() []string) 
 	var depths []depth
 	for _, p := range pairs {
 		mi, fi := indentOf(p[0]), indentOf(p[1])
-		if isBlank(p[0]) || isBlank(p[1]) {
+		// A "}" or "fi" pairs with any line like it, whatever its depth:
+		// only distinctive lines teach how the model indents.
+		if _, n, _ := looseKey(p[0]); n <= 3 {
 			continue
 		}
 		if prev, ok := r.direct[mi]; ok && prev != fi {

@@ -114,10 +114,26 @@ func stripLineNumbers(old, new string) (string, string, int, bool) {
 		if !ok {
 			continue
 		}
-		newOut, _, _ := stripAll(splitLines(new), style, false)
+		newOut, newFirst, _ := stripAll(splitLines(new), style, false)
+		// One numbered line proves little ("12: {", a map entry): the
+		// replacement must then be numbered from the same line, if at all.
+		if numbered(oldLines) == 1 && newFirst != 0 && newFirst != first {
+			return "", "", 0, false
+		}
 		return joinLines(out, old), joinLines(newOut, new), first, true
 	}
 	return "", "", 0, false
+}
+
+// numbered counts the non-blank lines.
+func numbered(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if !isBlank(l) {
+			n++
+		}
+	}
+	return n
 }
 
 // stripAll strips the style's prefix from lines. When strict, every

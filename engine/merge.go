@@ -472,14 +472,15 @@ func isTypo(a, b string) bool {
 }
 
 // renamed returns the word of a (the model's line) that b (the file's)
-// has in its place, when the two differ in one word and not by a typo.
+// has in its place, when the two differ inside one word: a slip of the
+// keyboard once, but a different name when it recurs on other lines.
 func renamed(a, b string) (from, to string, ok bool) {
-	if a == b || isTypo(a, b) {
+	if a == b {
 		return "", "", false
 	}
 	p, q := commonEnds(a, b)
 	from, to = word(a, p, len(a)-q), word(b, p, len(b)-q)
-	if from == "" || to == "" || strings.ContainsAny(from+to, "()[]{}=;,. ") {
+	if from == "" || to == "" || from == to || strings.ContainsAny(from+to, "()[]{}=;,. ") {
 		return "", "", false
 	}
 	return from, to, true
