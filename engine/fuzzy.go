@@ -173,7 +173,7 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		if o.kind != opPair || o.dist == 0 {
 			continue
 		}
-		if f, t, ok := renamed(collapse(s[o.s].text), collapse(ix.text(o.f))); ok {
+		if f, t, ok := renamed(s[o.s].text, ix.text(o.f)); ok {
 			k := sub{f, t}
 			seen[k] = append(seen[k], o.f+1)
 			if len(seen[k]) >= 2 {

@@ -41,7 +41,16 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 	for i := range of {
 		of[i] = -1
 	}
-	for _, d := range lcs.DiffLines(a, b) {
+	diffs := lcs.DiffLines(a, b)
+	for k, d := range diffs {
+		// An insertion whose first line repeats the line after it could
+		// stand one line later as well (a "}" added before a "}"): put it
+		// after, so that the line the model kept is the first of the two,
+		// and the block it adds ends with its own copy.
+		for d.Start == d.End && d.Start < len(a) && d.ReplStart < d.ReplEnd && b[d.ReplStart] == a[d.Start] &&
+			(k+1 == len(diffs) || diffs[k+1].Start > d.Start+1) {
+			d.Start, d.End, d.ReplStart, d.ReplEnd = d.Start+1, d.End+1, d.ReplStart+1, d.ReplEnd+1
+		}
 		for i := d.Start; i < d.End; i++ {
 			of[i] = len(hs)
 		}
@@ -472,18 +481,51 @@ func isTypo(a, b string) bool {
 }
 
 // renamed returns the word of a (the model's line) that b (the file's)
-// has in its place, when the two differ inside one word: a slip of the
-// keyboard once, but a different name when it recurs on other lines.
+// has in its place, when the two lines are the same tokens but for one
+// word: a slip of the keyboard once, but a different name when it recurs
+// on other lines. White space does not count.
 func renamed(a, b string) (from, to string, ok bool) {
-	if a == b {
+	ta, tb := tokens(a), tokens(b)
+	if len(ta) != len(tb) {
 		return "", "", false
 	}
-	p, q := commonEnds(a, b)
-	from, to = word(a, p, len(a)-q), word(b, p, len(b)-q)
-	if from == "" || to == "" || from == to || strings.ContainsAny(from+to, "()[]{}=;,. ") {
-		return "", "", false
+	for k := range ta {
+		if ta[k] == tb[k] {
+			continue
+		}
+		if from != "" || !isWordByte(ta[k][0]) || !isWordByte(tb[k][0]) {
+			return "", "", false
+		}
+		from, to = ta[k], tb[k]
 	}
-	return from, to, true
+	return from, to, from != ""
+}
+
+// tokens splits a line into words and single other characters, leaving
+// out white space.
+func tokens(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case isSpaceByte(c):
+			i++
+		case isWordByte(c):
+			j := i
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		default:
+			out = append(out, s[i:i+1])
+			i++
+		}
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // commonEnds returns the lengths of the longest common prefix of a and b
@@ -500,13 +542,10 @@ func commonEnds(a, b string) (p, q int) {
 
 // word widens [i, j) of s to the word around it.
 func word(s string, i, j int) string {
-	isWord := func(c byte) bool {
-		return c == '_' || c >= 0x80 || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
-	}
-	for i > 0 && isWord(s[i-1]) {
+	for i > 0 && isWordByte(s[i-1]) {
 		i--
 	}
-	for j < len(s) && isWord(s[j]) {
+	for j < len(s) && isWordByte(s[j]) {
 		j++
 	}
 	return s[i:j]
