@@ -124,11 +124,11 @@ type vote struct {
 
 // candidates finds the windows where the search's distinctive lines line
 // up. Lines that occur often never make a candidate on their own. When no
-// line of the search occurs in the file as it is, the longest lines are
-// looked for approximately, within a fixed budget. crowded reports that
-// the search cannot be placed: its lines are all too common, or resemble
-// too many lines.
-func (ix *index) candidates(s []sline) candidateSet {
+// line of the search occurs in the file as it is, and approximate is set,
+// the longest lines are looked for approximately, within a fixed budget.
+// crowded reports that the search cannot be placed: its lines are all too
+// common, or resemble too many lines.
+func (ix *index) candidates(s []sline, approximate bool) candidateSet {
 	occs := map[uint64]*lineOccurrences{}
 	for _, l := range s {
 		if !l.blank && !l.elision {
@@ -166,6 +166,9 @@ func (ix *index) candidates(s []sline) candidateSet {
 		for _, i := range o.lines {
 			votes = append(votes, vote{diag: int(i) - j, w: w})
 		}
+	}
+	if len(votes) == 0 && !approximate {
+		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 	}
 	if len(votes) == 0 {
 		var exhausted bool

@@ -111,9 +111,10 @@ type resolver struct {
 }
 
 // candidates returns the windows worth aligning s against, computed once
-// per search text.
-func (r *resolver) candidates(s []sline) candidateSet {
+// per search text (and per kind: with or without approximate lines).
+func (r *resolver) candidates(s []sline, approximate bool) candidateSet {
 	var key strings.Builder
+	fmt.Fprintln(&key, approximate)
 	for i := range s {
 		key.WriteString(s[i].text)
 		key.WriteByte('\n')
@@ -121,7 +122,7 @@ func (r *resolver) candidates(s []sline) candidateSet {
 	if c, ok := r.cands[key.String()]; ok {
 		return c
 	}
-	c := r.index().candidates(s)
+	c := r.index().candidates(s, approximate)
 	if r.cands == nil {
 		r.cands = map[string]candidateSet{}
 	}

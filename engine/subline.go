@@ -14,6 +14,9 @@ import (
 // approximate part of a line: shorter fragments match too much by chance.
 const minSubline = 10
 
+// maxSubline is the longest: a longer search is a line, or lines, of its own.
+const maxSubline = 256
+
 // subline resolves a one-line search that quotes part of a line with a
 // slip in it (a typo, a stale name): the closest substring of any line,
 // found by bounded approximate matching, taken when it is close enough and
@@ -24,7 +27,7 @@ const minSubline = 10
 func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	needle := loose(rd.old)
 	n := len(needle)
-	if n < minSubline {
+	if n < minSubline || n > maxSubline {
 		return nil, nil, false
 	}
 	thr := r.opt.threshold()
