@@ -103,7 +103,7 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		chosen = tied[k]
 		note = byHintNote(rd.hint, spans[k], len(tied))
 	}
-	if j, at := elsewhere(s, chosen, c.occs); j >= 0 {
+	if j, at := r.elsewhere(s, chosen, c.occs); j >= 0 {
 		e := refuse(ReasonAmbiguous, "ambiguous: the search's line %q is at line %d of the file, but the place most like the search, lines %d-%d, has another line there; the code may have changed or moved: read the file again",
 			strings.TrimSpace(s[j].text), at+1, chosen.first+1, chosen.last+1)
 		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
@@ -135,11 +135,16 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 }
 
 // elsewhere finds a distinctive search line that the region does not hold
-// as it is, while the file holds it, once or twice, outside the region: a
-// region that resembles the search (a sibling function) rather than the
-// place the search was copied from. It returns the search line and where
-// the file has it, or -1.
-func elsewhere(s []sline, reg *region, occs map[uint64]*lineOccurrences) (int, int) {
+// as it is, while the file holds it, once or twice, outside the region,
+// where the search lines up at least as well as in the region (as many of
+// its lines found as they are): the region only resembles the search (a
+// sibling function), and the place the search was copied from has changed
+// (an answer applied twice). It returns the search line and where the file
+// has it, or -1.
+func (r *resolver) elsewhere(s []sline, reg *region, occs map[uint64]*lineOccurrences) (int, int) {
+	ix := r.index()
+	exact := exactPairs(s, reg)
+	pad := 3 + len(s)/4
 	for _, o := range reg.ops {
 		if (o.kind != opPair || o.dist == 0) && o.kind != opSearchOnly {
 			continue
@@ -153,12 +158,28 @@ func elsewhere(s []sline, reg *region, occs map[uint64]*lineOccurrences) (int, i
 			continue
 		}
 		for _, f := range oc.lines {
-			if int(f) < reg.first || int(f) > reg.last {
+			if int(f) >= reg.first && int(f) <= reg.last {
+				continue
+			}
+			start := int(f) - o.s
+			lo, hi := max(0, start-pad), min(ix.lineCount(), start+len(s)+pad)
+			if alt, ok := ix.align(s, lo, hi); ok && !alt.overlaps(reg) && exactPairs(s, &alt) >= exact {
 				return o.s, int(f)
 			}
 		}
 	}
 	return -1, -1
+}
+
+// exactPairs counts the non-blank search lines a region holds as they are.
+func exactPairs(s []sline, reg *region) int {
+	n := 0
+	for _, o := range reg.ops {
+		if o.kind == opPair && o.dist == 0 && !s[o.s].blank {
+			n++
+		}
+	}
+	return n
 }
 
 // renaming finds a word the search has where the region consistently has
