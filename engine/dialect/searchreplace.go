@@ -475,6 +475,11 @@ func (f *fence) see(i int, line string) bool {
 		*f = fence{open: true, line: i, char: char, n: n, info: info}
 	case char == f.char && n >= f.n && info == "":
 		f.open = false
+	case char == f.char && n >= f.n:
+		// A fence that opens like the open one: the model left that one
+		// unclosed. Reading this one as its content would give the block
+		// in it the file of the block before.
+		*f = fence{open: true, line: i, char: char, n: n, info: info}
 	}
 	return ok
 }
