@@ -21,7 +21,8 @@ import (
 //	»»» EDIT END
 //
 // The line before the EDIT marker names the file, whole (a path may hold
-// spaces). The EDIT section is the text to replace and the REPL section its
+// spaces); a block after a blank line, or at the start of the text, names
+// none and is for Options.Target. The EDIT section is the text to replace and the REPL section its
 // replacement; the lines the two sections begin with in common are the
 // anchor (see [Anchor]). The resolver matches the EDIT section as a whole,
 // so the anchor needs no matching of its own here: it only words the
@@ -241,10 +242,9 @@ func (p *v3Parser) start(i int) {
 	p.depth, p.quoted = 0, false
 	path, at := p.pathBefore(i)
 	p.pathLine = at
+	// A block that names no file is for Options.Target; Parse reports it
+	// when there is none.
 	p.cur = Block{Edit: engine.Edit{Path: path, Dialect: EditV3}}
-	if path == "" {
-		p.cur.Err = fmt.Errorf("line %d: the line before %q must name the file to edit", i+1, v3OpenWord)
-	}
 }
 
 // restart closes the malformed block being read before the header of the
@@ -324,8 +324,9 @@ func (p *v3Parser) check(b *Block, end int) error {
 		return fmt.Errorf("line %d: both sections are empty, there is nothing to edit (block starting at line %d)", end+1, p.open+1)
 	}
 	// A file is created only under a name that reads as a path: prose on
-	// the line before the marker must not become a new file.
-	if !isPath(b.Path) {
+	// the line before the marker must not become a new file. A block that
+	// names none creates Options.Target.
+	if b.Path != "" && !isPath(b.Path) {
 		return fmt.Errorf("line %d: %q does not read as a file path, and the block would create it (block starting at line %d)",
 			p.pathLine+1, b.Path, p.open+1)
 	}

@@ -76,7 +76,8 @@ func Names() []string {
 
 // Parse reads the edit blocks in text, in the order they appear. It fails
 // only for an unknown opt.Format, or with [ErrNoBlocks] when the text holds
-// no block at all; a malformed block is returned with its Err set.
+// no block at all; a malformed block is returned with its Err set. A block
+// that names no file is for opt.Target, and malformed when that is empty.
 func Parse(text string, opt Options) ([]Block, error) {
 	doc := newDocument(text)
 	var blocks []Block
@@ -93,8 +94,13 @@ func Parse(text string, opt Options) ([]Block, error) {
 		return nil, ErrNoBlocks
 	}
 	for i := range blocks {
-		if blocks[i].Path == "" {
-			blocks[i].Path = opt.Target
+		b := &blocks[i]
+		switch {
+		case b.Path != "":
+		case opt.Target != "":
+			b.Path = opt.Target
+		case b.Err == nil:
+			b.Err = fmt.Errorf("line %d: the block names no file, and no target file was given", b.Source.StartLine)
 		}
 	}
 	return blocks, nil
