@@ -1,6 +1,9 @@
 package dialect
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestDetect(t *testing.T) {
 	for _, tt := range []struct {
@@ -24,6 +27,109 @@ func TestDetect(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Detect(tt.text); got != tt.want {
 				t.Errorf("Detect(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIsPlaceholder(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{"path/to/file.py", true},
+		{"/path/to/file.py", true},
+		{"src/path/to/x.go", true},
+		{`path\to\file.cs`, true},
+		{"<file>", true},
+		{"<path/to/file>", true},
+		{"your_module.py", true},
+		{"lib/your-file.js", true},
+		{"filename.go", true},
+		{"src/main.ext", true},
+		{"", false},
+		{"src/app.py", false},
+		{"paths/top.go", false},
+		{"path/tools.go", false},
+		{"yourself.md", false},
+		{"filenames.go", false},
+		{"docs/extension.md", false},
+	} {
+		if got := isPlaceholder(tt.path); got != tt.want {
+			t.Errorf("isPlaceholder(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestPresents(t *testing.T) {
+	for _, tt := range []struct {
+		intro            string
+		example, history bool
+	}{
+		{"The SEARCH/REPLACE format looks like this:", true, false},
+		{"For example:", true, false},
+		{"### Example", true, false},
+		{"Use a placeholder path, e.g. this:", true, false},
+		{"Every edit uses this format:", true, false},
+		{"The diff syntax is:", true, false},
+		{"Use the ISO date format:", false, false},
+		{"Fix the syntax error:", false, false},
+		{"For example, with n = 3 the loop runs four times. Fix it:", false, false},
+		{"Update the example in the README:", false, false},
+		{"Here's the change:", false, false},
+		{"The bug was introduced by this change:", false, true},
+		{"This is the commit that broke it:", false, true},
+		{"git show 3f2a1b9 prints:", false, true},
+		{"It regressed in commit 3f2a1b9c:", false, true},
+		{"The check was changed last week:", false, true},
+		{"Here's the fix for the regression introduced in 3f2a1b9:", false, false},
+		{"Revert the change introduced by the last commit:", false, false},
+		{"Commit this:", false, false},
+		{"", false, false},
+	} {
+		if got := presentsExample(tt.intro); got != tt.example {
+			t.Errorf("presentsExample(%q) = %v, want %v", tt.intro, got, tt.example)
+		}
+		if got := presentsHistory(tt.intro); got != tt.history {
+			t.Errorf("presentsHistory(%q) = %v, want %v", tt.intro, got, tt.history)
+		}
+	}
+}
+
+// TestFenceStack follows the fences of a text and checks the fence each
+// line stands in: the line that opens it and whether it is quoted.
+func TestFenceStack(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		// want[i] is the fence lines[i] stands in, after the line is
+		// seen: "-" none, "N" the fence opened on line index N, "qN" the
+		// same, quoted in another.
+		want []string
+	}{
+		{"closed", []string{"```go", "x", "```", "y"}, []string{"0", "0", "-", "-"}},
+		{"quoted", []string{"````md", "```go", "x", "```", "````"}, []string{"0", "q1", "q1", "0", "-"}},
+		{"quoted bare", []string{"````", "```", "x", "```", "````"}, []string{"0", "q1", "q1", "0", "-"}},
+		{"tilde around backticks", []string{"~~~", "```", "```", "~~~"}, []string{"0", "q1", "0", "-"}},
+		{"outer closes inner", []string{"````", "```go", "````", "x"}, []string{"0", "q1", "-", "-"}},
+		{"left unclosed", []string{"```python", "x", "```python", "y", "```"}, []string{"0", "0", "2", "2", "-"}},
+		{"longer close", []string{"```", "`````"}, []string{"0", "-"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var s fenceStack
+			for i, line := range tt.lines {
+				s.see(i, line)
+				at, _, quoted := s.top()
+				got := "-"
+				switch {
+				case at >= 0 && quoted:
+					got = fmt.Sprintf("q%d", at)
+				case at >= 0:
+					got = fmt.Sprint(at)
+				}
+				if got != tt.want[i] {
+					t.Errorf("after line %d %q: in fence %s, want %s", i, line, got, tt.want[i])
+				}
 			}
 		})
 	}
