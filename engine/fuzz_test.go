@@ -337,6 +337,11 @@ func uniqueSubstring(text string, at, size int) string {
 	start := (at%n + n) % n
 	end := min(start+1+(size%n+n)%n, n)
 	qualifies := func(s string) bool {
+		// Lines that also end the file, there without their final newline,
+		// are a second copy to the resolver.
+		if line, ok := strings.CutSuffix(s, "\n"); ok && !strings.HasSuffix(text, "\n") && strings.HasSuffix(text, line) {
+			return false
+		}
 		return strings.Index(text, s) == strings.LastIndex(text, s) && strings.TrimSpace(s) != ""
 	}
 	for {

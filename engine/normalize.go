@@ -87,18 +87,21 @@ func looseKey(s string) (h uint64, n int, sig uint64) {
 }
 
 // loose returns the loose view of s: no white space, punctuation folded.
+// Bytes that are not UTF-8 are kept as they are, as looseKey and looseMap
+// keep them.
 func loose(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			continue
-		}
-		if f := fold(r); f != "" {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch f := fold(r); {
+		case unicode.IsSpace(r):
+		case f != "":
 			b.WriteString(f)
-			continue
+		default:
+			b.WriteString(s[i : i+size])
 		}
-		b.WriteRune(r)
+		i += size
 	}
 	return b.String()
 }

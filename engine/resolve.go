@@ -170,16 +170,27 @@ func occurrences(s, sub string, limit int) []int {
 func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 	d := r.d
 	at := occurrences(d.lf, rd.old, maxOccurrences)
-	if len(at) == 0 {
-		return nil, nil, false
-	}
 	spans := make([]Span, len(at))
 	for k, off := range at {
 		spans[k] = Span{d.lineAt(d.fromLF(off)) + 1, d.lineAt(d.fromLF(off+len(rd.old)-1)) + 1}
 	}
+	// The same lines ending the file, where the last one has no line
+	// ending, are the same place to a reader: they make the search
+	// ambiguous, though they are not its bytes.
+	if trimmed, ok := strings.CutSuffix(rd.old, "\n"); ok && trimmed != "" && !d.endsWithNewline() && strings.HasSuffix(d.lf, trimmed) {
+		if off := len(d.lf) - len(trimmed); len(at) == 0 || at[len(at)-1] != off {
+			spans = append(spans, Span{d.lineAt(d.fromLF(off)) + 1, d.lineCount()})
+		}
+	}
+	if len(spans) == 0 {
+		return nil, nil, false
+	}
 	pick, err := r.choose(spans, rd.hint, "the search text occurs")
 	if err != nil {
 		return nil, err, true
+	}
+	if pick >= len(at) {
+		return nil, nil, false // the hint points at the lines ending the file
 	}
 	start, end := d.fromLF(at[pick]), d.fromLF(at[pick]+len(rd.old))
 	strategy := "exact"
