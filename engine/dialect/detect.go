@@ -48,11 +48,12 @@ import (
 //     a paragraph that speaks of the past ("introduced", "regression", "in
 //     commit", "git show", "was changed") and not of a fix ("fix", "apply",
 //     "revert"), and a later block of the answer edits a file it changes
-//     (or names no file, and so may edit any). Applied, such a diff would
-//     fail, its old side gone from the file, and skip the fix that follows
-//     for its file. Without a later edit of its file it is kept: a pasted
-//     `git show` still applies, and a diff that does not fit the file is
-//     refused by the resolver, harming nothing after it.
+//     (or names no file, and so may edit any). Such a diff is no change to
+//     make: applied, it fails, its old side gone from the file, and skips
+//     the fix that follows for its file (or at best changes nothing, its
+//     new side being there already). Without a later edit of its file it
+//     is kept: a pasted `git show` still applies, and a diff that does not
+//     fit the file is refused by the resolver, harming nothing after it.
 //
 // Blocks presented together share the decision: the blocks of one code
 // fence, and blocks with nothing but blank lines between them (the hunks

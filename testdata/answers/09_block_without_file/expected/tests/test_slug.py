@@ -1,0 +1,5 @@
+from src.slug import slugify
+
+
+def test_spaces():
+    assert slugify("Hello World") == "hello-world"

@@ -1,0 +1,5 @@
+module TextHelpers
+  def self.titleize(s)
+    s.split.map(&:capitalize).join(" ")
+  end
+end

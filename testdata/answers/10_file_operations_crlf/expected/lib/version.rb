@@ -1,0 +1,3 @@
+module App
+  VERSION = "2.1.0"
+end

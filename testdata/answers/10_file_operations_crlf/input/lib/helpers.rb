@@ -1,0 +1,5 @@
+module Helpers
+  def self.titleize(s)
+    s.split.map(&:capitalize).join(" ")
+  end
+end

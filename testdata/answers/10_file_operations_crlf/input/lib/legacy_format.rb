@@ -1,0 +1,3 @@
+# Unused since 2.0.
+module LegacyFormat
+end

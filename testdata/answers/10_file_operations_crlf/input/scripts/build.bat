@@ -1,0 +1,3 @@
+@echo off
+set OUT=dist
+ruby build.rb %OUT%

@@ -1,0 +1,2 @@
+// Package pkg holds small helpers: Retry, with exponential backoff.
+package pkg

@@ -1,0 +1,2 @@
+// Package pkg holds small helpers.
+package pkg
