@@ -30,13 +30,14 @@ import (
 //     - it stands in a code fence quoted inside another fence (```python
 //     inside ````markdown): that is the source of an answer shown as text,
 //     as documentation shows it; or
-//     - it names no file of its own (no path, one it inherits from an
-//     earlier block, or a line that does not read as a path, as edit-v3
-//     takes the sentence before its marker) and the answer presents it as
-//     an example: the paragraph before it, or before its fence, speaks of
-//     an example ("for example", "e.g.", "looks like", "format" or "syntax"
-//     said of blocks, edits, diffs or patches) and not of a fix ("fix",
-//     "apply", "update"), or its fence's info string says "example".
+//     - neither it nor a block presented with it names a file of its own
+//     (it has no path, one it inherits from an earlier block, or a line
+//     that does not read as a path, as edit-v3 takes the sentence before
+//     its marker) and the answer presents it as an example: the last lines
+//     of the paragraph before it, or before its fence, speak of an example
+//     ("for example", "e.g.", "looks like", "format" or "syntax" said of
+//     blocks, edits, diffs or patches) and not of a fix ("fix", "apply",
+//     "update"), or its fence's info string says "example".
 //
 //     A fence's info string of text or markdown is not enough: aider fences
 //     the edit of a markdown file in ```markdown, and a block that names no

@@ -22,6 +22,9 @@ func TestDetect(t *testing.T) {
 		{"json that is not an edit", `{"name": "demo", "path": "a.go"}`, ""},
 		{"git conflict", "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n", ""},
 		{"markdown", "Title\n=======\n\nText.\n", ""},
+		{"an example of the format", "The format looks like this:\n```text\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n", ""},
+		{"a placeholder path", "path/to/a.go\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", ""},
+		{"the example is passed over", "For example:\n\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\n```diff\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n```\n", UnifiedDiff},
 		{"empty", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
