@@ -136,22 +136,19 @@ func fileLineCost(weight int) int32 { return int32(max(1, weight/2)) }
 // "}" or a blank line next to a gap pairs with any of its kind, so it is
 // aligned again together with the gap.
 func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
-	anchor := func(o op, minLen int) bool { return o.kind == opPair && s[o.s].n > minLen }
-	minLen := 3
+	anchor := func(o op) bool { return o.kind == opPair && s[o.s].n > 3 }
 	firstPair, lastPair := -1, -1
-	for pass := 0; pass < 2 && firstPair < 0; pass++ {
-		for k, o := range ops {
-			if anchor(o, minLen) {
-				if firstPair < 0 {
-					firstPair = k
-				}
-				lastPair = k
+	for k, o := range ops {
+		if anchor(o) {
+			if firstPair < 0 {
+				firstPair = k
 			}
+			lastPair = k
 		}
-		minLen = 0 // a search of short lines only: any non-blank pair
 	}
 	if firstPair < 0 {
-		// Nothing paired exactly: try the whole window for similar lines.
+		// No distinctive line paired as it is: align the whole window by
+		// similarity.
 		ss := make([]int, len(s))
 		for j := range ss {
 			ss[j] = j
@@ -189,7 +186,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
 	out = append(out, ops[firstPair])
 	for k := firstPair; k < lastPair; {
 		e := k + 1
-		for !anchor(ops[e], minLen) {
+		for !anchor(ops[e]) {
 			e++
 		}
 		run := ops[k+1 : e]

@@ -58,11 +58,15 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 			e.Summary = fmt.Sprintf("not found: nothing in the file resembles the search; the closest, lines %d-%d, is %.0f%% similar",
 				best.first+1, best.last+1, 100*best.score)
 		}
-		for k := range regs {
+		// Show the most similar places first; the cheapest alignment
+		// (best) may be a short one.
+		shown := append([]region(nil), regs...)
+		sort.SliceStable(shown, func(a, b int) bool { return shown[a].score > shown[b].score })
+		for k := range shown {
 			if k == 3 {
 				break
 			}
-			e.Candidates = append(e.Candidates, r.candidate(s, &regs[k]))
+			e.Candidates = append(e.Candidates, r.candidate(s, &shown[k]))
 		}
 		return nil, e
 	}

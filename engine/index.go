@@ -148,11 +148,13 @@ func (ix *index) candidates(s []sline, approximate bool) candidateSet {
 	}
 	var votes []vote
 	unfound, tooCommon := []int{}, 0
+	var weight, distinctive float64 // of the search, of its lines that voted and say something
 	for j := range s {
 		l := &s[j]
 		if l.blank || l.elision {
 			continue
 		}
+		weight += float64(l.weight())
 		o := occs[l.key]
 		switch {
 		case o.count == 0:
@@ -162,6 +164,9 @@ func (ix *index) candidates(s []sline, approximate bool) candidateSet {
 			tooCommon++
 			continue
 		}
+		if l.n > 3 {
+			distinctive += float64(l.weight())
+		}
 		w := float64(l.weight()) / float64(o.count)
 		for _, i := range o.lines {
 			votes = append(votes, vote{diag: int(i) - j, w: w})
@@ -170,15 +175,22 @@ func (ix *index) candidates(s []sline, approximate bool) candidateSet {
 	if len(votes) == 0 && !approximate {
 		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 	}
-	if len(votes) == 0 {
-		var exhausted bool
-		votes, exhausted = ix.scan(s, unfound)
-		if exhausted {
+	// When only short lines ("}") were found as they are, or too few to
+	// say much, the lines the model changed a little point the way too.
+	if approximate && 3*distinctive < weight && len(unfound) > 0 {
+		more, exhausted := ix.scan(s, unfound)
+		if exhausted && len(votes) == 0 {
 			return candidateSet{crowded: true, occs: occs}
+		}
+		if !exhausted {
+			votes = append(votes, more...)
 		}
 		if len(votes) == 0 {
 			return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 		}
+	}
+	if len(votes) == 0 {
+		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 	}
 	wins, truncated := ix.cluster(s, votes)
 	return candidateSet{wins: wins, truncated: truncated, occs: occs}
