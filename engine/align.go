@@ -497,8 +497,21 @@ func (ix *index) elisionAmbiguity(s []sline, ops []op) string {
 // the non-blank lines have the given keys in a row (blank lines between
 // them allowed).
 func (ix *index) countSeq(keys []uint64, lo, hi, limit int) int {
-	count := 0
-	for i := lo; i < hi; i++ {
+	return len(ix.seq(keys, lo, hi, limit))
+}
+
+// findSeq returns, up to limit, the line ranges [start, end) of the whole
+// file where the non-blank lines have the given keys in a row.
+func (ix *index) findSeq(keys []uint64, limit int) [][2]int {
+	return ix.seq(keys, 0, ix.lineCount(), limit)
+}
+
+func (ix *index) seq(keys []uint64, lo, hi, limit int) [][2]int {
+	var found [][2]int
+	if len(keys) == 0 {
+		return nil
+	}
+	for i := lo; i < hi && len(found) < limit; i++ {
 		if ix.blank(i) || ix.key[i] != keys[0] {
 			continue
 		}
@@ -514,10 +527,8 @@ func (ix *index) countSeq(keys []uint64, lo, hi, limit int) int {
 			k, f = k+1, f+1
 		}
 		if k == len(keys) {
-			if count++; count >= limit {
-				break
-			}
+			found = append(found, [2]int{i, f})
 		}
 	}
-	return count
+	return found
 }

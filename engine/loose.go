@@ -117,7 +117,21 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 		for _, w := range c.wins {
 			views = append(views, r.view(w.lo, w.hi))
 		}
-		if len(c.wins) == 0 && (c.crowded || nonBlank(s) <= 2) {
+		switch {
+		case len(c.wins) > 0:
+		case c.crowded:
+			// Every line is common: look only where all of them follow
+			// each other, whole lines, blank lines aside.
+			var keys []uint64
+			for j := range s {
+				if !s[j].blank {
+					keys = append(keys, s[j].key)
+				}
+			}
+			for _, at := range ix.findSeq(keys, maxOccurrences+1) {
+				views = append(views, r.view(at[0], at[1]))
+			}
+		case nonBlank(s) <= 2:
 			views = append(views, r.view(0, ix.lineCount()))
 		}
 	}
