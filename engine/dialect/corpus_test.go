@@ -77,13 +77,7 @@ func runStyle(c corpus.Case, style string) (styleResult, error) {
 		edits = append(edits, b.Edit)
 	}
 	r.got, r.outs = engine.ApplyEdits(c.File, edits, engine.Options{})
-	applied := 0
-	for _, o := range r.outs {
-		if o.Status == engine.StatusApplied {
-			applied++
-		}
-	}
-	r.verdict = c.Judge(r.got, applied)
+	r.verdict = c.Judge(r.got, corpus.Applied(r.outs))
 	return r, nil
 }
 
@@ -137,21 +131,16 @@ func clipQuote(s string) string {
 
 // summary says in a line what happened to each block of the case.
 func (r styleResult) summary() string {
-	var parts []string
+	parts := corpus.Summaries(r.outs)
 	if r.misread != "" {
-		parts = append(parts, "MISREAD: "+r.misread)
-	}
-	for i, o := range r.outs {
-		switch {
-		case o.Match != nil:
-			parts = append(parts, fmt.Sprintf("edit %d %s: %s %.2f lines %d-%d", i+1, o.Status, o.Match.Strategy, o.Match.Score, o.Match.StartLine, o.Match.EndLine))
-		case o.Err != nil:
-			msg, _, _ := strings.Cut(o.Err.Error(), "\n")
-			parts = append(parts, fmt.Sprintf("edit %d %s: %s", i+1, o.Status, msg))
-		}
+		parts = append([]string{"MISREAD: " + r.misread}, parts...)
 	}
 	return strings.Join(parts, "; ")
 }
+
+// quoteIndent sets the answers and texts a report quotes apart from its
+// lines.
+const quoteIndent = "    | "
 
 // report shows a case: where it comes from, what happened, and the answer
 // (its first lines, or all of it when full).
@@ -161,24 +150,15 @@ func (r styleResult) report(full bool) string {
 		limit = 1 << 30
 	}
 	c := r.c
-	s := fmt.Sprintf("%s %s:%d (%s)\n  %s\n%s", c.Name, c.Path, c.Line, c.Variant, r.summary(), clip(r.answer, limit))
+	s := fmt.Sprintf("%s %s:%d (%s)\n  %s\n%s", c.Name, c.Path, c.Line, c.Variant, r.summary(), corpus.Clip(r.answer, limit, quoteIndent))
 	if r.verdict == corpus.Wrong {
 		want := c.Want
 		if c.Trap {
 			want = c.File
 		}
-		s += "  the text against the expected one:\n" + clip(udiff.Unified("want", "got", want, r.got), limit)
+		s += "  the text against the expected one:\n" + corpus.Clip(udiff.Unified("want", "got", want, r.got), limit, quoteIndent)
 	}
 	return s
-}
-
-// clip keeps the first n lines of s, indented.
-func clip(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = append(lines[:n], fmt.Sprintf("... (%d more lines)", len(lines)-n))
-	}
-	return "    | " + strings.Join(lines, "\n    | ") + "\n"
 }
 
 // A styleTally counts the verdicts of a group of cases in one style, and
@@ -285,11 +265,7 @@ func testStyle(t *testing.T, style string, kinds []corpus.Kind, cases map[string
 				}
 				continue
 			}
-			var micros []float64
-			for _, o := range r.outs {
-				micros = append(micros, float64(o.Elapsed.Nanoseconds())/1e3)
-			}
-			kt.Add(r.verdict, micros...)
+			kt.Add(r.verdict, corpus.Micros(r.outs)...)
 			switch {
 			case full:
 				t.Logf("%s\n%s", r.verdict, r.report(true))

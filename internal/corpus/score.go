@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/graft-editor/graft/engine"
 )
 
 // A Verdict is how a case fared once its edits were applied.
@@ -54,6 +56,28 @@ func (c Case) Judge(got string, applied int) Verdict {
 		return Wrong
 	}
 	return Refused
+}
+
+// Applied counts the outcomes of edits that applied, the count Judge
+// takes.
+func Applied(outs []engine.Outcome) int {
+	n := 0
+	for _, o := range outs {
+		if o.Status == engine.StatusApplied {
+			n++
+		}
+	}
+	return n
+}
+
+// Micros returns the engine's time for each outcome, in microseconds, the
+// times a Tally adds.
+func Micros(outs []engine.Outcome) []float64 {
+	micros := make([]float64, 0, len(outs))
+	for _, o := range outs {
+		micros = append(micros, float64(o.Elapsed.Nanoseconds())/1e3)
+	}
+	return micros
 }
 
 // Groups returns the names of the groups of kinds the corpus tables total,

@@ -1,8 +1,11 @@
 package corpus_test
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/internal/corpus"
@@ -33,6 +36,27 @@ func TestJudge(t *testing.T) {
 		if got := tt.c.Judge(tt.got, tt.applied); got != tt.want {
 			t.Errorf("%s: Judge = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+func TestAppliedMicros(t *testing.T) {
+	outs := []engine.Outcome{
+		{Status: engine.StatusApplied, Match: &engine.Match{}, Elapsed: 1500 * time.Nanosecond},
+		{Status: engine.StatusFailed, Err: errors.New("not found"), Elapsed: 2 * time.Microsecond},
+		{Status: engine.StatusSkipped, Err: errors.New("skipped")},
+		{Status: engine.StatusApplied, Match: &engine.Match{}, Elapsed: time.Millisecond},
+	}
+	if got := corpus.Applied(outs); got != 2 {
+		t.Errorf("Applied = %d, want 2", got)
+	}
+	if got, want := corpus.Micros(outs), []float64{1.5, 2, 0, 1000}; !slices.Equal(got, want) {
+		t.Errorf("Micros = %v, want %v", got, want)
+	}
+	if got := corpus.Applied(nil); got != 0 {
+		t.Errorf("Applied(nil) = %d, want 0", got)
+	}
+	if got := corpus.Micros(nil); len(got) != 0 {
+		t.Errorf("Micros(nil) = %v, want none", got)
 	}
 }
 
