@@ -3,10 +3,8 @@ package engine_test
 import (
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
-	"text/tabwriter"
 
 	"github.com/aymanbagabas/go-udiff"
 
@@ -27,24 +25,10 @@ var (
 // cases that must resolve to the expected text byte for byte.
 const corpusExactShare = 0.95
 
-// A verdict is how the resolver fared on a case.
-type verdict int
-
-const (
-	// exact: every edit applied and the text is the expected one.
-	exact verdict = iota
-	// refused: an edit failed and the text is what the edits before it
-	// should leave (for a trap: unchanged).
-	refused
-	// wrong: a text that is not the expected one, or a trap applied.
-	wrong
-)
-
 // A corpusResult is one case run through ApplyEdits.
 type corpusResult struct {
 	c       corpus.Case
-	verdict verdict
-	micros  []float64 // engine time per edit
+	verdict corpus.Verdict
 	got     string
 	outs    []engine.Outcome
 }
@@ -53,54 +37,11 @@ type corpusResult struct {
 // result.
 func runCorpusCase(c corpus.Case) corpusResult {
 	got, outs := engine.ApplyEdits(c.File, c.Edits, engine.Options{})
-	r := corpusResult{c: c, got: got, outs: outs}
-	applied := 0
-	for _, o := range outs {
-		r.micros = append(r.micros, float64(o.Elapsed.Nanoseconds())/1e3)
-		if o.Status == engine.StatusApplied {
-			applied++
-		}
-	}
-	switch {
-	case c.Trap:
-		r.verdict = refused
-		if applied > 0 || got != c.File {
-			r.verdict = wrong
-		}
-	case applied == len(c.Edits):
-		r.verdict = exact
-		if got != c.Want {
-			r.verdict = wrong
-		}
-	default:
-		// The edits before the failed one must have done exactly their
-		// share.
-		want := c.File
-		if applied > 0 {
-			want = c.Steps[applied-1]
-		}
-		r.verdict = refused
-		if got != want {
-			r.verdict = wrong
-		}
-	}
-	return r
+	return corpusResult{c: c, verdict: c.Judge(got, corpus.Applied(outs)), got: got, outs: outs}
 }
 
-// summary says in a line what happened to each edit of the case.
-func (r corpusResult) summary() string {
-	var parts []string
-	for i, o := range r.outs {
-		switch {
-		case o.Match != nil:
-			parts = append(parts, fmt.Sprintf("edit %d %s: %s %.2f lines %d-%d", i+1, o.Status, o.Match.Strategy, o.Match.Score, o.Match.StartLine, o.Match.EndLine))
-		case o.Err != nil:
-			msg, _, _ := strings.Cut(o.Err.Error(), "\n")
-			parts = append(parts, fmt.Sprintf("edit %d %s: %s", i+1, o.Status, msg))
-		}
-	}
-	return strings.Join(parts, "; ")
-}
+// reportIndent sets the quoted texts of a report apart from its lines.
+const reportIndent = "    "
 
 // report shows a case that did not resolve exactly: where it comes from,
 // what the resolver said, and the difference between the expected text
@@ -108,87 +49,30 @@ func (r corpusResult) summary() string {
 func (r corpusResult) report(full bool) string {
 	var b strings.Builder
 	c := r.c
-	fmt.Fprintf(&b, "%s %s:%d (%s)\n  %s\n", c.Name, c.Path, c.Line, c.Variant, r.summary())
+	fmt.Fprintf(&b, "%s %s:%d (%s)\n  %s\n", c.Name, c.Path, c.Line, c.Variant, strings.Join(corpus.Summaries(r.outs), "; "))
 	limit := 24
 	if full {
 		limit = 1 << 30
 		for i, e := range c.Edits {
 			fmt.Fprintf(&b, "  edit %d (line hint %d, replace all %v)\n  old: %q\n  new: %q\n", i+1, e.Line, e.ReplaceAll, e.Old, e.New)
 		}
-		b.WriteString(clip(udiff.Unified("file", "want", c.File, c.Want), limit))
+		b.WriteString(corpus.Clip(udiff.Unified("file", "want", c.File, c.Want), limit, reportIndent))
 	}
 	switch {
-	case r.verdict == wrong && !c.Trap:
-		b.WriteString(clip(udiff.Unified("want", "got", c.Want, r.got), limit))
-	case r.verdict == wrong:
-		b.WriteString(clip(udiff.Unified("file", "got", c.File, r.got), limit))
+	case r.verdict == corpus.Wrong && !c.Trap:
+		b.WriteString(corpus.Clip(udiff.Unified("want", "got", c.Want, r.got), limit, reportIndent))
+	case r.verdict == corpus.Wrong:
+		b.WriteString(corpus.Clip(udiff.Unified("file", "got", c.File, r.got), limit, reportIndent))
 	default:
 		for _, o := range r.outs {
 			if o.Err != nil {
-				b.WriteString(clip(o.Err.Error(), limit/2))
+				b.WriteString(corpus.Clip(o.Err.Error(), limit/2, reportIndent))
 				b.WriteString("\n")
 				break
 			}
 		}
 	}
 	return b.String()
-}
-
-// clip keeps the first n lines of s, indented.
-func clip(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = append(lines[:n], fmt.Sprintf("... (%d more lines)", len(lines)-n))
-	}
-	return "    " + strings.Join(lines, "\n    ") + "\n"
-}
-
-// A tally counts the verdicts of a group of cases and their times.
-type tally struct {
-	cases, exact, refused, wrong int
-	micros                       []float64
-}
-
-func (t *tally) add(r corpusResult) {
-	t.cases++
-	switch r.verdict {
-	case exact:
-		t.exact++
-	case refused:
-		t.refused++
-	default:
-		t.wrong++
-	}
-	t.micros = append(t.micros, r.micros...)
-}
-
-func (t *tally) merge(o *tally) {
-	t.cases += o.cases
-	t.exact += o.exact
-	t.refused += o.refused
-	t.wrong += o.wrong
-	t.micros = append(t.micros, o.micros...)
-}
-
-// row formats the tally for the table: counts, exact share and the
-// median and 99th percentile of the time per edit.
-func (t *tally) row(name string) string {
-	share := 0.0
-	if t.cases > 0 {
-		share = 100 * float64(t.exact) / float64(t.cases)
-	}
-	return fmt.Sprintf("%s\t%d\t%d\t%.0f%%\t%d\t%d\t%.0f\t%.0f\t", name, t.cases, t.exact, share, t.refused, t.wrong, percentile(t.micros, 50), percentile(t.micros, 99))
-}
-
-// percentile returns the p-th percentile of xs (nearest rank), 0 for none.
-func percentile(xs []float64, p float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	i := int(p/100*float64(len(s))+0.5) - 1
-	return s[max(0, min(i, len(s)-1))]
 }
 
 // TestCorpus runs Graft's corpus of realistic model mistakes (see package
@@ -220,20 +104,8 @@ func TestCorpus(t *testing.T) {
 		only, _, _ = strings.Cut(caseName, "/")
 	}
 
-	var table strings.Builder
-	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\tcases\texact\tshare\trefused\twrong\tp50 µs\tp99 µs\t")
-	groups := map[string]*tally{}
-	group := func(k corpus.Kind) string {
-		name := "current issue"
-		if k.Next {
-			name = "next issue"
-		}
-		if k.Trap {
-			return name + ", traps"
-		}
-		return name
-	}
+	table := corpus.NewTable()
+	groups := map[string]*corpus.Tally{}
 	var wrongs, refusals []corpusResult
 	ran := 0
 	for _, k := range corpus.Kinds() {
@@ -244,44 +116,42 @@ func TestCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var kt tally
+		var kt corpus.Tally
 		for _, c := range cases {
 			if caseName != "" && c.Name != caseName {
 				continue
 			}
 			r := runCorpusCase(c)
-			kt.add(r)
+			kt.Add(r.verdict, corpus.Micros(r.outs)...)
 			switch {
 			case caseName != "":
-				t.Logf("%s\n%s", []string{"exact", "refused", "wrong"}[r.verdict], r.report(true))
+				t.Logf("%s\n%s", r.verdict, r.report(true))
 			case only != "":
-				t.Logf("%-8s %s", []string{"exact", "refused", "WRONG"}[r.verdict], strings.TrimRight(r.report(false), "\n"))
+				t.Logf("%-8s %s", r.verdict, strings.TrimRight(r.report(false), "\n"))
 			}
-			if r.verdict == wrong {
+			if r.verdict == corpus.Wrong {
 				wrongs = append(wrongs, r)
 			}
-			if r.verdict == refused && !c.Trap && !k.Next {
+			if r.verdict == corpus.Refused && !c.Trap && !k.Next {
 				refusals = append(refusals, r)
 			}
 		}
-		ran += kt.cases
-		fmt.Fprintln(tw, kt.row(k.Name))
-		name := group(k)
-		if groups[name] == nil {
-			groups[name] = &tally{}
+		ran += kt.Cases
+		table.Row(k.Name, &kt)
+		if groups[k.Group()] == nil {
+			groups[k.Group()] = &corpus.Tally{}
 		}
-		groups[name].merge(&kt)
+		groups[k.Group()].Merge(&kt)
 	}
 	if ran == 0 {
 		t.Fatalf("no corpus case named by -corpus.kind=%q -corpus.case=%q", *corpusKind, *corpusCase)
 	}
-	fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t")
-	for _, name := range []string{"current issue", "current issue, traps", "next issue", "next issue, traps"} {
+	table.Gap()
+	for _, name := range corpus.Groups() {
 		if gt := groups[name]; gt != nil {
-			fmt.Fprintln(tw, gt.row(name))
+			table.Row(name, gt)
 		}
 	}
-	tw.Flush()
 	t.Logf("corpus, seed %d, %d cases per kind:\n%s", *corpusSeed, n, table.String())
 
 	if len(wrongs) > 0 {
@@ -291,12 +161,12 @@ func TestCorpus(t *testing.T) {
 		}
 		t.Errorf("%d wrong edits (a trap applied, or a text that is not the expected one); the first:\n%s", len(wrongs), b.String())
 	}
-	if cur := groups["current issue"]; cur != nil && float64(cur.exact) < corpusExactShare*float64(cur.cases) {
+	if cur := groups["current issue"]; cur != nil && float64(cur.Exact) < corpusExactShare*float64(cur.Cases) {
 		var b strings.Builder
 		for _, r := range refusals[:min(len(refusals), 5)] {
 			b.WriteString(r.report(false))
 		}
 		t.Errorf("%d of %d current-issue cases resolved exactly, want at least %.0f%%; the first refusals:\n%s",
-			cur.exact, cur.cases, 100*corpusExactShare, b.String())
+			cur.Exact, cur.Cases, 100*corpusExactShare, b.String())
 	}
 }
