@@ -12,14 +12,9 @@ import (
 	"github.com/graft-editor/graft/internal/corpus"
 )
 
-// Flags to look into the corpus: run one kind and log every case, or show
-// one case in full.
-var (
-	corpusKind = flag.String("corpus.kind", "", "run only the corpus `kind`, logging every case")
-	corpusCase = flag.String("corpus.case", "", "run only the corpus case `name` (kind/NN) and show it in full")
-	corpusN    = flag.Int("corpus.n", 0, "corpus cases per kind (default 100, 20 with -short)")
-	corpusSeed = flag.Uint64("corpus.seed", 1, "`seed` of the generated corpus")
-)
+// corpusFlags look into the corpus: run one kind and log every case, or
+// show one case in full.
+var corpusFlags = corpus.RegisterFlags(flag.CommandLine)
 
 // corpusExactShare is the least share of the current issue's non-trap
 // cases that must resolve to the expected text byte for byte.
@@ -86,23 +81,11 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Skipf("no Go source tree to make the corpus from: %v", err)
 	}
-	g, err := corpus.NewGenerator(root, *corpusSeed)
+	g, err := corpus.NewGenerator(root, corpusFlags.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A hundred cases per kind take a few seconds and show what thirty
-	// would miss.
-	n := *corpusN
-	if n <= 0 {
-		n = 100
-		if testing.Short() {
-			n = 20
-		}
-	}
-	only, caseName := *corpusKind, *corpusCase
-	if caseName != "" {
-		only, _, _ = strings.Cut(caseName, "/")
-	}
+	n, only, caseName := corpusFlags.PerKind(testing.Short()), corpusFlags.Only(), corpusFlags.Case
 
 	table := corpus.NewTable()
 	groups := map[string]*corpus.Tally{}
@@ -144,7 +127,7 @@ func TestCorpus(t *testing.T) {
 		groups[k.Group()].Merge(&kt)
 	}
 	if ran == 0 {
-		t.Fatalf("no corpus case named by -corpus.kind=%q -corpus.case=%q", *corpusKind, *corpusCase)
+		t.Fatalf("no corpus case named by -corpus.kind=%q -corpus.case=%q", corpusFlags.Kind, corpusFlags.Case)
 	}
 	table.Gap()
 	for _, name := range corpus.Groups() {
@@ -152,7 +135,7 @@ func TestCorpus(t *testing.T) {
 			table.Row(name, gt)
 		}
 	}
-	t.Logf("corpus, seed %d, %d cases per kind:\n%s", *corpusSeed, n, table.String())
+	t.Logf("corpus, seed %d, %d cases per kind:\n%s", corpusFlags.Seed, n, table.String())
 
 	if len(wrongs) > 0 {
 		var b strings.Builder

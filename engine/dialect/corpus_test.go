@@ -20,10 +20,7 @@ import (
 // one case in full.
 var (
 	corpusStyle = flag.String("corpus.dialect", "", "run only the `dialect` (or style, such as unified-diff:bare)")
-	corpusKind  = flag.String("corpus.kind", "", "run only the corpus `kind`, logging every case")
-	corpusCase  = flag.String("corpus.case", "", "run only the corpus case `name` (kind/NN) and show its answers in full")
-	corpusN     = flag.Int("corpus.n", 0, "corpus cases per kind (default 100, 20 with -short)")
-	corpusSeed  = flag.Uint64("corpus.seed", 1, "`seed` of the generated corpus")
+	corpusFlags = corpus.RegisterFlags(flag.CommandLine)
 )
 
 // corpusExactShare is the least share of the current issue's non-trap
@@ -191,23 +188,11 @@ func TestCorpusDialects(t *testing.T) {
 	if err != nil {
 		t.Skipf("no Go source tree to make the corpus from: %v", err)
 	}
-	g, err := corpus.NewGenerator(root, *corpusSeed)
+	g, err := corpus.NewGenerator(root, corpusFlags.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A hundred cases per kind in each of six styles keep the test within
-	// seconds; -corpus.n asks for more.
-	n := *corpusN
-	if n <= 0 {
-		n = 100
-		if testing.Short() {
-			n = 20
-		}
-	}
-	only, caseName := *corpusKind, *corpusCase
-	if caseName != "" {
-		only, _, _ = strings.Cut(caseName, "/")
-	}
+	n, only, caseName := corpusFlags.PerKind(testing.Short()), corpusFlags.Only(), corpusFlags.Case
 	var kinds []corpus.Kind
 	cases := map[string][]corpus.Case{}
 	for _, k := range corpus.Kinds() {
@@ -225,7 +210,7 @@ func TestCorpusDialects(t *testing.T) {
 		cases[k.Name] = cs
 	}
 	if len(kinds) == 0 || caseName != "" && len(cases[only]) == 0 {
-		t.Fatalf("no corpus case named by -corpus.kind=%q -corpus.case=%q", *corpusKind, *corpusCase)
+		t.Fatalf("no corpus case named by -corpus.kind=%q -corpus.case=%q", corpusFlags.Kind, corpusFlags.Case)
 	}
 
 	ran := 0
@@ -269,7 +254,7 @@ func testStyle(t *testing.T, style string, kinds []corpus.Kind, cases map[string
 			switch {
 			case full:
 				t.Logf("%s\n%s", r.verdict, r.report(true))
-			case *corpusKind != "":
+			case corpusFlags.Kind != "":
 				t.Logf("%-8s %s", r.verdict, strings.TrimRight(r.report(false), "\n"))
 			}
 			if r.misread != "" {
@@ -305,7 +290,7 @@ func testStyle(t *testing.T, style string, kinds []corpus.Kind, cases map[string
 		why.WriteString(" none")
 	}
 	why.WriteString("\n")
-	t.Logf("corpus in %s, seed %d, %d cases per kind:\n%sunsaid (cases %s cannot write):%s", style, *corpusSeed, n, table.String(), style, why.String())
+	t.Logf("corpus in %s, seed %d, %d cases per kind:\n%sunsaid (cases %s cannot write):%s", style, corpusFlags.Seed, n, table.String(), style, why.String())
 
 	first := func(rs []styleResult) string {
 		var b strings.Builder
