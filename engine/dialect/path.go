@@ -133,6 +133,43 @@ func pathFromLine(line string) (string, bool) {
 	return quotedPath(line)
 }
 
+// lookBackLines is how many non-blank lines before a block (and again before
+// its code fence) may name its file.
+const lookBackLines = 3
+
+// pathBefore returns the path named before lines[i], the first line of a
+// block: on one of the few non-blank lines before it, in the info string of
+// the code fence f around it, or on one of the few lines before that fence.
+// It looks back no further than the line after lines[after], the end of
+// the previous block, nor into another fence, nor past a line for which
+// stop (nil: none) reports true; it skips prose.
+func (d *document) pathBefore(i, after int, f fence, stop func(j int) bool) string {
+	budget := lookBackLines
+	for j := i - 1; j > after && budget > 0; j-- {
+		line := d.lines[j]
+		switch {
+		case strings.TrimSpace(line) == "":
+			continue
+		case isFence(line):
+			if !f.open || j != f.line {
+				return ""
+			}
+			if path := fenceInfoPath(f.info); path != "" {
+				return path
+			}
+			budget = lookBackLines
+			continue
+		case stop != nil && stop(j):
+			return ""
+		}
+		if path, ok := pathFromLine(line); ok {
+			return path
+		}
+		budget--
+	}
+	return ""
+}
+
 // maxLeadInWords is the most words a lead-in line such as "In `a.go`:" may
 // have; a longer line is a sentence, and a path quoted in it is not taken.
 const maxLeadInWords = 6

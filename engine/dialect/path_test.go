@@ -98,3 +98,38 @@ func TestFenceInfoPath(t *testing.T) {
 		}
 	}
 }
+
+func TestPathBefore(t *testing.T) {
+	// Each text ends with the line "BLOCK", whose path is looked for; a
+	// line "END" ends the previous block, and "STOP" is a line the caller
+	// stops at.
+	for _, tt := range []struct {
+		name, text, want string
+	}{
+		{"on the line before", "src/a.go\nBLOCK\n", "src/a.go"},
+		{"blank lines passed over", "src/a.go\n\n\n\n\nBLOCK\n", "src/a.go"},
+		{"prose passed over, a few lines", "src/a.go\nWe fix it.\nLike so.\nBLOCK\n", "src/a.go"},
+		{"no further than a few lines", "src/a.go\nOne.\nTwo.\nThree.\nBLOCK\n", ""},
+		{"in the info string of the fence around it", "a.go\n```go src/b.go\nBLOCK\n", "src/b.go"},
+		{"before the fence around it", "src/a.go\n```go\nBLOCK\n", "src/a.go"},
+		{"a few lines again before the fence", "src/a.go\nOne.\nTwo.\n```go\nOne.\nTwo.\nBLOCK\n", "src/a.go"},
+		{"not into another fence", "```\nsrc/a.go\n```\nBLOCK\n", ""},
+		{"not into the previous block", "src/a.go\nEND\nBLOCK\n", ""},
+		{"not past a line the caller stops at", "src/a.go\nSTOP\nBLOCK\n", ""},
+		{"nothing before", "BLOCK\n", ""},
+	} {
+		d := newDocument(tt.text)
+		i, after := len(d.lines)-1, -1
+		var f fence
+		for j, line := range d.lines[:i] {
+			f.see(j, line)
+			if line == "END" {
+				after = j
+			}
+		}
+		stop := func(j int) bool { return d.lines[j] == "STOP" }
+		if got := d.pathBefore(i, after, f, stop); got != tt.want {
+			t.Errorf("%s: pathBefore = %q, want %q\n%s", tt.name, got, tt.want, tt.text)
+		}
+	}
+}

@@ -93,10 +93,6 @@ const (
 	inContent
 )
 
-// lookBackLines is how many non-blank lines before a block (and again before
-// its code fence) may name its file.
-const lookBackLines = 3
-
 // An srParser reads the search-replace blocks of one document, line by line.
 type srParser struct {
 	doc *document
@@ -401,36 +397,14 @@ func joinLines(lines []string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// pathBefore returns the path named before the SEARCH marker lines[i]: on
-// one of the few non-blank lines before it, in the info string of the code
-// fence around it, or on one of the few lines before that fence. It does not
-// look into the previous block, another fence or markup, and skips prose.
+// pathBefore returns the path named before the SEARCH marker lines[i], as
+// document.pathBefore finds it; it does not look past a marker or a line of
+// markup either.
 func (p *srParser) pathBefore(i int) string {
-	budget := lookBackLines
-	for j := i - 1; j > p.lastEnd && budget > 0; j-- {
-		line := p.doc.lines[j]
-		t := strings.TrimSpace(line)
-		switch {
-		case t == "":
-			continue
-		case isFence(line):
-			if !p.fence.open || j != p.fence.line {
-				return ""
-			}
-			if path := fenceInfoPath(p.fence.info); path != "" {
-				return path
-			}
-			budget = lookBackLines
-			continue
-		case p.marks[j] != notMarker, strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">"):
-			return ""
-		}
-		if path, ok := pathFromLine(line); ok {
-			return path
-		}
-		budget--
-	}
-	return ""
+	return p.doc.pathBefore(i, p.lastEnd, p.fence, func(j int) bool {
+		t := strings.TrimSpace(p.doc.lines[j])
+		return p.marks[j] != notMarker || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">")
+	})
 }
 
 // A fence is the markdown code fence the parser is in, between blocks.

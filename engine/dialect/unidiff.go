@@ -245,42 +245,13 @@ func (p *udParser) headerless(i int, h hunkHeader) (int, bool) {
 	if !first.changes() {
 		return i, false
 	}
-	path := p.pathBefore(i)
+	path := p.doc.pathBefore(i, p.lastEnd, p.fence, nil)
 	hunks := append([]hunk{first}, p.moreHunks(first.last+1, inFence)...)
 	for _, hk := range hunks {
 		p.emitHunk(hk, path, hk.first)
 	}
 	p.lastEnd = hunks[len(hunks)-1].last
 	return p.lastEnd, true
-}
-
-// pathBefore returns the path named before the hunk at lines[i]: on one of
-// the few non-blank lines before it, in the info string of the code fence
-// around it, or on one of the few lines before that fence, as the
-// search-replace dialect finds it.
-func (p *udParser) pathBefore(i int) string {
-	budget := lookBackLines
-	for j := i - 1; j > p.lastEnd && budget > 0; j-- {
-		line := p.doc.lines[j]
-		switch {
-		case strings.TrimSpace(line) == "":
-			continue
-		case isFence(line):
-			if !p.fence.open || j != p.fence.line {
-				return ""
-			}
-			if path := fenceInfoPath(p.fence.info); path != "" {
-				return path
-			}
-			budget = lookBackLines
-			continue
-		}
-		if path, ok := pathFromLine(line); ok {
-			return path
-		}
-		budget--
-	}
-	return ""
 }
 
 // emitFile turns the diff of one file into blocks: one for a create, a
