@@ -46,6 +46,28 @@ func (d *document) span(start, end int) engine.Span {
 	return engine.Span{StartLine: d.lineAt(start), EndLine: d.lineAt(max(start, end-1))}
 }
 
+// markLines returns the mark markOf gives each line of d, and next, where
+// next[i], for i up to len(d.lines), is the index of the first line at or
+// after i that is marked, len(d.lines) when none is. The zero value of M
+// is a line that is not marked.
+func markLines[M comparable](d *document, markOf func(line string) M) (marks []M, next []int) {
+	n := len(d.lines)
+	marks = make([]M, n)
+	for i, line := range d.lines {
+		marks[i] = markOf(line)
+	}
+	var unmarked M
+	next = make([]int, n+1)
+	next[n] = n
+	for i := n - 1; i >= 0; i-- {
+		next[i] = next[i+1]
+		if marks[i] != unmarked {
+			next[i] = i
+		}
+	}
+	return marks, next
+}
+
 // lineSpan returns the Span of the 0-based line indexes first to last.
 func lineSpan(first, last int) engine.Span {
 	return engine.Span{StartLine: first + 1, EndLine: last + 1}

@@ -54,10 +54,10 @@ const (
 type v3Marker int
 
 const (
-	v3Content v3Marker = iota
-	v3Open             // ««« EDIT
-	v3Divider          // ═══════ REPL
-	v3Close            // »»» EDIT END
+	v3Content v3Marker = iota // the zero value, unmarked for markLines
+	v3Open                    // ««« EDIT
+	v3Divider                 // ═══════ REPL
+	v3Close                   // »»» EDIT END
 )
 
 // v3MarkerOf returns the marker a line is: only the whole line, space
@@ -110,17 +110,8 @@ type v3Parser struct {
 // parseEditV3 reads the edit-v3 blocks in doc.
 func parseEditV3(doc *document) []Block {
 	n := len(doc.lines)
-	p := &v3Parser{doc: doc, marks: make([]v3Marker, n), next: make([]int, n+1), lastEnd: -1}
-	for i, line := range doc.lines {
-		p.marks[i] = v3MarkerOf(line)
-	}
-	p.next[n] = n
-	for i := n - 1; i >= 0; i-- {
-		p.next[i] = p.next[i+1]
-		if p.marks[i] != v3Content {
-			p.next[i] = i
-		}
-	}
+	p := &v3Parser{doc: doc, lastEnd: -1}
+	p.marks, p.next = markLines(doc, v3MarkerOf)
 	for i := 0; i < n; i++ {
 		i = p.step(i)
 	}

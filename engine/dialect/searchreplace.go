@@ -28,10 +28,10 @@ import (
 type marker int
 
 const (
-	notMarker     marker = iota
-	searchMarker         // <<<<<<< SEARCH or ------- SEARCH
-	dividerMarker        // =======
-	replaceMarker        // >>>>>>> REPLACE or +++++++ REPLACE
+	notMarker     marker = iota // the zero value, unmarked for markLines
+	searchMarker                // <<<<<<< SEARCH or ------- SEARCH
+	dividerMarker               // =======
+	replaceMarker               // >>>>>>> REPLACE or +++++++ REPLACE
 )
 
 // The markers as messages name them.
@@ -119,23 +119,8 @@ type srParser struct {
 // parseSearchReplace reads the SEARCH/REPLACE blocks in doc.
 func parseSearchReplace(doc *document) []Block {
 	n := len(doc.lines)
-	p := &srParser{
-		doc:     doc,
-		marks:   make([]marker, n),
-		next:    make([]int, n+1),
-		lastEnd: -1,
-		xml:     xmlContext{first: -1},
-	}
-	for i, line := range doc.lines {
-		p.marks[i] = markerOf(line)
-	}
-	p.next[n] = n
-	for i := n - 1; i >= 0; i-- {
-		p.next[i] = p.next[i+1]
-		if p.marks[i] != notMarker {
-			p.next[i] = i
-		}
-	}
+	p := &srParser{doc: doc, lastEnd: -1, xml: xmlContext{first: -1}}
+	p.marks, p.next = markLines(doc, markerOf)
 	for i := 0; i < n; i++ {
 		i = p.step(i)
 	}
