@@ -179,15 +179,8 @@ func (d *draft) trailingWS() error {
 // innerWS collapses or adds blanks inside some kept lines, Old and New
 // alike: alignment runs made single spaces, `a  =  b`, `f( x )`.
 func (d *draft) innerWS() error {
-	ways := []func(string) (string, bool){collapseInner, padOperator, padParens}
-	idx := d.kept(false, false, func(line string) bool {
-		for _, w := range ways {
-			if _, ok := w(line); ok {
-				return true
-			}
-		}
-		return false
-	})
+	ways := []rewrite{collapseInner, padOperator, padParens}
+	idx := d.kept(false, false, applies(ways))
 	if len(idx) == 0 {
 		return errSkip
 	}
@@ -201,6 +194,22 @@ func (d *draft) innerWS() error {
 	}
 	d.note("inner whitespace changed")
 	return nil
+}
+
+// A rewrite changes a line one way, and reports whether that way applies
+// to it.
+type rewrite func(line string) (string, bool)
+
+// applies returns the test of whether any of ways applies to a line.
+func applies(ways []rewrite) func(line string) bool {
+	return func(line string) bool {
+		for _, w := range ways {
+			if _, ok := w(line); ok {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // collapseInner turns every run of blanks after the indentation into one
@@ -271,15 +280,8 @@ func (d *draft) lineNumbers() error {
 // unicodePunct turns straight quotes curly, a hyphen into an en dash or a
 // space into a no-break space, in some kept lines, Old and New alike.
 func (d *draft) unicodePunct() error {
-	ways := []func(string) (string, bool){curlyQuotes, enDash, noBreakSpace}
-	idx := d.kept(false, false, func(line string) bool {
-		for _, w := range ways {
-			if _, ok := w(line); ok {
-				return true
-			}
-		}
-		return false
-	})
+	ways := []rewrite{curlyQuotes, enDash, noBreakSpace}
+	idx := d.kept(false, false, applies(ways))
 	if len(idx) == 0 {
 		return errSkip
 	}
