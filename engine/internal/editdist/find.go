@@ -105,15 +105,7 @@ func lowestOneWord(p, t string, top byte, floor int) (score, col int) {
 func lowestBlocks(p, t string, top byte, floor int) (score, col int) {
 	m, n := len(p), len(t)
 	var stack [stackColumns]byte
-	var carries []byte
-	if n <= len(stack) {
-		carries = stack[:n]
-	} else {
-		carries = make([]byte, n)
-	}
-	for j := range carries {
-		carries[j] = top
-	}
+	carries := newCarries(&stack, n, top)
 	// Every column holds a candidate end, so the band is the whole matrix.
 	r0, _ := groups(p, t, carries, band{kmin: -m, kmax: n, n: n})
 	var peq [256]uint64

@@ -26,6 +26,21 @@ const (
 // stackColumns is the longest text whose carries are kept on the stack.
 const stackColumns = 1024
 
+// newCarries returns the carries of n columns, each top: in stack, the
+// caller's, when they fit there, so that a short text allocates nothing.
+func newCarries(stack *[stackColumns]byte, n int, top byte) []byte {
+	var carries []byte
+	if n <= len(stack) {
+		carries = stack[:n]
+	} else {
+		carries = make([]byte, n)
+	}
+	for j := range carries {
+		carries[j] = top
+	}
+	return carries
+}
+
 // bounded returns the distance between p and t, where len(p) <= len(t) and
 // len(t)-len(p) <= limit, if it is at most limit, and otherwise some value
 // greater than limit.
@@ -83,15 +98,7 @@ func blocks(p, t string, limit int) int {
 	b := band{kmin: -((limit - d) / 2), kmax: d + (limit-d)/2, n: n}
 
 	var stack [stackColumns]byte
-	var carries []byte
-	if n <= len(stack) {
-		carries = stack[:n]
-	} else {
-		carries = make([]byte, n)
-	}
-	for j := range carries {
-		carries[j] = carryPlus // row 0 of D is 0, 1, 2, ...
-	}
+	carries := newCarries(&stack, n, carryPlus) // row 0 of D is 0, 1, 2, ...
 
 	// base is the computed D[r0-1][jlo-1], for the rows from r0 on, whose
 	// blocks start at column jlo (rows and columns 1-based, as in D).
