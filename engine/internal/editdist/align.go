@@ -31,14 +31,7 @@ func Align(a, b string) []int {
 	// with those ends matched byte for byte, is an optimal alignment of
 	// the strings; it keeps equal ends in place where another optimal
 	// alignment might slide a repeated byte, and it shrinks the table.
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
+	pre, suf := commonEnds(a, b)
 	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
 
 	m := make([]int, len(a)+1)

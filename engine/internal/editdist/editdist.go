@@ -107,18 +107,22 @@ func similarity(d, n int) float64 {
 // trim drops the common prefix and suffix of a and b, which leaves the
 // distance unchanged, and returns the rest ordered by length, shorter first.
 func trim(a, b string) (short, long string) {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	a, b = a[i:], b[i:]
-	j := 0
-	for j < len(a) && j < len(b) && a[len(a)-1-j] == b[len(b)-1-j] {
-		j++
-	}
-	a, b = a[:len(a)-j], b[:len(b)-j]
+	pre, suf := commonEnds(a, b)
+	a, b = a[pre:len(a)-suf], b[pre:len(b)-suf]
 	if len(a) > len(b) {
 		return b, a
 	}
 	return a, b
+}
+
+// commonEnds returns the lengths of the longest common prefix of a and b
+// and of the longest common suffix of what follows it, in bytes.
+func commonEnds(a, b string) (pre, suf int) {
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return pre, suf
 }

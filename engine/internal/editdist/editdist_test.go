@@ -136,6 +136,26 @@ func randomPair(r *rand.Rand, maxLen int) (a, b string) {
 	return string(x), string(y)
 }
 
+func TestCommonEnds(t *testing.T) {
+	for _, tt := range []struct {
+		a, b     string
+		pre, suf int
+	}{
+		{"", "", 0, 0},
+		{"abc", "abc", 3, 0},
+		{"abXcd", "abYcd", 2, 2},
+		{"abcd", "xyz", 0, 0},
+		// The suffix is taken from what follows the prefix: the ends do
+		// not overlap.
+		{"aa", "aaa", 2, 0},
+		{"abca", "abcbca", 3, 1},
+	} {
+		if pre, suf := commonEnds(tt.a, tt.b); pre != tt.pre || suf != tt.suf {
+			t.Errorf("commonEnds(%q, %q) = %d, %d; want %d, %d", tt.a, tt.b, pre, suf, tt.pre, tt.suf)
+		}
+	}
+}
+
 func TestDistanceMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, maxLen := range []int{8, 70, 140, 300, 1500} {
