@@ -78,13 +78,22 @@ func buildHint(g *Generator, rng *rand.Rand) (Case, error) {
 	if err := d.whitespaceDamage(); err != nil {
 		return Case{}, err
 	}
-	line, ok := offLine(rng, d.startLine(), 5+rng.IntN(46), len(d.fileLines()))
+	if err := d.hintOff(5 + rng.IntN(46)); err != nil {
+		return Case{}, err
+	}
+	return d.build(), nil
+}
+
+// hintOff gives the draft a line hint off lines away from its region, up
+// or down at random, within the file.
+func (d *draft) hintOff(off int) error {
+	line, ok := offLine(d.rng, d.startLine(), off, len(d.fileLines()))
 	if !ok {
-		return Case{}, errSkip
+		return errSkip
 	}
 	d.line = line
 	d.note("hint %+d lines off", line-d.startLine())
-	return d.build(), nil
+	return nil
 }
 
 // offLine moves line by off lines, up or down at random, staying within a

@@ -315,12 +315,9 @@ func buildWrongHint(g *Generator, rng *rand.Rand) (Case, error) {
 			return Case{}, err
 		}
 	}
-	line, ok := offLine(rng, d.startLine(), 100+rng.IntN(201), len(d.fileLines()))
-	if !ok {
-		return Case{}, errSkip
+	if err := d.hintOff(100 + rng.IntN(201)); err != nil {
+		return Case{}, err
 	}
-	d.line = line
-	d.note("hint %+d lines off", line-d.startLine())
 	return d.build(), nil
 }
 
