@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/graft-editor/graft/engine/internal/editdist"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -177,7 +178,7 @@ func nonBlank(s []sline) int {
 func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	start, end := h.start, h.end
 	old, new := rd.old, rd.new
-	p, q := commonEnds(old, new)
+	p, q := editdist.CommonEnds(old, new)
 	for p > 0 && p < len(old) && !utf8.RuneStart(old[p]) {
 		p--
 	}

@@ -463,7 +463,7 @@ func isTypo(a, b string) bool {
 	if d > 2 {
 		return false
 	}
-	p, q := commonEnds(a, b)
+	p, q := editdist.CommonEnds(a, b)
 	wa, wb := word(a, p, len(a)-q), word(b, p, len(b)-q)
 	for _, r := range a[p:len(a)-q] + b[p:len(b)-q] {
 		if unicode.IsDigit(r) {
@@ -526,18 +526,6 @@ func tokens(s string) []string {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-// commonEnds returns the lengths of the longest common prefix of a and b
-// and of the longest common suffix of what follows it, in bytes.
-func commonEnds(a, b string) (p, q int) {
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
-	return p, q
 }
 
 // word widens [i, j) of s to the word around it.

@@ -31,7 +31,7 @@ func Align(a, b string) []int {
 	// with those ends matched byte for byte, is an optimal alignment of
 	// the strings; it keeps equal ends in place where another optimal
 	// alignment might slide a repeated byte, and it shrinks the table.
-	pre, suf := commonEnds(a, b)
+	pre, suf := CommonEnds(a, b)
 	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
 
 	m := make([]int, len(a)+1)

@@ -107,7 +107,7 @@ func similarity(d, n int) float64 {
 // trim drops the common prefix and suffix of a and b, which leaves the
 // distance unchanged, and returns the rest ordered by length, shorter first.
 func trim(a, b string) (short, long string) {
-	pre, suf := commonEnds(a, b)
+	pre, suf := CommonEnds(a, b)
 	a, b = a[pre:len(a)-suf], b[pre:len(b)-suf]
 	if len(a) > len(b) {
 		return b, a
@@ -115,9 +115,9 @@ func trim(a, b string) (short, long string) {
 	return a, b
 }
 
-// commonEnds returns the lengths of the longest common prefix of a and b
+// CommonEnds returns the lengths of the longest common prefix of a and b
 // and of the longest common suffix of what follows it, in bytes.
-func commonEnds(a, b string) (pre, suf int) {
+func CommonEnds(a, b string) (pre, suf int) {
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
 	}

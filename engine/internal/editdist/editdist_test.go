@@ -150,8 +150,8 @@ func TestCommonEnds(t *testing.T) {
 		{"aa", "aaa", 2, 0},
 		{"abca", "abcbca", 3, 1},
 	} {
-		if pre, suf := commonEnds(tt.a, tt.b); pre != tt.pre || suf != tt.suf {
-			t.Errorf("commonEnds(%q, %q) = %d, %d; want %d, %d", tt.a, tt.b, pre, suf, tt.pre, tt.suf)
+		if pre, suf := CommonEnds(tt.a, tt.b); pre != tt.pre || suf != tt.suf {
+			t.Errorf("CommonEnds(%q, %q) = %d, %d; want %d, %d", tt.a, tt.b, pre, suf, tt.pre, tt.suf)
 		}
 	}
 }
