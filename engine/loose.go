@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"github.com/graft-editor/graft/engine/internal/editdist"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/graft-editor/graft/engine/internal/editdist"
 )
 
 // looseMatch resolves a reading whose search occurs in the file once white
