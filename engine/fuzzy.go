@@ -355,7 +355,7 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 		start = d.end[reg.first-1]
 	}
 	m := &Match{
-		Strategy:  r.strategy(s, reg, rd, len(mg.kept)+len(mg.into) > 0),
+		Strategy:  r.strategy(s, reg, rd, len(mg.kept)+len(mg.missing)+len(mg.into) > 0),
 		Score:     round3(reg.score),
 		StartLine: reg.first + 1,
 		EndLine:   reg.last + 1,
@@ -363,6 +363,9 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 	}
 	if len(mg.kept) > 0 {
 		m.Notes = append(m.Notes, "kept the file's version of line(s) "+lineList(mg.kept)+" where the model's copy differs and its change does not touch them")
+	}
+	if len(mg.missing) > 0 {
+		m.Notes = append(m.Notes, "kept line(s) "+lineList(mg.missing)+", which the model's copy leaves out")
 	}
 	if len(mg.into) > 0 {
 		m.Notes = append(m.Notes, "merged the model's change into line(s) "+lineList(mg.into)+", keeping what differs there from the model's copy")

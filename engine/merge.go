@@ -87,6 +87,7 @@ type merger struct {
 	re      *reindenter
 	out     []outLine
 	kept    []int // file lines kept that differ from the model's copy
+	missing []int // file lines kept that the model's copy lacks
 	into    []int // file lines that differ from the model's copy and took its change
 
 	// A replacement with one elision line keeps some of its hunk's search
@@ -98,9 +99,9 @@ type merger struct {
 }
 
 // merged says which file lines a merge kept although the model's copy of
-// them differs (kept), and which it changed while keeping what differs
-// (into): 0-based file lines.
-type merged struct{ kept, into []int }
+// them differs (kept) or lacks them (missing), and which it changed while
+// keeping what differs (into): 0-based file lines.
+type merged struct{ kept, missing, into []int }
 
 // merge builds the lines that replace region r.
 func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, error) {
@@ -164,7 +165,7 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, err
 	}
 	m.tails(len(s))
 	m.insertions(len(s))
-	return m.out, merged{kept: m.kept, into: m.into}, nil
+	return m.out, merged{kept: m.kept, missing: m.missing, into: m.into}, nil
 }
 
 // elisionHunks finds the hunks whose replacement elides lines the search
@@ -400,7 +401,9 @@ func (m *merger) fileOnly(o op, last, next int) error {
 			m.enter(h)
 		}
 	}
-	m.kept = append(m.kept, o.f)
+	if !blank {
+		m.missing = append(m.missing, o.f)
+	}
 	m.keep(o.f)
 	return nil
 }
