@@ -41,6 +41,8 @@ func kindSpecs() []kindSpec {
 		{Kind{Name: "big-block", Next: true, Doc: "a 40 to 150 line region with one mistake"}, buildBigBlock},
 		{Kind{Name: "compound", Next: true, Doc: "two or three mistakes at once"}, buildCompound},
 		{Kind{Name: "chained", Next: true, Doc: "several edits, out of file order, one quoting text an earlier one wrote"}, buildChained},
+		{Kind{Name: "stale-merge", Next: true, Doc: "the edit changes a line the file changed since, in another part of the line"}, buildStaleMerge},
+		{Kind{Name: "trap-conflict", Next: true, Trap: true, Doc: "the edit changes a line the file changed since, in the same characters"}, buildTrapConflict},
 	}
 }
 
