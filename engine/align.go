@@ -117,8 +117,30 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		ops[k] = rev[len(rev)-1-k]
 	}
 	ops = ix.refine(s, ops, lo, hi)
-	return ix.score(s, ops)
+	reg, ok := ix.score(s, ops)
+	if ok && reg.fileOnly > 0 && len(s)*w <= wholeWindowCells {
+		// Lines of the file left out in the middle may be a jump: the
+		// exact pairs after them copies of the search's lines, while the
+		// lines it was copied from changed a little. Aligning the whole
+		// window by similarity tells: the alignment that breaks fewer
+		// lines wins (not the cheaper one, which may shift every line
+		// onto a neighbour one digit away), then the cheaper.
+		all := make([]int, len(s))
+		for j := range all {
+			all[j] = j
+		}
+		if alt, ok := ix.score(s, ix.gap(s, all, lo, hi, true, true)); ok &&
+			(alt.mismatches() < reg.mismatches() || alt.mismatches() == reg.mismatches() && alt.cost < reg.cost) {
+			reg = alt
+		}
+	}
+	return reg, ok
 }
+
+// wholeWindowCells bounds the cells of an alignment of the search against
+// a whole window by similarity (about a 128-line search in a 128-line
+// window): each cell may cost an edit distance.
+const wholeWindowCells = 16384
 
 // searchLineCost and fileLineCost are what the alignment pays for a line
 // of the search the file does not have, and for a file line the search
@@ -221,7 +243,7 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 	p, q := len(ss), fhi-flo
 	limit := 4096
 	if freeStart && freeEnd {
-		limit = 16384 // a whole window, when no line is found as it is
+		limit = wholeWindowCells
 	}
 	if p == 0 || q <= 0 || p*q > limit {
 		var out []op
@@ -236,11 +258,12 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 		return out
 	}
 	const inf = math.MaxInt32 / 2
-	// At the ends of the region, a line or two of the file between the
+	// At one end of the region, a line or two of the file between the
 	// region and the search's first or last lines is a forgotten line:
-	// the window is only two lines longer than those search lines.
+	// the window is only two lines longer than those search lines. (Not
+	// so in a whole window, free at both ends.)
 	fileCost := fileLineCost
-	if freeStart || freeEnd {
+	if freeStart != freeEnd {
 		fileCost = func(int) int32 { return 1 }
 	}
 	cost := make([]int32, (p+1)*(q+1))
@@ -347,7 +370,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			if o.dist > 0 {
 				r.similar++
 			}
-			if lv == levelUnicode || (lv == levelSimilar && loose(l.text) != looseNoFold(l.text)) {
+			if lv == levelUnicode {
 				r.folded = true
 			}
 			if !l.blank {

@@ -86,9 +86,10 @@ type merger struct {
 	merged  []bool // search lines whose file line took the model's change
 	re      *reindenter
 	out     []outLine
-	kept    []int // file lines kept that differ from the model's copy
-	missing []int // file lines kept that the model's copy lacks
-	into    []int // file lines that differ from the model's copy and took its change
+	kept    []int         // file lines kept that differ from the model's copy
+	missing []int         // file lines kept that the model's copy lacks
+	into    []int         // file lines that differ from the model's copy and took its change
+	punct   map[rune]bool // unicode punctuation the region's file lines use
 
 	// A replacement with one elision line keeps some of its hunk's search
 	// lines: [keepFrom, keepTo), or keepFrom -1 when it has none.
@@ -308,7 +309,7 @@ func (m *merger) emitNew(h, i int) {
 		}
 	}
 	if m.r.folded {
-		line = foldText(line)
+		line = foldText(line, m.fileRunes())
 	}
 	ref := hk.sa - 1
 	if hk.sb > hk.sa {
@@ -319,6 +320,22 @@ func (m *merger) emitNew(h, i int) {
 		line = ind + strings.TrimLeft(line, " \t")
 	}
 	m.out = append(m.out, outLine{text: line})
+}
+
+// fileRunes returns the unicode punctuation the region's file lines use
+// themselves, which new lines keep.
+func (m *merger) fileRunes() map[rune]bool {
+	if m.punct == nil {
+		m.punct = map[rune]bool{}
+		for f := m.r.first; f <= m.r.last; f++ {
+			for _, c := range m.ix.text(f) {
+				if c >= 0x80 && (fold(c) != "" || unicode.IsSpace(c)) {
+					m.punct[c] = true
+				}
+			}
+		}
+	}
+	return m.punct
 }
 
 // reference returns the paired, non-blank search line nearest to j, or -1.
@@ -433,12 +450,18 @@ func (m *merger) conflict(h, f, s int) error {
 
 // mergeLine merges, within one line, the difference between the model's
 // copy b and the file's version f with the model's change from b to t,
-// indentation aside. It fails when they touch the same characters, or
-// insert different text at the same place.
+// indentation aside. The lines are compared word by word (a word, a run
+// of white space, or one other character), so that two changes to the
+// same name or number never splice into a third: the merge fails when the
+// two touch the same word, or insert different text at the same place.
 func mergeLine(b, f, t string) (string, bool) {
-	bc := strings.TrimLeft(b, " \t")
-	fc := strings.TrimLeft(f, " \t")
-	tc := strings.TrimLeft(t, " \t")
+	var words wordCodes
+	bc := words.encode(strings.TrimLeft(b, " \t"))
+	fc := words.encode(strings.TrimLeft(f, " \t"))
+	tc := words.encode(strings.TrimLeft(t, " \t"))
+	if words.full {
+		return "", false
+	}
 	ef, et := udiff.Strings(bc, fc), udiff.Strings(bc, tc)
 	for _, x := range ef {
 		for _, y := range et {
@@ -452,7 +475,71 @@ func mergeLine(b, f, t string) (string, bool) {
 		return "", false
 	}
 	out, err := udiff.Apply(bc, edits)
-	return out, err == nil
+	if err != nil {
+		return "", false
+	}
+	return words.decode(out), true
+}
+
+// wordCodes stands each distinct word of some lines for one rune of the
+// private use area, so that a character diff of the codes is a word diff.
+type wordCodes struct {
+	code  map[string]rune
+	words []string
+	full  bool // more distinct words than codes
+}
+
+const firstCode, lastCode = '\ue000', '\uf8ff'
+
+func (w *wordCodes) encode(line string) string {
+	if w.code == nil {
+		w.code = map[string]rune{}
+	}
+	var b strings.Builder
+	for _, word := range splitWords(line) {
+		c, ok := w.code[word]
+		if !ok {
+			c = firstCode + rune(len(w.words))
+			if c > lastCode {
+				w.full = true
+				return ""
+			}
+			w.code[word] = c
+			w.words = append(w.words, word)
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func (w *wordCodes) decode(codes string) string {
+	var b strings.Builder
+	for _, c := range codes {
+		b.WriteString(w.words[c-firstCode])
+	}
+	return b.String()
+}
+
+// splitWords splits a line into words, runs of white space and single
+// other characters, keeping every byte.
+func splitWords(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		j := i + 1
+		switch c := s[i]; {
+		case isWordByte(c):
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+		case c == ' ' || c == '\t':
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
 }
 
 // isTypo reports whether two loose views differ only by a slip of the

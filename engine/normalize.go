@@ -234,12 +234,15 @@ func isElision(s string) bool {
 }
 
 // foldText replaces the unicode punctuation of s by its ASCII, and
-// no-break spaces by spaces: for new lines of a model that typed curly
-// quotes into code whose copy needed folding to match.
-func foldText(s string) string {
+// no-break spaces by spaces, but for the runes in keep (those the file
+// itself uses): for new lines of a model that typed curly quotes into code
+// whose copy needed folding to match.
+func foldText(s string, keep map[rune]bool) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch f := fold(r); {
+		case keep[r]:
+			b.WriteRune(r)
 		case f != "":
 			b.WriteString(f)
 		case r == '\u00a0' || r == '\u202f' || r == '\u2007':
