@@ -14,19 +14,21 @@ type reading struct {
 	hint     int      // 1-based line hint, 0 for none
 	tags     []string // strategies this reading stands for
 	literal  bool     // the text as the model wrote it
-	// exactOnly limits the reading to an exact match: the literal reading
-	// of a search that also reads as numbered lines.
-	exactOnly bool
+	// strict limits the reading to exact and white-space-blind matches:
+	// the literal reading of a search that also reads as numbered lines,
+	// which is in the file only if its numbers are (a table of signals).
+	strict bool
 }
 
 // readings returns the ways to read an edit, the literal one first. When
 // every line of the search carries a line-number prefix, the literal
-// reading is dropped: writing the numbers into the file is never right.
+// reading is only matched strictly: writing pasted numbers into the file
+// is never right, but a file may hold numbered lines itself.
 func readings(old, new string, hint int) []reading {
 	var rs []reading
 	if o, n, first, ok := stripLineNumbers(old, new); ok && strings.TrimSpace(o) != "" {
 		// Text that only looks numbered may still be in the file as it is.
-		rs = append(rs, reading{old: old, new: new, hint: hint, literal: true, exactOnly: true})
+		rs = append(rs, reading{old: old, new: new, hint: hint, literal: true, strict: true})
 		h := hint
 		if h == 0 {
 			h = first

@@ -139,10 +139,10 @@ func (r *resolver) index() *index {
 
 // reading resolves one reading of the edit.
 func (r *resolver) reading(rd reading) (*Match, *Error) {
-	if m, err, done := r.exact(rd); done || rd.exactOnly {
+	if m, err, done := r.exact(rd); done {
 		return m, err
 	}
-	if m, err, done := r.looseMatch(rd); done {
+	if m, err, done := r.looseMatch(rd); done || rd.strict {
 		return m, err
 	}
 	return r.fuzzy(rd)
