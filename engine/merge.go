@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -362,7 +363,7 @@ func (m *merger) pair(o op) error {
 		m.keep(o.f)
 		return nil
 	}
-	if o.dist > 0 && !m.merged[o.s] && !isTypo(m.s[o.s].loose, m.ix.loose(o.f)) && !m.agrees(h, o.f) {
+	if o.dist > 0 && !m.merged[o.s] && !isTypo(m.s[o.s].text, m.ix.text(o.f)) && !m.agrees(h, o.f) {
 		return m.conflict(h, o.f, o.s)
 	}
 	return nil
@@ -542,32 +543,53 @@ func splitWords(s string) []string {
 	return out
 }
 
-// isTypo reports whether two loose views differ only by a slip of the
-// keyboard inside one word (a letter or two), not by a changed number or
-// a different name.
+// isTypo reports whether two lines differ only by a slip of the keyboard
+// inside one word (a letter dropped, doubled, swapped or mistyped), white
+// space aside: not by a changed number, a word that extends another, or
+// another word that happens to be close ("fixed", "failed").
 func isTypo(a, b string) bool {
-	if a == b {
-		return true
-	}
-	d := editdist.Bounded(a, b, 2)
-	if d > 2 {
+	ta, tb := tokens(a), tokens(b)
+	if len(ta) != len(tb) {
 		return false
 	}
-	p, q := editdist.CommonEnds(a, b)
-	wa, wb := word(a, p, len(a)-q), word(b, p, len(b)-q)
-	for _, r := range a[p:len(a)-q] + b[p:len(b)-q] {
-		if unicode.IsDigit(r) {
+	var wa, wb string
+	for k := range ta {
+		if ta[k] == tb[k] {
+			continue
+		}
+		if wa != "" || !isWordByte(ta[k][0]) || !isWordByte(tb[k][0]) {
 			return false
 		}
+		wa, wb = ta[k], tb[k]
 	}
-	// A word that extends another by a syllable (Read, ReadAt) names
-	// something else; a doubled or dropped letter (nil, nill) is a slip.
-	if short, long := min(len(wa), len(wb)), max(len(wa), len(wb)); long-short >= 2 &&
-		(strings.HasPrefix(wa, wb) || strings.HasPrefix(wb, wa) || strings.HasSuffix(wa, wb) || strings.HasSuffix(wb, wa)) {
+	if wa == "" {
+		return true
+	}
+	if strings.ContainsAny(wa+wb, "0123456789") {
 		return false
 	}
-	n := max(len(wa), len(wb))
-	return n >= 3 && editdist.Distance(wa, wb) <= max(1, n/3)
+	short, long := min(len(wa), len(wb)), max(len(wa), len(wb))
+	if long < 3 || long-short >= 2 && (strings.HasPrefix(wa, wb) || strings.HasPrefix(wb, wa) || strings.HasSuffix(wa, wb) || strings.HasSuffix(wb, wa)) {
+		return false
+	}
+	switch editdist.Distance(wa, wb) {
+	case 1:
+		return true
+	case 2:
+		return long >= 8 || sameLetters(wa, wb) // a long word, or two letters swapped
+	}
+	return false
+}
+
+// sameLetters reports whether a and b are made of the same bytes.
+func sameLetters(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := []byte(a), []byte(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return string(x) == string(y)
 }
 
 // renamed returns the word of a (the model's line) that b (the file's)

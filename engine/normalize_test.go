@@ -122,12 +122,17 @@ func TestIsTypo(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{"iferr!=nill{", "iferr!=nil{", true},
+		{"if err != nill {", "if err != nil {", true},
 		{"recieve(msg)", "receive(msg)", true},
-		{"timeout:=30", "timeout:=60", false},
-		{"x:=a", "x:=b", false},
+		{"\tx  = compute(a)", "x = compute(a)", true},
+		{"conection.Close()", "connection.Close()", true},
+		{"timeout := 30", "timeout := 60", false},
+		{"x := a", "x := b", false},
 		{"f.Read(b)", "f.Write(b)", false},
-		{"returntrue", "returnfalse", false},
+		{"return true", "return false", false},
+		{`"this should be fixed"`, `"this should be failed"`, false},
+		{"f.Read(b)", "f.ReadAt(b)", false},
+		{"a(b, c)", "a(b c)", false},
 	} {
 		if got := isTypo(tc.a, tc.b); got != tc.want {
 			t.Errorf("isTypo(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
