@@ -593,9 +593,10 @@ func sameLetters(a, b string) bool {
 }
 
 // renamed returns the word of a (the model's line) that b (the file's)
-// has in its place, when the two lines are the same tokens but for one
-// word: a slip of the keyboard once, but a different name when it recurs
-// on other lines. White space does not count.
+// has in its place, when the two lines are the same tokens but for that
+// word, wherever it stands in the line: a slip of the keyboard once, but a
+// different name when it recurs on other lines. White space does not
+// count.
 func renamed(a, b string) (from, to string, ok bool) {
 	ta, tb := tokens(a), tokens(b)
 	if len(ta) != len(tb) {
@@ -605,7 +606,7 @@ func renamed(a, b string) (from, to string, ok bool) {
 		if ta[k] == tb[k] {
 			continue
 		}
-		if from != "" || !isWordByte(ta[k][0]) || !isWordByte(tb[k][0]) {
+		if !isWordByte(ta[k][0]) || !isWordByte(tb[k][0]) || from != "" && (ta[k] != from || tb[k] != to) {
 			return "", "", false
 		}
 		from, to = ta[k], tb[k]
