@@ -33,6 +33,12 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	h := hits[pick]
 	a, b, whole := d.wholeLines(h.start, h.end)
 	if !whole {
+		if !r.sameShape(h, rd.old) {
+			// The lines of the search fall on the file's lines askew: a
+			// line of its own taken for the start of another ("}" for
+			// "})"). Leave it to the line-level alignment.
+			return nil, nil, false
+		}
 		return r.fragment(h, rd, "whitespace-normalized"), nil, true
 	}
 	ix := r.index()
@@ -170,6 +176,34 @@ func nonBlank(s []sline) int {
 		}
 	}
 	return n
+}
+
+// sameShape reports whether the lines of a search that matched part of
+// the file ignoring white space stand on the file's lines the way they
+// stand in the search: each line after the first starts a file line, and
+// all of them are indented alike relative to the file.
+func (r *resolver) sameShape(h looseHit, old string) bool {
+	lines := strings.Split(old, "\n")
+	d := r.d
+	k, shift, seen := len(loose(lines[0])), 0, false
+	for _, line := range lines[1:] {
+		n := len(loose(line))
+		if n == 0 {
+			continue
+		}
+		pos := d.fromLF(int(h.v.src[h.pos(k)]))
+		f := d.lineAt(pos)
+		if strings.TrimSpace(d.text[d.start[f]:pos]) != "" {
+			return false
+		}
+		delta := columns(d.text[d.start[f]:pos], 4) - columns(indentOf(line), 4)
+		if seen && delta != shift {
+			return false
+		}
+		shift, seen = delta, true
+		k += n
+	}
+	return true
 }
 
 // fragment replaces part of a line (or from the middle of one line to the
