@@ -122,15 +122,15 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		// Lines of the file left out in the middle may be a jump: the
 		// exact pairs after them copies of the search's lines, while the
 		// lines it was copied from changed a little. Aligning the whole
-		// window by similarity tells: the alignment that breaks fewer
-		// lines wins (not the cheaper one, which may shift every line
-		// onto a neighbour one digit away), then the cheaper.
+		// window by similarity tells: it wins only when it breaks fewer
+		// lines (not when it is cheaper, as it is when it shifts every
+		// line onto a neighbour one digit away, or trades a forgotten line
+		// for an exact line paired with a look-alike).
 		all := make([]int, len(s))
 		for j := range all {
 			all[j] = j
 		}
-		if alt, ok := ix.score(s, ix.gap(s, all, lo, hi, true, true)); ok &&
-			(alt.mismatches() < reg.mismatches() || alt.mismatches() == reg.mismatches() && alt.cost < reg.cost) {
+		if alt, ok := ix.score(s, ix.gap(s, all, lo, hi, true, true)); ok && alt.mismatches() < reg.mismatches() {
 			reg = alt
 		}
 	}
