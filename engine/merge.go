@@ -52,6 +52,14 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 			(k+1 == len(diffs) || diffs[k+1].Start > d.Start+1) {
 			d.Start, d.End, d.ReplStart, d.ReplEnd = d.Start+1, d.End+1, d.ReplStart+1, d.ReplEnd+1
 		}
+		// But where the line before it equals, byte for byte, the last
+		// line it adds and not the one it is paired with, the model kept
+		// that one: the insertion goes before it.
+		if d.Start == d.End && d.Start > 0 && d.ReplStart > 0 && d.ReplStart < d.ReplEnd &&
+			(k == 0 || diffs[k-1].End < d.Start) &&
+			b[d.ReplEnd-1] == a[d.Start-1] && s[d.Start-1].text != t[d.ReplStart-1] && s[d.Start-1].text == t[d.ReplEnd-1] {
+			d.Start, d.End, d.ReplStart, d.ReplEnd = d.Start-1, d.End-1, d.ReplStart-1, d.ReplEnd-1
+		}
 		for i := d.Start; i < d.End; i++ {
 			of[i] = len(hs)
 		}
