@@ -230,10 +230,16 @@ func (r *region) clearlyBetter(o *region) bool {
 func (r *region) mismatches() int { return r.similar + r.searchOnly + r.fileOnly }
 
 // good reports whether a region is similar enough to be taken: above the
-// threshold, with at least half of the search's lines nearly as written (a search
+// threshold, with at most a quarter of the search's lines missing from it,
+// and at least half of them nearly as written (a search
 // of one or two lines may have them all changed a little).
 func (r *region) good(threshold float64) bool {
 	if r.score < threshold {
+		return false
+	}
+	// Lines of the search missing from the file weigh more in a short
+	// search: at most one in four.
+	if 4*r.searchOnly > r.lines {
 		return false
 	}
 	return r.cover >= 0.5 || (r.lines <= 2 && r.score >= 0.9)

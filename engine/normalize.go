@@ -205,19 +205,23 @@ func isElision(s string) bool {
 	if t == "" || len(t) > 80 {
 		return false
 	}
+	comment := false
 	for _, p := range [][2]string{{"<!--", "-->"}, {"/*", "*/"}, {"{/*", "*/}"}, {"(*", "*)"}} {
 		if strings.HasPrefix(t, p[0]) && strings.HasSuffix(t, p[1]) && len(t) >= len(p[0])+len(p[1]) {
-			t = strings.TrimSpace(t[len(p[0]) : len(t)-len(p[1])])
+			t, comment = strings.TrimSpace(t[len(p[0]):len(t)-len(p[1])]), true
 			break
 		}
 	}
 	for _, p := range []string{"//", "#", "--", ";;", ";", "%", "'", "rem "} {
-		if strings.HasPrefix(t, p) {
-			t = strings.TrimSpace(t[len(p):])
+		if !comment && strings.HasPrefix(t, p) {
+			t, comment = strings.TrimSpace(t[len(p):]), true
 			break
 		}
 	}
 	t = strings.ReplaceAll(t, "\u2026", "...")
+	if !comment && !strings.HasPrefix(t, "...") {
+		return false // code that ends in "etc..." elides nothing
+	}
 	if strings.Trim(t, ".") == "" {
 		return len(t) >= 3
 	}

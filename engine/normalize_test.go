@@ -20,6 +20,8 @@ func TestIsElision(t *testing.T) {
 		{"fmt.Println(args...)", false},
 		{"// see the docs...", false},
 		{"return ...", false},
+		{"_ Format = (1 << iota) / 4 // Sequence of 0, 0, 1, 2, 4, 8, etc...", false},
+		{"... rest of the function ...", true},
 		{"", false},
 	} {
 		if got := isElision(tc.line); got != tc.want {
