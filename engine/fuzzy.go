@@ -41,8 +41,19 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	if len(regs) == 0 {
 		return nil, refuse(ReasonNotFound, "not found: nothing in the file lines up with the search; read the file again")
 	}
-	best := &regs[0]
 	thr := r.opt.threshold()
+	// The cheapest region, unless it is not good enough and a dearer one
+	// holds every line of the search nearly as written (the place with a
+	// forgotten line, against a cheaper look-alike that lacks lines).
+	best := &regs[0]
+	for k := range regs {
+		if regs[k].good(thr) {
+			if k == 0 || regs[k].cover >= 1 && regs[k].searchOnly == 0 {
+				best = &regs[k]
+			}
+			break
+		}
+	}
 	if !best.good(thr) {
 		e := &Error{
 			Reason: ReasonBelowThreshold,
@@ -77,9 +88,9 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		return nil, e
 	}
 	tied := []*region{best}
-	for k := 1; k < len(regs); k++ {
+	for k := range regs {
 		o := &regs[k]
-		if !o.overlaps(best) && !best.clearlyBetter(o) {
+		if o != best && o.good(thr) && !o.overlaps(best) && !best.clearlyBetter(o) {
 			tied = append(tied, o)
 		}
 	}
