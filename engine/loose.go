@@ -45,7 +45,9 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	sl := newSlines(s)
 	reg, ok := ix.align(sl, a, b+1)
-	if !ok {
+	if !ok || reg.mismatches() > 0 {
+		// The text is there but not its lines (a line break where the
+		// file has a space): leave it to the line-level alignment.
 		return nil, nil, false
 	}
 	m, err := r.place(sl, t, &reg, rd)
@@ -78,6 +80,7 @@ func (r *resolver) view(lo, hi int) *looseView {
 type looseHit struct {
 	v          *looseView
 	at         int // offset of the hit in v.text
+	n          int // its length in v.text
 	start, end int // the bytes of d.text it covers
 	// align maps offsets of the search's loose view to offsets from at,
 	// for a hit that is only similar; nil for an equal one.
@@ -165,7 +168,7 @@ func (r *resolver) hit(v *looseView, at, n int) looseHit {
 	d := r.d
 	last := int(v.src[at+n-1])
 	_, size := utf8.DecodeRuneInString(d.lf[last:])
-	return looseHit{v: v, at: at, start: d.fromLF(int(v.src[at])), end: d.fromLF(last + size), score: 1}
+	return looseHit{v: v, at: at, n: n, start: d.fromLF(int(v.src[at])), end: d.fromLF(last + size), score: 1}
 }
 
 func nonBlank(s []sline) int {
@@ -225,13 +228,13 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
 	total := len(loose(old))
 	d := r.d
 	from := start
-	if kp > 0 {
+	if kp > 0 && h.pos(kp) > h.at {
 		last := int(h.v.src[h.pos(kp)-1])
 		_, size := utf8.DecodeRuneInString(d.lf[last:])
 		from = d.fromLF(last + size)
 	}
 	to := end
-	if ke < total {
+	if ke < total && h.pos(ke) < h.at+h.n {
 		to = d.fromLF(int(h.v.src[h.pos(ke)]))
 	}
 	// Where the model's unchanged beginning ends in white space, so does
