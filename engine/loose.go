@@ -104,7 +104,7 @@ func (h *looseHit) pos(k int) int {
 func (r *resolver) looseHits(old, needle string) []looseHit {
 	ix := r.index()
 	var views []*looseView
-	if !strings.Contains(strings.TrimSpace(old), "\n") {
+	if oneLine(old) {
 		_, _, sig := looseKey(needle)
 		for i := range ix.key {
 			if int(ix.n[i]) >= len(needle) && ix.sig[i]&sig == sig && strings.Contains(ix.loose(i), needle) {
