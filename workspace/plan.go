@@ -475,9 +475,14 @@ func (p *planner) skip(i, failed int) {
 
 // withhold undoes the plan unless every block applied: the blocks that
 // applied are reported skipped, and no file changes.
-func (p *planner) withhold() {
+func (p *planner) withhold() { p.res.Withhold() }
+
+// Withhold undoes the result unless every block applied: the blocks that
+// applied are reported skipped, and no file changes. It is what
+// PlanOptions.Atomic does, for a caller that fails blocks after Plan.
+func (r *Result) Withhold() {
 	first := -1
-	for i, b := range p.res.Blocks {
+	for i, b := range r.Blocks {
 		if b.Status != engine.StatusApplied {
 			first = i
 			break
@@ -486,18 +491,42 @@ func (p *planner) withhold() {
 	if first < 0 {
 		return
 	}
-	for i := range p.res.Blocks {
-		r := &p.res.Blocks[i]
-		if r.Status != engine.StatusApplied {
+	for i := range r.Blocks {
+		b := &r.Blocks[i]
+		if b.Status != engine.StatusApplied {
 			continue
 		}
-		r.Status = engine.StatusSkipped
-		r.Err = &engine.Error{Reason: engine.ReasonSkipped,
+		b.Status = engine.StatusSkipped
+		b.Err = &engine.Error{Reason: engine.ReasonSkipped,
 			Summary: fmt.Sprintf("withheld: the edits are atomic, and block %d did not apply", first+1)}
-		r.Message = r.Err.Error()
+		b.Message = b.Err.Error()
 	}
-	for i := range p.res.Files {
-		f := &p.res.Files[i]
-		f.After, f.Exists, f.NewPath, f.newAbs, f.Changed = f.Before, f.Existed, "", "", false
+	for i := range r.Files {
+		r.Files[i].revert()
 	}
 }
+
+// Fail records that the change of file i will not be made, for the reason
+// err: the blocks that applied to it fail with err, and the file keeps its
+// content.
+func (r *Result) Fail(i int, err error) {
+	f := &r.Files[i]
+	for _, b := range f.Blocks {
+		if br := &r.Blocks[b]; br.Status == engine.StatusApplied {
+			br.Status, br.Err, br.Message = engine.StatusFailed, err, err.Error()
+		}
+	}
+	f.revert()
+}
+
+// revert leaves the file as it was.
+func (f *FileChange) revert() {
+	f.After, f.Exists, f.NewPath, f.newAbs, f.Changed = f.Before, f.Existed, "", "", false
+}
+
+// Abs returns the absolute path of the file, as the Source mapped it.
+func (f *FileChange) Abs() string { return f.abs }
+
+// NewAbs returns the absolute path a move puts the file at; empty when
+// it stays.
+func (f *FileChange) NewAbs() string { return f.newAbs }

@@ -13,24 +13,11 @@ import (
 // jsonReport is the JSON report of graft apply, as the outside contract
 // fixes it: fields may be added, never removed or renamed.
 type jsonReport struct {
-	Blocks  []jsonBlock `json:"blocks"`
-	Files   []jsonFile  `json:"files"`
-	Applied int         `json:"applied"`
-	Failed  int         `json:"failed"`
-	Skipped int         `json:"skipped"`
-}
-
-type jsonBlock struct {
-	Index         int     `json:"index"`
-	Path          string  `json:"path"`
-	Dialect       string  `json:"dialect"`
-	Status        string  `json:"status"`
-	Strategy      string  `json:"strategy"`
-	Score         float64 `json:"score"`
-	StartLine     int     `json:"startLine"`
-	EndLine       int     `json:"endLine"`
-	Message       string  `json:"message"`
-	ElapsedMicros int64   `json:"elapsedMicros"`
+	Blocks  []workspace.BlockReport `json:"blocks"`
+	Files   []jsonFile              `json:"files"`
+	Applied int                     `json:"applied"`
+	Failed  int                     `json:"failed"`
+	Skipped int                     `json:"skipped"`
 }
 
 type jsonFile struct {
@@ -45,25 +32,14 @@ type jsonFile struct {
 // is a dry run.
 func writeJSON(w io.Writer, res *workspace.Result, dryRun bool) error {
 	r := jsonReport{
-		Blocks:  make([]jsonBlock, len(res.Blocks)),
+		Blocks:  make([]workspace.BlockReport, len(res.Blocks)),
 		Files:   make([]jsonFile, len(res.Files)),
 		Applied: res.Count(engine.StatusApplied),
 		Failed:  res.Count(engine.StatusFailed),
 		Skipped: res.Count(engine.StatusSkipped),
 	}
-	for i, b := range res.Blocks {
-		r.Blocks[i] = jsonBlock{
-			Index:         b.Index,
-			Path:          b.Path,
-			Dialect:       b.Dialect,
-			Status:        string(b.Status),
-			Strategy:      b.Strategy,
-			Score:         b.Score,
-			StartLine:     b.StartLine,
-			EndLine:       b.EndLine,
-			Message:       b.Message,
-			ElapsedMicros: b.Elapsed.Microseconds(),
-		}
+	for i := range res.Blocks {
+		r.Blocks[i] = res.Blocks[i].Report()
 	}
 	for i, f := range res.Files {
 		r.Files[i] = jsonFile{Path: f.Path, NewPath: f.NewPath, Action: string(f.Action), Changed: f.Changed}
