@@ -444,3 +444,16 @@ func TestEditSendsIncrementalChange(t *testing.T) {
 		t.Error("close")
 	}
 }
+
+func TestCodeActionJSON(t *testing.T) {
+	var got []CodeAction
+	in := `[{"title":"Apply","kind":"quickfix","command":{"title":"Apply","command":"graft.apply","arguments":[{"text":"x"}]}},` +
+		`{"title":"Bare","command":"graft.preview","arguments":[1]}]`
+	if err := json.Unmarshal([]byte(in), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Kind != "quickfix" || got[0].Command.Command != "graft.apply" ||
+		got[1].Title != "Bare" || got[1].Command.Command != "graft.preview" || got[1].Kind != "" || string(got[1].Raw) != `{"title":"Bare","command":"graft.preview","arguments":[1]}` {
+		t.Errorf("decoded %+v", got)
+	}
+}
