@@ -116,6 +116,9 @@ func Frame(body []byte) []byte {
 	return b.Bytes()
 }
 
+// MaxFrame is the largest message body ReadFrame accepts.
+const MaxFrame = 256 << 20
+
 // ReadFrame reads one framed message body from r. It accepts other headers
 // (Content-Type) and requires Content-Length.
 func ReadFrame(r *bufio.Reader) ([]byte, error) {
@@ -147,11 +150,19 @@ func ReadFrame(r *bufio.Reader) ([]byte, error) {
 	if length < 0 {
 		return nil, errors.New("message without Content-Length")
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, fmt.Errorf("reading %d-byte body: %w", length, err)
+	if length > MaxFrame {
+		return nil, fmt.Errorf("Content-Length %d exceeds %d", length, MaxFrame)
 	}
-	return body, nil
+	// Grow with the data that arrives, not with what the header claims.
+	var body bytes.Buffer
+	body.Grow(min(length, 1<<20))
+	if n, err := io.CopyN(&body, r, int64(length)); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("reading %d-byte body (got %d): %w", length, n, err)
+	}
+	return body.Bytes(), nil
 }
 
 // WriteRaw writes b to the peer exactly as given, in one write that never

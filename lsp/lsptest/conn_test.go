@@ -211,3 +211,20 @@ func TestConnClosed(t *testing.T) {
 		t.Error("Call on a closed connection succeeded")
 	}
 }
+
+func FuzzReadFrame(f *testing.F) {
+	for _, s := range []string{"Content-Length: 2\r\n\r\n{}", "Content-Length: -1\r\n\r\n", "a:b\r\n\r\n", "Content-Length: 99999999999999999999\r\n\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		body, err := ReadFrame(bufio.NewReader(strings.NewReader(in)))
+		if err != nil {
+			return
+		}
+		// A frame read back from Frame is the same body.
+		again, err := ReadFrame(bufio.NewReader(strings.NewReader(string(Frame(body)))))
+		if err != nil || string(again) != string(body) {
+			t.Fatalf("Frame/ReadFrame round trip of %q: %q, %v", body, again, err)
+		}
+	})
+}

@@ -188,6 +188,23 @@ func (e *Editor) WaitDiagnostics(u uri.URI, ok func([]protocol.Diagnostic) bool,
 	return last.Diagnostics, nil
 }
 
+// WaitPublished is WaitDiagnostics for a condition on the whole
+// notification: its version, whether it was null, how many came.
+func (e *Editor) WaitPublished(u uri.URI, ok func(PublishedDiagnostics) bool, timeout time.Duration) (PublishedDiagnostics, error) {
+	u = canonical(u)
+	var last PublishedDiagnostics
+	var seen bool
+	err := e.wait(timeout, func(r *records) bool {
+		last, seen = r.diags[u]
+		return seen && ok(last)
+	})
+	if err != nil {
+		b, _ := json.Marshal(last.Diagnostics)
+		return last, fmt.Errorf("publishDiagnostics for %s not as expected within %v (seen %v, %d notifications, last %s)", u, timeout, seen, last.Count, b)
+	}
+	return last, nil
+}
+
 // Messages returns the window/showMessage notifications so far.
 func (e *Editor) Messages() []ShowMessage {
 	e.rec.mu.Lock()
