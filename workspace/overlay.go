@@ -1,0 +1,360 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// ErrNoRoot reports that a path was resolved while there is no workspace
+// folder to resolve it in.
+var ErrNoRoot = errors.New("no workspace folder is open")
+
+// defaultMode is the mode a document that is open but not on disk has.
+const defaultMode fs.FileMode = 0o644
+
+// An Overlay is a Source over one or more workspace folders that reads
+// the editor's open buffers in front of the disk: a document that is open
+// is read from its buffer, any other from disk through the root that holds
+// it. Paths are confined to the roots exactly as Root.Path confines them.
+//
+// A buffer is found under the path it was opened with and under its real
+// path (symbolic links evaluated), so that an edit naming a link finds the
+// buffer of its target, and the other way round. A buffer outside every
+// root is kept too (an agent's answer in a scratch buffer, say); it is
+// never an edit's target, since Path refuses its path.
+//
+// An Overlay is safe for concurrent use.
+type Overlay struct {
+	mu    sync.RWMutex
+	roots []*Root
+	open  map[string]*openBuffer // by the clean path it was opened under
+	seq   int                    // counts Open calls, to order the buffers
+}
+
+// An openBuffer is a buffer and where it is.
+type openBuffer struct {
+	buf  *Buffer
+	key  string // the clean path it was opened under
+	real string // key with symbolic links evaluated, at Open
+	seq  int    // when it was opened
+}
+
+// NewOverlay returns an overlay over roots, in order, with no buffer open.
+func NewOverlay(roots ...*Root) *Overlay {
+	return &Overlay{roots: slices.Clone(roots), open: make(map[string]*openBuffer)}
+}
+
+// SetRoots replaces the workspace folders, as when the editor's change.
+// Open buffers stay open.
+func (o *Overlay) SetRoots(roots []*Root) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.roots = slices.Clone(roots)
+}
+
+// Roots returns the workspace folders, in order.
+func (o *Overlay) Roots() []*Root {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return slices.Clone(o.roots)
+}
+
+// Open opens a buffer at path, the absolute path the editor has for the
+// document, holding text at version, and returns it. A buffer already open
+// under path is replaced.
+func (o *Overlay) Open(path, text string, version int32) *Buffer {
+	key := filepath.Clean(path)
+	real, err := evalExisting(key)
+	if err != nil {
+		real = key
+	}
+	b := NewBuffer(path, text, version)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seq++
+	o.open[key] = &openBuffer{buf: b, key: key, real: real, seq: o.seq}
+	return b
+}
+
+// Close closes the buffer opened under path, if any. Reads of its document
+// go to the disk again.
+func (o *Overlay) Close(path string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	delete(o.open, filepath.Clean(path))
+}
+
+// Buffer returns the buffer open at path, found by the path it was opened
+// under or by its real path; nil when none is open there. When the editor
+// opened one file under two names, the buffer opened under path itself
+// wins, then the one opened last.
+func (o *Overlay) Buffer(path string) *Buffer {
+	key := filepath.Clean(path)
+	if b := o.lookup(key); b != nil {
+		return b
+	}
+	real, err := evalExisting(key)
+	if err != nil || real == key {
+		return nil
+	}
+	return o.lookup(real)
+}
+
+// lookup returns the buffer opened under the clean path p, or else the
+// last one opened whose real path is p.
+func (o *Overlay) lookup(p string) *Buffer {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	if ob := o.open[p]; ob != nil {
+		return ob.buf
+	}
+	var found *openBuffer
+	for _, ob := range o.open {
+		if ob.real == p && (found == nil || ob.seq > found.seq) {
+			found = ob
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	return found.buf
+}
+
+// Path maps name, a path as an edit wrote it, to an absolute path inside
+// one of the workspace folders, its symbolic links evaluated, as Root.Path
+// does for one. An absolute name must land inside a root. A relative name
+// resolves in the first root where it exists, on disk or as an open
+// buffer, or else in the first root. With no root, every name is refused
+// with an error wrapping ErrNoRoot.
+func (o *Overlay) Path(name string) (string, error) {
+	return resolve(o.Roots(), name, func(abs string) bool { return o.lookup(abs) != nil })
+}
+
+// Rel returns abs relative to the innermost root that holds it,
+// slash-separated, for reports; a path outside every root is returned
+// whole.
+func (o *Overlay) Rel(abs string) string { return rel(o.Roots(), abs) }
+
+// Read returns the document at name, a path Path accepts: the open
+// buffer's text when the document is open (Exists is true, Mode is the
+// file's on disk or 0644), else the file on disk, read by Root.ReadFile.
+// A buffer out of sync is an error wrapping ErrOutOfSync, and binary text
+// is refused as ReadFile refuses it.
+func (o *Overlay) Read(ctx context.Context, name string) (Document, error) {
+	if err := ctx.Err(); err != nil {
+		return Document{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	roots := o.Roots()
+	abs, err := resolve(roots, name, func(abs string) bool { return o.lookup(abs) != nil })
+	if err != nil {
+		return Document{}, err
+	}
+	b := o.lookup(abs)
+	if b == nil {
+		return readDisk(roots, abs)
+	}
+	snap, err := b.Snapshot()
+	if err != nil {
+		return Document{}, &fs.PathError{Op: "read", Path: rel(roots, abs), Err: err}
+	}
+	return bufferDocument(roots, abs, snap.Text)
+}
+
+// A View is an Overlay frozen at one moment: its roots and the snapshots
+// of its buffers, so that a plan and the edit built from it agree on the
+// versions they read. Paths still resolve against the disk as it is.
+//
+// A View is safe for concurrent use.
+type View struct {
+	roots []*Root
+	open  map[string]frozen // by the clean path opened under
+	real  map[string]frozen // by real path, the buffer opened last
+}
+
+// A frozen buffer is a snapshot, or why there is none.
+type frozen struct {
+	snap Snapshot
+	err  error // the buffer is out of sync
+}
+
+// View returns the overlay as it is now, frozen: later changes, buffers
+// opened or closed and roots set are not seen by it.
+func (o *Overlay) View() *View {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	v := &View{
+		roots: slices.Clone(o.roots),
+		open:  make(map[string]frozen, len(o.open)),
+		real:  make(map[string]frozen, len(o.open)),
+	}
+	obs := make([]*openBuffer, 0, len(o.open))
+	for key, ob := range o.open {
+		snap, err := ob.buf.Snapshot()
+		v.open[key] = frozen{snap, err}
+		obs = append(obs, ob)
+	}
+	slices.SortFunc(obs, func(a, b *openBuffer) int { return a.seq - b.seq })
+	for _, ob := range obs {
+		v.real[ob.real] = v.open[ob.key]
+	}
+	return v
+}
+
+// lookup returns the frozen buffer at the clean path p, opened under it or
+// with p as its real path.
+func (v *View) lookup(p string) (frozen, bool) {
+	if f, ok := v.open[p]; ok {
+		return f, true
+	}
+	f, ok := v.real[p]
+	return f, ok
+}
+
+// Snapshot returns the frozen buffer at abs, a real absolute path as Path
+// returns it, or a path a buffer was opened under. ok is false when no
+// buffer was open there, and when the buffer was out of sync (Read then
+// says so).
+func (v *View) Snapshot(abs string) (snap Snapshot, ok bool) {
+	f, ok := v.lookup(filepath.Clean(abs))
+	if !ok || f.err != nil {
+		return Snapshot{}, false
+	}
+	return f.snap, true
+}
+
+// Path maps name as Overlay.Path does, over the view's roots and buffers.
+func (v *View) Path(name string) (string, error) {
+	return resolve(v.roots, name, func(abs string) bool { _, ok := v.lookup(abs); return ok })
+}
+
+// Rel returns abs relative to the innermost of the view's roots that holds
+// it, as Overlay.Rel does.
+func (v *View) Rel(abs string) string { return rel(v.roots, abs) }
+
+// Read returns the document at name as Overlay.Read does, from the frozen
+// buffers and the disk.
+func (v *View) Read(ctx context.Context, name string) (Document, error) {
+	if err := ctx.Err(); err != nil {
+		return Document{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	abs, err := v.Path(name)
+	if err != nil {
+		return Document{}, err
+	}
+	f, ok := v.lookup(abs)
+	if !ok {
+		return readDisk(v.roots, abs)
+	}
+	if f.err != nil {
+		return Document{}, &fs.PathError{Op: "read", Path: rel(v.roots, abs), Err: f.err}
+	}
+	return bufferDocument(v.roots, abs, f.snap.Text)
+}
+
+var (
+	_ Source = (*Overlay)(nil)
+	_ Source = (*View)(nil)
+)
+
+// resolve maps name to an absolute path inside one of roots, as
+// Overlay.Path describes; isOpen reports whether a buffer is open at a
+// clean absolute path.
+func resolve(roots []*Root, name string, isOpen func(abs string) bool) (string, error) {
+	if len(roots) == 0 {
+		return "", &fs.PathError{Op: "resolve", Path: name, Err: ErrNoRoot}
+	}
+	if len(roots) == 1 || name == "" {
+		return roots[0].Path(name)
+	}
+	p := filepath.FromSlash(name)
+	if filepath.IsAbs(p) {
+		p = filepath.Clean(p)
+		var refusal error
+		for _, r := range roots {
+			abs, err := r.Path(name)
+			if err == nil {
+				return abs, nil
+			}
+			if refusal == nil || r.contains(p) {
+				refusal = err // the root the name is in says best why not
+			}
+		}
+		if errors.Is(refusal, ErrOutsideRoot) && !inAny(roots, p) {
+			refusal = &fs.PathError{Op: "resolve", Path: name,
+				Err: fmt.Errorf("%w: in none of the %d workspace folders", ErrOutsideRoot, len(roots))}
+		}
+		return "", refusal
+	}
+	for _, r := range roots {
+		lexical := filepath.Join(r.Dir(), p)
+		if _, err := os.Lstat(lexical); err == nil || isOpen(lexical) {
+			return r.Path(name)
+		}
+		if abs, err := r.Path(name); err == nil && isOpen(abs) {
+			return abs, nil
+		}
+	}
+	return roots[0].Path(name)
+}
+
+// inAny reports whether the clean absolute path p lies in one of roots.
+func inAny(roots []*Root, p string) bool {
+	return slices.ContainsFunc(roots, func(r *Root) bool { return r.contains(p) })
+}
+
+// holder returns the innermost of roots that holds the clean absolute path
+// abs, or nil.
+func holder(roots []*Root, abs string) *Root {
+	var in *Root
+	for _, r := range roots {
+		if r.contains(abs) && (in == nil || len(r.Dir()) > len(in.Dir())) {
+			in = r
+		}
+	}
+	return in
+}
+
+// rel returns abs relative to the innermost of roots that holds it.
+func rel(roots []*Root, abs string) string {
+	if r := holder(roots, abs); r != nil {
+		return r.Rel(abs)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// readDisk reads the file at abs, a path resolve returned, through the
+// root that holds it.
+func readDisk(roots []*Root, abs string) (Document, error) {
+	r := holder(roots, abs)
+	if r == nil {
+		return Document{}, &fs.PathError{Op: "read", Path: abs, Err: ErrOutsideRoot}
+	}
+	return r.ReadFile(abs)
+}
+
+// bufferDocument returns the document of an open buffer's text at abs,
+// refusing binary text and text that is not UTF-8 as ReadFile does.
+func bufferDocument(roots []*Root, abs, text string) (Document, error) {
+	refuse := func(err error) (Document, error) {
+		return Document{}, &fs.PathError{Op: "read", Path: rel(roots, abs), Err: err}
+	}
+	if strings.IndexByte(text[:min(len(text), sniffLen)], 0) >= 0 {
+		return refuse(ErrBinary)
+	}
+	if !utf8.ValidString(text) {
+		return refuse(ErrNotUTF8)
+	}
+	mode := defaultMode
+	if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
+		mode = fi.Mode().Perm()
+	}
+	return Document{Text: text, Exists: true, Mode: mode}, nil
+}

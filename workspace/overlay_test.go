@@ -1,0 +1,349 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+)
+
+// tree writes files (slash-separated path to content) under a new
+// temporary directory and returns its real path.
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func openRoot(t *testing.T, dir string) *Root {
+	t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+}
+
+// wantRead checks that src reads text at name, existing or not.
+func wantRead(t *testing.T, src Source, name, text string, exists bool) Document {
+	t.Helper()
+	doc, err := src.Read(context.Background(), name)
+	if err != nil {
+		t.Fatalf("Read(%q): %v", name, err)
+	}
+	if doc.Text != text || doc.Exists != exists {
+		t.Fatalf("Read(%q) = %q (exists %v), want %q (exists %v)", name, doc.Text, doc.Exists, text, exists)
+	}
+	return doc
+}
+
+func wantRefusal(t *testing.T, src Source, name string, reason error) {
+	t.Helper()
+	if abs, err := src.Path(name); !errors.Is(err, reason) {
+		t.Errorf("Path(%q) = %q, %v; want %v", name, abs, err, reason)
+	}
+	if doc, err := src.Read(context.Background(), name); !errors.Is(err, reason) {
+		t.Errorf("Read(%q) = %q, %v; want %v", name, doc.Text, err, reason)
+	}
+}
+
+func TestOverlayBufferWinsOverDisk(t *testing.T) {
+	dir := tree(t, map[string]string{"a.go": "disk\n", "b.go": "other\n"})
+	o := NewOverlay(openRoot(t, dir))
+	b := o.Open(filepath.Join(dir, "a.go"), "buffer\n", 3)
+	doc := wantRead(t, o, "a.go", "buffer\n", true)
+	if doc.Mode != 0o600 {
+		t.Errorf("an open buffer's mode = %v, want the file's 0600", doc.Mode)
+	}
+	wantRead(t, o, filepath.Join(dir, "a.go"), "buffer\n", true)
+	wantRead(t, o, "b.go", "other\n", true)
+	wantRead(t, o, "missing.go", "", false)
+
+	if err := b.Change(4, []Change{{rng(0, 0, 0, 0), "new "}}, UTF16); err != nil {
+		t.Fatal(err)
+	}
+	wantRead(t, o, "a.go", "new buffer\n", true)
+	if data, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(data) != "disk\n" {
+		t.Errorf("the disk changed to %q", data)
+	}
+
+	o.Close(filepath.Join(dir, "a.go"))
+	wantRead(t, o, "a.go", "disk\n", true)
+	if o.Buffer(filepath.Join(dir, "a.go")) != nil {
+		t.Error("a closed buffer is still found")
+	}
+}
+
+func TestOverlayBufferOfANewFile(t *testing.T) {
+	dir := tree(t, map[string]string{"sub/x.go": "x\n"})
+	o := NewOverlay(openRoot(t, dir))
+	o.Open(filepath.Join(dir, "new", "file.go"), "unsaved\n", 1)
+	doc := wantRead(t, o, "new/file.go", "unsaved\n", true)
+	if doc.Mode != defaultMode {
+		t.Errorf("mode of a buffer not on disk = %v, want %v", doc.Mode, defaultMode)
+	}
+}
+
+func TestOverlayRefusesWhatReadFileRefuses(t *testing.T) {
+	dir := tree(t, map[string]string{"bin": "a\x00b", "latin1": "caf\xe9"})
+	o := NewOverlay(openRoot(t, dir))
+	o.Open(filepath.Join(dir, "nul.txt"), "text\x00with a NUL", 1)
+	o.Open(filepath.Join(dir, "bad.txt"), "caf\xe9", 1)
+	o.Open(filepath.Join(dir, "latin1"), "café", 1)
+	for name, reason := range map[string]error{"bin": ErrBinary, "nul.txt": ErrBinary, "bad.txt": ErrNotUTF8} {
+		if _, err := o.Read(context.Background(), name); !errors.Is(err, reason) {
+			t.Errorf("Read(%q) = %v, want %v", name, err, reason)
+		}
+	}
+	wantRead(t, o, "latin1", "café", true) // the buffer wins over a file ReadFile refuses
+}
+
+func TestOverlayOutOfSyncBufferIsNoDiskRead(t *testing.T) {
+	dir := tree(t, map[string]string{"a.go": "disk\n"})
+	o := NewOverlay(openRoot(t, dir))
+	b := o.Open(filepath.Join(dir, "a.go"), "buffer\n", 1)
+	if err := b.Change(2, []Change{{rng(9, 0, 9, 0), "x"}}, UTF16); err == nil {
+		t.Fatal("a change past the end applied")
+	}
+	for _, src := range []Source{o, o.View()} {
+		if doc, err := src.Read(context.Background(), "a.go"); !errors.Is(err, ErrOutOfSync) {
+			t.Errorf("%T.Read of a buffer out of sync = %q, %v; want ErrOutOfSync", src, doc.Text, err)
+		}
+	}
+}
+
+func TestOverlayConfines(t *testing.T) {
+	outside := tree(t, map[string]string{"secret.go": "secret\n"})
+	dir := tree(t, map[string]string{"a.go": "a\n"})
+	symlink(t, filepath.Join(outside, "secret.go"), filepath.Join(dir, "escape.go"))
+	symlink(t, outside, filepath.Join(dir, "escapedir"))
+	o := NewOverlay(openRoot(t, dir))
+	// Opening a buffer for the target does not make it reachable.
+	o.Open(filepath.Join(outside, "secret.go"), "open secret\n", 1)
+	for _, name := range []string{
+		"escape.go",
+		"escapedir/secret.go",
+		"escapedir/new.go",
+		"../" + filepath.Base(outside) + "/secret.go",
+		"sub/../../x.go",
+		filepath.Join(outside, "secret.go"),
+		"/etc/passwd",
+	} {
+		wantRefusal(t, o, name, ErrOutsideRoot)
+	}
+	// The buffer outside every root is still open, as an answer buffer is.
+	if o.Buffer(filepath.Join(outside, "secret.go")) == nil {
+		t.Error("a buffer outside every root was dropped")
+	}
+	if _, err := o.Path(""); err == nil {
+		t.Error("Path accepted an empty name")
+	}
+}
+
+func TestOverlayNoRoots(t *testing.T) {
+	dir := tree(t, map[string]string{"a.go": "a\n"})
+	o := NewOverlay()
+	o.Open(filepath.Join(dir, "a.go"), "buffer\n", 1)
+	for _, name := range []string{"a.go", filepath.Join(dir, "a.go")} {
+		wantRefusal(t, o, name, ErrNoRoot)
+		wantRefusal(t, o.View(), name, ErrNoRoot)
+	}
+	o.SetRoots([]*Root{openRoot(t, dir)})
+	wantRead(t, o, "a.go", "buffer\n", true)
+	if roots := o.Roots(); len(roots) != 1 || roots[0].Dir() != dir {
+		t.Errorf("Roots() = %v after SetRoots", roots)
+	}
+}
+
+func TestOverlaySymlinkedBuffer(t *testing.T) {
+	for _, openedAs := range []string{"real.go", "link.go"} {
+		t.Run("opened as "+openedAs, func(t *testing.T) {
+			dir := tree(t, map[string]string{"real.go": "disk\n", "d/x.go": "x\n"})
+			symlink(t, "real.go", filepath.Join(dir, "link.go"))
+			symlink(t, "d", filepath.Join(dir, "dlink"))
+			o := NewOverlay(openRoot(t, dir))
+			b := o.Open(filepath.Join(dir, openedAs), "buffer\n", 7)
+			o.Open(filepath.Join(dir, "dlink", "x.go"), "x buffer\n", 1)
+			for _, name := range []string{"real.go", "link.go", filepath.Join(dir, "link.go")} {
+				wantRead(t, o, name, "buffer\n", true)
+				wantRead(t, o.View(), name, "buffer\n", true)
+				if got := o.Buffer(filepath.Join(dir, name)); got != b && !filepath.IsAbs(name) {
+					t.Errorf("Buffer(%s) = %v, want the buffer opened as %s", name, got, openedAs)
+				}
+			}
+			if abs, _ := o.Path("link.go"); abs != filepath.Join(dir, "real.go") {
+				t.Errorf("Path(link.go) = %s, want the real path", abs)
+			}
+			if s, ok := o.View().Snapshot(filepath.Join(dir, "real.go")); !ok || s.Version != 7 || s.Text != "buffer\n" {
+				t.Errorf("View().Snapshot(real.go) = %+v, %v", s, ok)
+			}
+			wantRead(t, o, "d/x.go", "x buffer\n", true)
+			wantRead(t, o, "dlink/x.go", "x buffer\n", true)
+		})
+	}
+}
+
+func TestOverlayOneFileOpenUnderTwoNames(t *testing.T) {
+	dir := tree(t, map[string]string{"real.go": "disk\n"})
+	symlink(t, "real.go", filepath.Join(dir, "link.go"))
+	o := NewOverlay(openRoot(t, dir))
+	byReal := o.Open(filepath.Join(dir, "real.go"), "as real\n", 1)
+	byLink := o.Open(filepath.Join(dir, "link.go"), "as link\n", 1)
+	if o.Buffer(filepath.Join(dir, "real.go")) != byReal || o.Buffer(filepath.Join(dir, "link.go")) != byLink {
+		t.Error("a buffer is not found first under the path it was opened under")
+	}
+	// An edit lands on the real path: the buffer opened under it.
+	wantRead(t, o, "link.go", "as real\n", true)
+	o.Close(filepath.Join(dir, "real.go"))
+	wantRead(t, o, "real.go", "as link\n", true)
+}
+
+func TestOverlayTwoRoots(t *testing.T) {
+	a := tree(t, map[string]string{"both.go": "a both\n", "only_a.go": "a\n"})
+	b := tree(t, map[string]string{"both.go": "b both\n", "only_b.go": "b\n", "sub/deep.go": "deep\n"})
+	ra, rb := openRoot(t, a), openRoot(t, b)
+	o := NewOverlay(ra, rb)
+	o.Open(filepath.Join(b, "unsaved.go"), "unsaved in b\n", 1)
+	tests := []struct {
+		name, wantPath, wantText string
+		exists                   bool
+	}{
+		{"both.go", filepath.Join(a, "both.go"), "a both\n", true},
+		{"only_a.go", filepath.Join(a, "only_a.go"), "a\n", true},
+		{"only_b.go", filepath.Join(b, "only_b.go"), "b\n", true},
+		{"sub/deep.go", filepath.Join(b, "sub", "deep.go"), "deep\n", true},
+		{"unsaved.go", filepath.Join(b, "unsaved.go"), "unsaved in b\n", true},
+		{"nowhere.go", filepath.Join(a, "nowhere.go"), "", false},
+		{filepath.Join(b, "both.go"), filepath.Join(b, "both.go"), "b both\n", true},
+		{filepath.Join(b, "new.go"), filepath.Join(b, "new.go"), "", false},
+	}
+	for _, tt := range tests {
+		for _, src := range []Source{o, o.View()} {
+			abs, err := src.Path(tt.name)
+			if err != nil || abs != tt.wantPath {
+				t.Errorf("%T.Path(%q) = %q, %v; want %q", src, tt.name, abs, err, tt.wantPath)
+			}
+			wantRead(t, src, tt.name, tt.wantText, tt.exists)
+		}
+	}
+	if got := o.Rel(filepath.Join(b, "sub", "deep.go")); got != "sub/deep.go" {
+		t.Errorf("Rel in the second root = %q, want sub/deep.go", got)
+	}
+	if got := o.Rel("/elsewhere/x.go"); got != "/elsewhere/x.go" {
+		t.Errorf("Rel outside every root = %q, want the whole path", got)
+	}
+	// ".." does not walk from one root into the other.
+	wantRefusal(t, o, "../"+filepath.Base(b)+"/only_b.go", ErrOutsideRoot)
+	// Without the second root, its files are outside.
+	o.SetRoots([]*Root{ra})
+	wantRefusal(t, o, filepath.Join(b, "both.go"), ErrOutsideRoot)
+}
+
+func TestOverlayNestedRoots(t *testing.T) {
+	outer := tree(t, map[string]string{"inner/x.go": "x\n"})
+	o := NewOverlay(openRoot(t, outer), openRoot(t, filepath.Join(outer, "inner")))
+	if got := o.Rel(filepath.Join(outer, "inner", "x.go")); got != "x.go" {
+		t.Errorf("Rel = %q, want x.go, relative to the innermost root", got)
+	}
+	wantRead(t, o, "inner/x.go", "x\n", true)
+	wantRead(t, o, "x.go", "x\n", true)
+}
+
+func TestViewIsFrozen(t *testing.T) {
+	dir := tree(t, map[string]string{"a.go": "disk a\n", "b.go": "disk b\n", "c.go": "disk c\n"})
+	o := NewOverlay(openRoot(t, dir))
+	a := o.Open(filepath.Join(dir, "a.go"), "buffer a\n", 1)
+	o.Open(filepath.Join(dir, "b.go"), "buffer b\n", 1)
+	v := o.View()
+
+	if err := a.Change(2, []Change{{nil, "changed a\n"}}, UTF16); err != nil {
+		t.Fatal(err)
+	}
+	o.Close(filepath.Join(dir, "b.go"))
+	o.Open(filepath.Join(dir, "c.go"), "buffer c\n", 1)
+	o.SetRoots(nil)
+
+	wantRead(t, v, "a.go", "buffer a\n", true)
+	wantRead(t, v, "b.go", "buffer b\n", true)
+	wantRead(t, v, "c.go", "disk c\n", true)
+	if s, ok := v.Snapshot(filepath.Join(dir, "a.go")); !ok || s.Version != 1 || s.Text != "buffer a\n" {
+		t.Errorf("v.Snapshot(a.go) = %+v, %v; want version 1", s, ok)
+	}
+	if _, ok := v.Snapshot(filepath.Join(dir, "c.go")); ok {
+		t.Error("v.Snapshot(c.go) found a buffer opened after the view")
+	}
+	if got := v.Rel(filepath.Join(dir, "a.go")); got != "a.go" {
+		t.Errorf("v.Rel = %q", got)
+	}
+
+	o.SetRoots([]*Root{openRoot(t, dir)})
+	w := o.View()
+	wantRead(t, w, "a.go", "changed a\n", true)
+	wantRead(t, w, "b.go", "disk b\n", true)
+	wantRead(t, w, "c.go", "buffer c\n", true)
+}
+
+func TestViewHonoursCancellation(t *testing.T) {
+	dir := tree(t, map[string]string{"a.go": "a\n"})
+	o := NewOverlay(openRoot(t, dir))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, src := range []Source{o, o.View()} {
+		if _, err := src.Read(ctx, "a.go"); !errors.Is(err, context.Canceled) {
+			t.Errorf("%T.Read with a done context = %v", src, err)
+		}
+	}
+}
+
+// TestPlanReadsBuffers checks the Overlay where it serves: a plan resolves
+// its blocks against the open buffer, not the disk.
+func TestPlanReadsBuffers(t *testing.T) {
+	dir := tree(t, map[string]string{"a.go": "one\ntwo\nthree\n"})
+	o := NewOverlay(openRoot(t, dir))
+	o.Open(filepath.Join(dir, "a.go"), "one\nTWO\nthree\n", 5)
+	block := dialect.Block{Edit: engine.Edit{Path: "a.go", Old: "TWO\n", New: "2\n", Dialect: dialect.SearchReplace}}
+	res, err := Plan(context.Background(), o.View(), []dialect.Block{block}, PlanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() || len(res.Files) != 1 || res.Files[0].Before != "one\nTWO\nthree\n" || res.Files[0].After != "one\n2\nthree\n" {
+		t.Fatalf("plan over the buffer: %+v", res)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(data) != "one\ntwo\nthree\n" {
+		t.Errorf("planning changed the disk: %q", data)
+	}
+}
+
+func TestOverlayReadErrorsNameThePath(t *testing.T) {
+	dir := tree(t, map[string]string{"d/f": "x"})
+	o := NewOverlay(openRoot(t, dir))
+	_, err := o.Read(context.Background(), "d")
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrIsDir) || pe.Path != "d" {
+		t.Errorf("Read(d) = %v, want a PathError for d wrapping ErrIsDir", err)
+	}
+}
