@@ -1,0 +1,630 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// answers follows the open documents that hold an agent's answer (a
+// markdown buffer with edit blocks pasted in, above all). Each block gets
+// a diagnostic on its lines saying what graft.apply would do with it now:
+// an error when it will not resolve, information when it resolves only
+// fuzzily, a hint when it applies exactly. The diagnostics are computed off
+// the handler goroutine, a short while after the answer or a file its
+// blocks name last changed, and dropped when the document moved on while
+// they were computed. Code actions and code lenses apply or preview the
+// blocks through graft.apply and graft.preview.
+type answers struct {
+	s *server
+	// ctx is cancelled by stop; every refresh runs under it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// wg counts the refreshes running, for stop to wait for.
+	wg sync.WaitGroup
+
+	mu      sync.Mutex
+	docs    map[string]*answerDoc // by URI
+	stopped bool
+}
+
+// An answerDoc is what the server keeps of one document that may hold an
+// answer. Its fields are guarded by answers.mu, but for pub.
+type answerDoc struct {
+	uri string
+	// gen counts the refreshes asked for; a refresh whose generation is no
+	// longer current is dropped.
+	gen   uint64
+	timer *time.Timer
+	// cancel stops the refresh in flight, if any.
+	cancel context.CancelFunc
+	// targets holds the absolute paths of the files the blocks name, as
+	// the workspace maps them and as the client opened them: a change to
+	// one of them refreshes the answer.
+	targets map[string]bool
+	// last is what the latest refresh found; nil before the first.
+	last *answerState
+	// pub is held while a refresh checks that it is current and publishes,
+	// so that publications go out in the order of the generations.
+	pub sync.Mutex
+}
+
+// An answerState is the fate of an answer's blocks, as one refresh found
+// it.
+type answerState struct {
+	version int32
+	blocks  []blockState
+}
+
+// A blockState is where one block stands in the answer and what
+// graft.apply would do with it.
+type blockState struct {
+	span engine.Span
+	// path is the target as the workspace resolved it, or as the block
+	// wrote it.
+	path   string
+	status engine.Status
+}
+
+// answerLimit bounds the number of blocks an answer document gets
+// diagnostics for: past it, a document is more likely a log or a diff of
+// a whole tree than an answer to review block by block.
+const answerLimit = 2000
+
+func newAnswers(s *server) *answers {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &answers{s: s, ctx: ctx, cancel: cancel, docs: map[string]*answerDoc{}}
+}
+
+// changed refreshes d when it may hold an answer, and every answer whose
+// blocks name the file d holds.
+func (a *answers) changed(ctx context.Context, d *openDoc) {
+	a.s.mu.Lock()
+	candidate := a.s.answerCandidate(d)
+	a.s.mu.Unlock()
+
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopped {
+		return
+	}
+	if candidate {
+		ad := a.docs[d.uri]
+		if ad == nil {
+			ad = &answerDoc{uri: d.uri}
+			a.docs[d.uri] = ad
+		}
+		a.schedule(ad)
+	}
+	if d.path == "" {
+		return
+	}
+	for uri, ad := range a.docs {
+		if uri != d.uri && ad.targets[d.path] {
+			a.schedule(ad)
+		}
+	}
+}
+
+// closed forgets d and clears its diagnostics; the answers that name the
+// file d held are refreshed, as that file is now read from disk.
+func (a *answers) closed(ctx context.Context, d *openDoc) {
+	a.mu.Lock()
+	ad := a.docs[d.uri]
+	if ad != nil {
+		delete(a.docs, d.uri)
+		a.halt(ad)
+	}
+	if d.path != "" && !a.stopped {
+		for _, other := range a.docs {
+			if other.targets[d.path] {
+				a.schedule(other)
+			}
+		}
+	}
+	a.mu.Unlock()
+	if ad != nil {
+		ad.pub.Lock()
+		defer ad.pub.Unlock()
+	}
+	a.s.publish(ctx, protocol.DocumentURI(d.uri), nil, sourceAnswers, nil)
+}
+
+// stop ends the refreshes: the timers are stopped, those in flight are
+// cancelled and waited for.
+func (a *answers) stop() {
+	a.mu.Lock()
+	a.stopped = true
+	for _, ad := range a.docs {
+		a.halt(ad)
+	}
+	a.mu.Unlock()
+	a.cancel()
+	a.wg.Wait()
+}
+
+// halt stops the refresh of ad that is waiting or running, and makes any
+// refresh already started stale. a.mu is held.
+func (a *answers) halt(ad *answerDoc) {
+	ad.gen++
+	if ad.timer != nil {
+		ad.timer.Stop()
+		ad.timer = nil
+	}
+	if ad.cancel != nil {
+		ad.cancel()
+		ad.cancel = nil
+	}
+}
+
+// schedule refreshes ad after the debounce delay, unless it is asked to
+// again before. a.mu is held.
+func (a *answers) schedule(ad *answerDoc) {
+	a.halt(ad)
+	gen := ad.gen
+	ad.timer = time.AfterFunc(a.s.opt.Debounce, func() { a.refresh(ad, gen) })
+}
+
+// refresh computes the diagnostics of ad and publishes them, unless ad
+// changed meanwhile.
+func (a *answers) refresh(ad *answerDoc, gen uint64) {
+	a.mu.Lock()
+	if a.stopped || ad.gen != gen {
+		a.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(a.ctx)
+	ad.cancel = cancel
+	a.wg.Add(1)
+	a.mu.Unlock()
+	defer a.wg.Done()
+	defer cancel()
+
+	diags, st, err := a.compute(ctx, ad, gen)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.s.log.Warn("answer diagnostics", zap.String("uri", ad.uri), zap.Error(err))
+		}
+		return
+	}
+
+	ad.pub.Lock()
+	a.mu.Lock()
+	current := ad.gen == gen && a.docs[ad.uri] == ad
+	var lensesChanged bool
+	if current {
+		lensesChanged = !sameLenses(ad.last, st)
+		ad.last = st
+		ad.cancel = nil
+	}
+	a.mu.Unlock()
+	if current && a.version(ad.uri) == st.version {
+		v := st.version
+		a.s.publish(ctx, protocol.DocumentURI(ad.uri), &v, sourceAnswers, diags)
+	}
+	ad.pub.Unlock()
+
+	if current && lensesChanged {
+		a.refreshLenses(ctx)
+	}
+}
+
+// errStale is returned by compute when the document moved on.
+var errStale = errors.New("stale")
+
+// compute resolves the blocks of the answer in ad as graft.apply would,
+// against the documents as they are now, and returns their diagnostics.
+func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]protocol.Diagnostic, *answerState, error) {
+	d, err := a.s.doc(ad.uri)
+	if err != nil {
+		return nil, nil, errStale
+	}
+	snap, err := d.buf.Snapshot()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	st := &answerState{version: snap.Version}
+	blocks, err := dialect.Parse(snap.Text, dialect.Options{})
+	if errors.Is(err, dialect.ErrNoBlocks) || len(blocks) > answerLimit {
+		a.setTargets(ad, gen, nil)
+		return nil, st, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("parsing the answer: %w", err)
+	}
+
+	a.s.mu.Lock()
+	threshold, caps := a.s.settings.Threshold, a.s.caps
+	a.s.mu.Unlock()
+	// The targets are known before the view is taken: a target that
+	// changes after it refreshes the answer again.
+	view := a.s.docs.View()
+	targets := map[string]bool{}
+	for _, b := range blocks {
+		for _, name := range []string{b.Path, b.NewPath} {
+			if name == "" {
+				continue
+			}
+			abs, err := view.Path(name)
+			if err != nil {
+				continue
+			}
+			targets[abs] = true
+			if snap, ok := view.Snapshot(abs); ok {
+				targets[snap.Path] = true // as the client opened it
+			}
+		}
+	}
+	if !a.setTargets(ad, gen, targets) {
+		return nil, nil, errStale
+	}
+	view = a.s.docs.View()
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}})
+	if err != nil {
+		return nil, nil, err
+	}
+	refuseUnsupported(res, caps)
+
+	m := snap.Mapper()
+	files := targetFiles{s: a.s, view: view, res: res}
+	diags := make([]protocol.Diagnostic, 0, len(blocks))
+	st.blocks = make([]blockState, len(blocks))
+	for i, b := range blocks {
+		r := &res.Blocks[i]
+		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status}
+		diags = append(diags, diagnose(m, caps, &files, b, r))
+	}
+	return diags, st, nil
+}
+
+// setTargets records the files the answer names, unless the refresh of
+// generation gen is stale; it reports whether it is current.
+func (a *answers) setTargets(ad *answerDoc, gen uint64, targets map[string]bool) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ad.gen != gen {
+		return false
+	}
+	ad.targets = targets
+	return true
+}
+
+// version returns the version of the open document at uri, or -1.
+func (a *answers) version(uri string) int32 {
+	d, err := a.s.doc(uri)
+	if err != nil {
+		return -1
+	}
+	snap, err := d.buf.Snapshot()
+	if err != nil {
+		return -1
+	}
+	return snap.Version
+}
+
+// refreshLenses asks the client to ask for code lenses again, when it
+// can: an Apply lens comes or goes with the block's fate.
+func (a *answers) refreshLenses(ctx context.Context) {
+	a.s.mu.Lock()
+	ok := a.s.caps.codeLens && a.s.caps.codeLensRefresh
+	a.s.mu.Unlock()
+	if !ok {
+		return
+	}
+	if _, err := a.s.conn.Call(ctx, "workspace/codeLens/refresh", nil, nil); err != nil && ctx.Err() == nil {
+		a.s.log.Info("workspace/codeLens/refresh", zap.Error(err))
+	}
+}
+
+// sameLenses reports whether two states, either of which may be nil,
+// show the same code lenses.
+func sameLenses(a, b *answerState) bool {
+	var x, y []blockState
+	if a != nil {
+		x = a.blocks
+	}
+	if b != nil {
+		y = b.blocks
+	}
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].span != y[i].span || x[i].path != y[i].path || x[i].resolves() != y[i].resolves() {
+			return false
+		}
+	}
+	return true
+}
+
+// diagnose returns the diagnostic of block b, whose fate is r, on its
+// lines of the answer m.
+func diagnose(m *workspace.Mapper, caps capabilities, files *targetFiles, b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
+	diag := protocol.Diagnostic{
+		Range:  lineRange(m, b.Source.StartLine, b.Source.EndLine, caps.enc),
+		Source: "graft",
+		Data:   map[string]int{"block": r.Index},
+	}
+	where := r.Path
+	if where == "" {
+		where = "(no file)"
+	}
+	switch r.Status {
+	case engine.StatusApplied:
+		diag.Code = r.Strategy
+		lines := ""
+		switch {
+		case r.StartLine > 0 && r.EndLine > r.StartLine:
+			lines = fmt.Sprintf(" lines %d-%d", r.StartLine, r.EndLine)
+		case r.StartLine > 0:
+			lines = fmt.Sprintf(" line %d", r.StartLine)
+		}
+		if exact(r) {
+			diag.Severity = protocol.DiagnosticSeverityHint
+			diag.Message = fmt.Sprintf("applies exactly: %s%s", where, lines)
+			if r.Strategy != "exact" {
+				diag.Message += " (" + r.Strategy + ")"
+			}
+		} else {
+			diag.Severity = protocol.DiagnosticSeverityInformation
+			diag.Message = fmt.Sprintf("applies fuzzily: %s%s, %s, %.0f%% similar", where, lines, r.Strategy, 100*r.Score)
+		}
+		if r.Message != "" {
+			diag.Message += "\n" + r.Message
+		}
+	case engine.StatusSkipped:
+		diag.Severity = protocol.DiagnosticSeverityWarning
+		diag.Code = string(engine.ReasonSkipped)
+		diag.Message = r.Message
+	default:
+		diag.Severity = protocol.DiagnosticSeverityError
+		diag.Message = r.Message
+		var ee *engine.Error
+		if errors.As(r.Err, &ee) {
+			diag.Code = string(ee.Reason)
+			if caps.relatedInfo {
+				diag.RelatedInformation = files.candidates(r.Path, ee)
+			}
+		}
+		if r.Path != "" && !strings.Contains(diag.Message, r.Path) {
+			// The reason first, then the file, on the line that editors
+			// show inline.
+			first, rest, more := strings.Cut(diag.Message, "\n")
+			diag.Message = first + " (" + r.Path + ")"
+			if more {
+				diag.Message += "\n" + rest
+			}
+		}
+	}
+	return diag
+}
+
+// exact reports whether a block that applied applies as written: an exact
+// match, or a file operation, an insertion or a replace-all of exact
+// occurrences.
+func exact(r *workspace.BlockResult) bool {
+	switch r.Strategy {
+	case "exact", "multi-occurrence", "insert", "create", "delete", "move":
+		return r.Score >= 1
+	}
+	return false
+}
+
+// lineRange returns the range of lines from start to end, 1-based and
+// both included, in the text of m: from the start of the first to the end
+// of the last's content.
+func lineRange(m *workspace.Mapper, start, end int, enc workspace.Encoding) protocol.Range {
+	last := m.Lines() - 1
+	start = min(max(start-1, 0), last)
+	end = min(max(end-1, start), last)
+	r := protocol.Range{Start: protocol.Position{Line: uint32(start)}, End: protocol.Position{Line: uint32(end)}}
+	if off, err := m.Offset(workspace.Position{Line: end, Character: math.MaxInt32}, workspace.UTF8); err == nil {
+		if p, err := m.Position(off, enc); err == nil {
+			r.End.Character = uint32(p.Character)
+		}
+	}
+	return r
+}
+
+// targetFiles finds the documents a plan's blocks name, for the related
+// locations of their diagnostics: the URI the client knows each by and its
+// text's lines.
+type targetFiles struct {
+	s    *server
+	view *workspace.View
+	res  *workspace.Result
+	// mappers caches the mapper of each file's text, by relative path.
+	mappers map[string]*workspace.Mapper
+}
+
+// maxRelated bounds the candidates shown as related locations.
+const maxRelated = 3
+
+// candidates returns the related locations of a block that failed in the
+// file at rel with ee: its best candidates.
+func (t *targetFiles) candidates(rel string, ee *engine.Error) []protocol.DiagnosticRelatedInformation {
+	cands := ee.Candidates
+	if rel == "" || len(cands) == 0 {
+		return nil
+	}
+	abs, err := t.view.Path(rel)
+	if err != nil {
+		return nil
+	}
+	uri := fileURI(abs)
+	if snap, ok := t.view.Snapshot(abs); ok {
+		uri = t.s.uriOf(snap.Path)
+	}
+	m := t.mapper(rel)
+	enc := t.s.encoding()
+	var out []protocol.DiagnosticRelatedInformation
+	for i, c := range cands {
+		if i == maxRelated {
+			break
+		}
+		what := "best candidate"
+		switch {
+		case ee.Reason == engine.ReasonAmbiguous:
+			what = "candidate" // none is best: that is why the block failed
+		case i > 0:
+			what = "another candidate"
+		}
+		out = append(out, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uri, Range: lineRange(m, c.StartLine, c.EndLine, enc)},
+			Message:  fmt.Sprintf("%s: lines %d-%d, %.0f%% similar", what, c.StartLine, c.EndLine, 100*c.Score),
+		})
+	}
+	return out
+}
+
+// mapper returns the mapper of the text of the file at rel, as the plan
+// read it.
+func (t *targetFiles) mapper(rel string) *workspace.Mapper {
+	if m, ok := t.mappers[rel]; ok {
+		return m
+	}
+	text := ""
+	for i := range t.res.Files {
+		if t.res.Files[i].Path == rel {
+			text = t.res.Files[i].Before
+			break
+		}
+	}
+	m := workspace.NewMapper(text)
+	if t.mappers == nil {
+		t.mappers = map[string]*workspace.Mapper{}
+	}
+	t.mappers[rel] = m
+	return m
+}
+
+// blocksOf returns the blocks of the answer in d at its present version,
+// with their fate when a refresh computed it for that version; nil when d
+// holds no answer.
+func (a *answers) blocksOf(d *openDoc) (int32, []blockState) {
+	a.mu.Lock()
+	ad := a.docs[d.uri]
+	var last *answerState
+	if ad != nil {
+		last = ad.last
+	}
+	a.mu.Unlock()
+	if ad == nil {
+		return 0, nil // not a document that may hold an answer
+	}
+	snap, err := d.buf.Snapshot()
+	if err != nil {
+		return 0, nil
+	}
+	if last != nil && last.version == snap.Version {
+		return snap.Version, last.blocks
+	}
+	// Not refreshed yet: where the blocks are is known at once, their
+	// fate is not.
+	blocks, err := dialect.Parse(snap.Text, dialect.Options{})
+	if err != nil || len(blocks) > answerLimit {
+		return 0, nil
+	}
+	out := make([]blockState, len(blocks))
+	for i, b := range blocks {
+		out[i] = blockState{span: b.Source, path: b.Path}
+	}
+	return snap.Version, out
+}
+
+// resolves reports whether graft.apply may apply the block: it did when
+// last resolved, or it has not been resolved yet.
+func (b blockState) resolves() bool {
+	return b.status == "" || b.status == engine.StatusApplied
+}
+
+// codeActions returns the actions on the blocks of the answer in d under
+// r: apply and preview each, and apply them all.
+func (a *answers) codeActions(ctx context.Context, d *openDoc, r protocol.Range) []protocol.CodeAction {
+	version, blocks := a.blocksOf(d)
+	if len(blocks) == 0 {
+		return nil
+	}
+	var under []int
+	for i, b := range blocks {
+		if uint32(b.span.StartLine-1) <= r.End.Line && r.Start.Line <= uint32(b.span.EndLine-1) {
+			under = append(under, i)
+		}
+	}
+	ref := &answerRef{URI: d.uri, Version: version}
+	var out []protocol.CodeAction
+	for _, i := range under {
+		b := blocks[i]
+		name := "edit block"
+		if len(under) > 1 {
+			name = fmt.Sprintf("edit block %d", i+1)
+		}
+		to := ""
+		if b.path != "" {
+			to = " → " + b.path
+		}
+		if b.resolves() {
+			out = append(out, codeAction("Apply "+name+to, cmdApply, ref, []int{i}))
+		}
+		out = append(out, codeAction("Preview "+name+to, cmdPreview, ref, []int{i}))
+	}
+	if len(blocks) > 1 {
+		out = append(out, codeAction(fmt.Sprintf("Apply all %d edit blocks", len(blocks)), cmdApply, ref, nil))
+	}
+	return out
+}
+
+// codeAction returns an action that runs command over blocks of the
+// answer ref (all of them when blocks is nil).
+func codeAction(title, command string, ref *answerRef, blocks []int) protocol.CodeAction {
+	cmd := answerCommand(title, command, ref, blocks)
+	return protocol.CodeAction{Title: title, Kind: protocol.RefactorRewrite, Command: &cmd}
+}
+
+// answerCommand returns the command that runs command over blocks of the
+// answer ref.
+func answerCommand(title, command string, ref *answerRef, blocks []int) protocol.Command {
+	return protocol.Command{
+		Title:     title,
+		Command:   command,
+		Arguments: []any{commandParams{Answer: ref, Blocks: blocks}},
+	}
+}
+
+// codeLenses returns "Apply" and "Preview" above each block of the answer
+// in d; a block that will not resolve gets Preview only, which shows why.
+func (a *answers) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLens {
+	version, blocks := a.blocksOf(d)
+	ref := &answerRef{URI: d.uri, Version: version}
+	var out []protocol.CodeLens
+	for i, b := range blocks {
+		line := uint32(max(b.span.StartLine-1, 0))
+		rng := protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}
+		if b.resolves() {
+			title := "Apply"
+			if b.path != "" {
+				title += " → " + b.path
+			}
+			cmd := answerCommand(title, cmdApply, ref, []int{i})
+			out = append(out, protocol.CodeLens{Range: rng, Command: &cmd})
+		}
+		title := "Preview"
+		if !b.resolves() {
+			title = "Preview (will not apply)"
+		}
+		cmd := answerCommand(title, cmdPreview, ref, []int{i})
+		out = append(out, protocol.CodeLens{Range: rng, Command: &cmd})
+	}
+	return out
+}

@@ -1,0 +1,602 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"go.lsp.dev/protocol"
+
+	"github.com/graft-editor/graft/lsp/lsptest"
+)
+
+// answerWait bounds every wait for the server in these tests.
+const answerWait = 10 * time.Second
+
+// answerWorkspace writes the files of testdata/answers/NAME.txtar into a
+// new directory and returns it.
+func answerWorkspace(t testing.TB, name string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "answers", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// answerOpen opens dir/name in the editor with its content on disk.
+func answerOpen(t testing.TB, e *lsptest.Editor, dir, name string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Open(path, lsptest.LanguageID(path), string(data)); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// answerRead returns the content of the file at path.
+func answerRead(t testing.TB, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// wantDiag is what one block's diagnostic must say.
+type wantDiag struct {
+	// lines are the block's first and last lines in the answer, 0-based.
+	lines    [2]uint32
+	severity protocol.DiagnosticSeverity
+	code     string
+	// message is how the message starts; contains is more it holds.
+	message, contains string
+	// related are the locations of the candidates: file and 0-based lines.
+	related []wantLocation
+}
+
+type wantLocation struct {
+	file  string
+	lines [2]uint32
+}
+
+// mixedDiags are the diagnostics of testdata/answers/mixed.txtar as it is.
+var mixedDiags = []wantDiag{
+	{lines: [2]uint32{4, 12}, severity: protocol.DiagnosticSeverityHint, code: "exact",
+		message: "applies exactly: calc.go lines 4-6"},
+	{lines: [2]uint32{18, 26}, severity: protocol.DiagnosticSeverityInformation, code: "indentation-flexible",
+		message: "applies fuzzily: calc.go lines 9-11, indentation-flexible, 100% similar"},
+	{lines: [2]uint32{30, 33}, severity: protocol.DiagnosticSeverityHint, code: "exact",
+		message: "applies exactly: mul.go line 3"},
+	{lines: [2]uint32{38, 38}, severity: protocol.DiagnosticSeverityError, code: "conflict",
+		message:  "conflict at line 6: the edit changes a line that differs in the file from the model's copy (mul.go)",
+		contains: "candidate at lines 4-7 (86% similar)",
+		related:  []wantLocation{{"mul.go", [2]uint32{3, 6}}}},
+	{lines: [2]uint32{43, 49}, severity: protocol.DiagnosticSeverityError, code: "ambiguous",
+		message: "ambiguous: the search text occurs 2 times (lines 4-5, lines 9-10)",
+		related: []wantLocation{{"dup.go", [2]uint32{3, 4}}, {"dup.go", [2]uint32{8, 9}}}},
+}
+
+// checkDiags compares diags with want, block by block: each diagnostic
+// covers its block's lines of the answer text to the end of the last one
+// (in UTF-16), says the fate of the block first, and points at the
+// candidates of a failed block in their files when related is true.
+func checkDiags(t *testing.T, dir, answer string, diags []protocol.Diagnostic, want []wantDiag, related bool) {
+	t.Helper()
+	if len(diags) != len(want) {
+		t.Fatalf("%d diagnostics, want %d: %+v", len(diags), len(want), diags)
+	}
+	lines := strings.Split(answer, "\n")
+	for i, w := range want {
+		d := diags[i]
+		end := uint32(len(utf16.Encode([]rune(lines[w.lines[1]]))))
+		wantRange := protocol.Range{
+			Start: protocol.Position{Line: w.lines[0]},
+			End:   protocol.Position{Line: w.lines[1], Character: end},
+		}
+		if d.Range != wantRange {
+			t.Errorf("block %d: range %v, want %v", i+1, d.Range, wantRange)
+		}
+		if d.Severity != w.severity {
+			t.Errorf("block %d: severity %v, want %v (%q)", i+1, d.Severity, w.severity, d.Message)
+		}
+		if d.Code != w.code {
+			t.Errorf("block %d: code %v, want %q", i+1, d.Code, w.code)
+		}
+		if d.Source != "graft" {
+			t.Errorf("block %d: source %q, want graft", i+1, d.Source)
+		}
+		if !strings.HasPrefix(d.Message, w.message) || !strings.Contains(d.Message, w.contains) {
+			t.Errorf("block %d: message %q, want it to start with %q and hold %q", i+1, d.Message, w.message, w.contains)
+		}
+		var wantRel []wantLocation
+		if related {
+			wantRel = w.related
+		}
+		if len(d.RelatedInformation) != len(wantRel) {
+			t.Errorf("block %d: related information %+v, want %d locations", i+1, d.RelatedInformation, len(wantRel))
+			continue
+		}
+		for k, r := range wantRel {
+			got := d.RelatedInformation[k]
+			if got.Location.URI != protocol.DocumentURI(lsptest.URI(filepath.Join(dir, r.file))) {
+				t.Errorf("block %d: related %d in %s, want %s", i+1, k, got.Location.URI, r.file)
+			}
+			if got.Location.Range.Start != (protocol.Position{Line: r.lines[0]}) || got.Location.Range.End.Line != r.lines[1] {
+				t.Errorf("block %d: related %d at %v, want lines %d-%d", i+1, k, got.Location.Range, r.lines[0], r.lines[1])
+			}
+			if !strings.Contains(got.Message, "candidate") {
+				t.Errorf("block %d: related %d says %q, want it to name the candidate", i+1, k, got.Message)
+			}
+		}
+	}
+}
+
+// diagsLike returns a predicate that holds for n diagnostics whose block k
+// has severity sev.
+func diagsLike(n, k int, sev protocol.DiagnosticSeverity) func([]protocol.Diagnostic) bool {
+	return func(d []protocol.Diagnostic) bool { return len(d) == n && d[k].Severity == sev }
+}
+
+func TestAnswerDiagnostics(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  func(folders ...string) lsptest.Options
+	}{
+		{"vscode", lsptest.VSCode},
+		{"neovim-0.7.2", lsptest.Neovim072},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := answerWorkspace(t, "mixed")
+			e, _ := lsptest.StartReady(t, tc.opt(dir))
+			answer := answerOpen(t, e, dir, "answer.md")
+			diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Both editors advertise relatedInformation.
+			checkDiags(t, dir, e.Text(answer), diags, mixedDiags, true)
+			if pd, _ := e.Diagnostics(lsptest.URI(answer)); pd.Version != nil && *pd.Version != 1 {
+				t.Errorf("diagnostics for version %d, want 1", *pd.Version)
+			}
+			if bad := e.BadNotifications(); len(bad) > 0 {
+				t.Errorf("notifications the editor could not read: %q", bad)
+			}
+		})
+	}
+}
+
+func TestAnswerWithoutRelatedInformation(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	opt := lsptest.VSCode(dir)
+	// An editor that says nothing of publishDiagnostics: no related
+	// information.
+	opt.Capabilities = map[string]any{
+		"workspace":    map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}},
+		"textDocument": map[string]any{"codeAction": map[string]any{}},
+	}
+	e, _ := lsptest.StartReady(t, opt)
+	answer := answerOpen(t, e, dir, "answer.md")
+	diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The candidates are in the message instead.
+	checkDiags(t, dir, e.Text(answer), diags, mixedDiags, false)
+}
+
+func TestAnswerRefreshesWhenATargetChanges(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	mul := answerOpen(t, e, dir, "mul.go")
+	u := lsptest.URI(answer)
+	if _, err := e.WaitDiagnostics(u, diagsLike(5, 3, protocol.DiagnosticSeverityError), answerWait); err != nil {
+		t.Fatal(err)
+	}
+	// The person makes mul.go what the model read: block 4 now applies
+	// exactly, in the buffer; the file on disk is not what counts.
+	disk := answerRead(t, mul)
+	rng := protocol.Range{Start: protocol.Position{Line: 4}, End: protocol.Position{Line: 6}}
+	if err := e.Edit(mul, &rng, "\treturn a * b\n"); err != nil {
+		t.Fatal(err)
+	}
+	diags, err := e.WaitDiagnostics(u, diagsLike(5, 3, protocol.DiagnosticSeverityHint), answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "applies exactly: mul.go lines 4-6"; !strings.HasPrefix(diags[3].Message, want) {
+		t.Errorf("block 4 after the change: %q, want %q", diags[3].Message, want)
+	}
+	if len(diags[3].RelatedInformation) != 0 {
+		t.Errorf("block 4 applies, yet has related locations %+v", diags[3].RelatedInformation)
+	}
+	// The answer itself did not change: the diagnostics are for version 1.
+	if pd, _ := e.Diagnostics(u); pd.Version == nil || *pd.Version != 1 {
+		t.Errorf("diagnostics version %v, want 1", pd.Version)
+	}
+	if got := answerRead(t, mul); got != disk {
+		t.Errorf("mul.go on disk changed:\n%s", got)
+	}
+
+	// Closing the target reads it from disk again: block 4 fails again.
+	if err := e.Close(mul); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitDiagnostics(u, diagsLike(5, 3, protocol.DiagnosticSeverityError), answerWait); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAnswerRefreshesWhenEdited(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.Neovim072(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	u := lsptest.URI(answer)
+	if _, err := e.WaitDiagnostics(u, diagsLike(5, 4, protocol.DiagnosticSeverityError), answerWait); err != nil {
+		t.Fatal(err)
+	}
+	// Quote the line that makes block 5 unique, in its search and its
+	// replacement, as two incremental changes.
+	for _, line := range []uint32{47, 44} {
+		at := protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}
+		if err := e.Edit(answer, &at, "func other() {\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	diags, err := e.WaitDiagnostics(u, diagsLike(5, 4, protocol.DiagnosticSeverityHint), answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(mixedDiags)
+	want[4] = wantDiag{lines: [2]uint32{43, 51}, severity: protocol.DiagnosticSeverityHint, code: "exact",
+		message: "applies exactly: dup.go lines 8-10"}
+	checkDiags(t, dir, e.Text(answer), diags, want, true)
+	if pd, _ := e.Diagnostics(u); pd.Version == nil || *pd.Version != 3 {
+		t.Errorf("diagnostics version %v, want 3", pd.Version)
+	}
+
+	// An answer whose blocks are all gone has no diagnostics left.
+	if err := e.SetText(answer, "Never mind.\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 0 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAnswerClosedClearsDiagnostics(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	u := lsptest.URI(answer)
+	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(answer); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 0 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
+	if pd, _ := e.Diagnostics(u); pd.Null {
+		t.Error("diagnostics cleared with null, want []")
+	}
+}
+
+func TestAnswerNotForOtherLanguages(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	// A Go file that holds the very same text is code, not an answer.
+	goFile := filepath.Join(dir, "answer_test.go")
+	text := answerRead(t, filepath.Join(dir, "answer.md"))
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	if err := e.Open(goFile, "go", text); err != nil {
+		t.Fatal(err)
+	}
+	answer := answerOpen(t, e, dir, "answer.md")
+	// The answer, opened after, gets its diagnostics: the Go file would
+	// have had its own by then.
+	if _, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
+	if pd, ok := e.Diagnostics(lsptest.URI(goFile)); ok {
+		t.Errorf("diagnostics published for a Go file: %+v", pd.Diagnostics)
+	}
+	if actions := answerActions(t, e, goFile, 4, 4); len(actions) != 0 {
+		t.Errorf("code actions in a Go file: %+v", actions)
+	}
+	if lenses := answerLenses(t, e, goFile); len(lenses) != 0 {
+		t.Errorf("code lenses in a Go file: %+v", lenses)
+	}
+}
+
+// answerActions asks for the code actions on lines from-to of path.
+func answerActions(t testing.TB, e *lsptest.Editor, path string, from, to uint32) []lsptest.CodeAction {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+	defer cancel()
+	rng := protocol.Range{Start: protocol.Position{Line: from}, End: protocol.Position{Line: to}}
+	actions, err := e.CodeActions(ctx, path, rng)
+	if err != nil {
+		t.Fatalf("codeAction: %v", err)
+	}
+	return actions
+}
+
+// answerLenses asks for the code lenses of path.
+func answerLenses(t testing.TB, e *lsptest.Editor, path string) []protocol.CodeLens {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+	defer cancel()
+	lenses, err := e.CodeLenses(ctx, path)
+	if err != nil {
+		t.Fatalf("codeLens: %v", err)
+	}
+	return lenses
+}
+
+// answerRun executes cmd as an editor does when the person picks it, and
+// returns the reply.
+func answerRun(t testing.TB, e *lsptest.Editor, cmd *protocol.Command) (json.RawMessage, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+	defer cancel()
+	var reply json.RawMessage
+	err := e.Execute(ctx, cmd, &reply)
+	return reply, err
+}
+
+// actionTitles returns the titles of actions.
+func actionTitles(actions []lsptest.CodeAction) []string {
+	var out []string
+	for _, a := range actions {
+		out = append(out, a.Title)
+	}
+	return out
+}
+
+// answerAction returns the command of the action titled title.
+func answerAction(t testing.TB, actions []lsptest.CodeAction, title string) *protocol.Command {
+	t.Helper()
+	for _, a := range actions {
+		if a.Title == title {
+			return a.Command
+		}
+	}
+	t.Fatalf("no action %q among %q", title, actionTitles(actions))
+	return nil
+}
+
+// The texts of the workspace files once blocks apply.
+const (
+	calcBuffer = "// Package calc is open in the editor.\n"
+	calcAdd    = "func Add(a, b int) int {\n\treturn b + a\n}\n"
+	calcSub    = "func Sub(a, b int) int {\n\treturn a - b - 0\n}\n"
+)
+
+func TestAnswerCodeActions(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	calc := answerOpen(t, e, dir, "calc.go")
+	disk := answerRead(t, calc)
+	// The buffer differs from the disk: it is what the block applies to.
+	at := protocol.Range{}
+	if err := e.Edit(calc, &at, calcBuffer); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitDiagnostics(lsptest.URI(answer), diagsLike(5, 3, protocol.DiagnosticSeverityError), answerWait); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		name     string
+		from, to uint32
+		want     []string
+	}{
+		{"in block 1", 6, 6, []string{"Apply edit block → calc.go", "Preview edit block → calc.go", "Apply all 5 edit blocks"}},
+		{"on the first line of block 2", 18, 18, []string{"Apply edit block → calc.go", "Preview edit block → calc.go", "Apply all 5 edit blocks"}},
+		{"over blocks 3 and 4", 33, 38, []string{
+			"Apply edit block 3 → mul.go", "Preview edit block 3 → mul.go",
+			"Preview edit block 4 → mul.go", "Apply all 5 edit blocks"}},
+		{"in the failed block 5", 45, 45, []string{"Preview edit block → dup.go", "Apply all 5 edit blocks"}},
+		{"between blocks", 15, 16, []string{"Apply all 5 edit blocks"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			actions := answerActions(t, e, answer, tc.from, tc.to)
+			if got := actionTitles(actions); !slices.Equal(got, tc.want) {
+				t.Errorf("titles %q, want %q", got, tc.want)
+			}
+			for _, a := range actions {
+				if a.Kind != string(protocol.RefactorRewrite) {
+					t.Errorf("%q has kind %q, want %q", a.Title, a.Kind, protocol.RefactorRewrite)
+				}
+			}
+		})
+	}
+
+	// Preview of the failed block shows why, and changes nothing.
+	reply, err := answerRun(t, e, answerAction(t, answerActions(t, e, answer, 38, 38), "Preview edit block → mul.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var preview struct {
+		Diff   string `json:"diff"`
+		Blocks []struct {
+			Index   int    `json:"index"`
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		} `json:"blocks"`
+	}
+	if err := json.Unmarshal(reply, &preview); err != nil {
+		t.Fatal(err)
+	}
+	if len(preview.Blocks) != 1 || preview.Blocks[0].Status != "failed" || !strings.HasPrefix(preview.Blocks[0].Message, "conflict") || preview.Diff != "" {
+		t.Errorf("preview of block 4: %s", reply)
+	}
+
+	// Apply block 1: exactly that block lands in the buffer, nothing else.
+	if _, err := answerRun(t, e, answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")); err != nil {
+		t.Fatal(err)
+	}
+	want := calcBuffer + strings.Replace(disk, "func Add(a, b int) int {\n\treturn a + b\n}\n", calcAdd, 1)
+	if got := e.Text(calc); got != want {
+		t.Errorf("calc.go buffer after applying block 1:\n%s\nwant:\n%s", got, want)
+	}
+	if got := answerRead(t, calc); got != disk {
+		t.Errorf("calc.go on disk changed:\n%s", got)
+	}
+	if n := len(e.AppliedEdits()); n != 1 {
+		t.Errorf("%d workspace/applyEdit requests, want 1", n)
+	}
+	// Once applied, block 1 no longer finds its search as written.
+	notExact := func(d []protocol.Diagnostic) bool {
+		return len(d) == 5 && d[0].Severity != protocol.DiagnosticSeverityHint
+	}
+	if _, err := e.WaitDiagnostics(lsptest.URI(answer), notExact, answerWait); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAnswerApplyAll(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.Neovim072(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	calc := answerOpen(t, e, dir, "calc.go")
+	before := map[string]string{}
+	for _, f := range []string{"calc.go", "mul.go", "dup.go"} {
+		before[f] = answerRead(t, filepath.Join(dir, f))
+	}
+	// The actions are offered before the diagnostics are in: Apply all is
+	// there at once.
+	reply, err := answerRun(t, e, answerAction(t, answerActions(t, e, answer, 0, 0), "Apply all 5 edit blocks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Applied bool `json:"applied"`
+		Blocks  []struct {
+			Status string `json:"status"`
+		} `json:"blocks"`
+	}
+	if err := json.Unmarshal(reply, &res); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range res.Blocks {
+		got = append(got, b.Status)
+	}
+	if want := []string{"applied", "applied", "applied", "failed", "failed"}; !res.Applied || !slices.Equal(got, want) {
+		t.Errorf("apply all: applied %v, statuses %q, want true, %q", res.Applied, got, want)
+	}
+	wantCalc := strings.Replace(strings.Replace(before["calc.go"],
+		"func Add(a, b int) int {\n\treturn a + b\n}\n", calcAdd, 1),
+		"func Sub(a, b int) int {\n\treturn a - b\n}\n", calcSub, 1)
+	if got := e.Text(calc); got != wantCalc {
+		t.Errorf("calc.go buffer:\n%s\nwant:\n%s", got, wantCalc)
+	}
+	if got := answerRead(t, calc); got != before["calc.go"] {
+		t.Errorf("calc.go, open, changed on disk:\n%s", got)
+	}
+	// mul.go was not open: the editor loaded it into a buffer to change
+	// it, and did not save it. Block 3 applied there, block 4 did not.
+	mul := filepath.Join(dir, "mul.go")
+	wantMul := strings.Replace(before["mul.go"], "// Mul returns the product of a and b.", "// Mul returns a times b.", 1)
+	if got := e.Text(mul); got != wantMul {
+		t.Errorf("mul.go buffer:\n%s\nwant:\n%s", got, wantMul)
+	}
+	for _, f := range []string{"calc.go", "mul.go", "dup.go"} {
+		if got := answerRead(t, filepath.Join(dir, f)); got != before[f] {
+			t.Errorf("%s changed on disk:\n%s", f, got)
+		}
+	}
+	if e.IsOpen(filepath.Join(dir, "dup.go")) {
+		t.Errorf("dup.go was edited though its block is ambiguous:\n%s", e.Text(filepath.Join(dir, "dup.go")))
+	}
+}
+
+func TestAnswerStaleVersion(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	calc := answerOpen(t, e, dir, "calc.go")
+	apply := answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")
+	// The answer changes after the action was offered: block 1 is now a
+	// different block.
+	at := protocol.Range{}
+	if err := e.Edit(answer, &at, "calc.go\n```\n<<<<<<< SEARCH\npackage calc\n=======\npackage calculator\n>>>>>>> REPLACE\n```\n"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := answerRun(t, e, apply)
+	if err == nil || !strings.Contains(err.Error(), "changed since") {
+		t.Fatalf("applying a stale action: %v, want an error saying the answer changed", err)
+	}
+	if n := len(e.AppliedEdits()); n != 0 {
+		t.Errorf("%d workspace/applyEdit requests for a stale action, want none", n)
+	}
+	if got, want := e.Text(calc), answerRead(t, calc); got != want {
+		t.Errorf("calc.go buffer changed by a stale action:\n%s", got)
+	}
+}
+
+func TestAnswerCodeLenses(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	if _, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
+	type lens struct {
+		line  uint32
+		title string
+	}
+	var got []lens
+	lenses := answerLenses(t, e, answer)
+	for _, l := range lenses {
+		if l.Command == nil {
+			t.Fatalf("lens without a command: %+v", l)
+		}
+		got = append(got, lens{l.Range.Start.Line, l.Command.Title})
+	}
+	want := []lens{
+		{4, "Apply → calc.go"}, {4, "Preview"},
+		{18, "Apply → calc.go"}, {18, "Preview"},
+		{30, "Apply → mul.go"}, {30, "Preview"},
+		{38, "Preview (will not apply)"},
+		{43, "Preview (will not apply)"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lenses %v, want %v", got, want)
+	}
+	// The Apply lens of block 3 applies block 3, and only it.
+	mul := filepath.Join(dir, "mul.go")
+	disk := answerRead(t, mul)
+	if _, err := answerRun(t, e, lenses[4].Command); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.Text(mul), strings.Replace(disk, "the product of a and b", "a times b", 1); got != want {
+		t.Errorf("mul.go after the Apply lens of block 3:\n%s\nwant:\n%s", got, want)
+	}
+}
