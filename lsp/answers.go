@@ -628,3 +628,38 @@ func (a *answers) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLen
 	}
 	return out
 }
+
+// showPreview shows the person what graft.preview found for blocks of an
+// answer, as picked from a code action or a lens, where the command's
+// reply reaches no one: per block whether it applies, and where, or why
+// not; then the diff.
+func (a *answers) showPreview(ctx context.Context, cp commandParams, p *plan, diff string) {
+	var b strings.Builder
+	typ := protocol.MessageTypeInfo
+	for k, r := range p.res.Blocks {
+		n := r.Index + 1
+		if k < len(cp.Blocks) {
+			n = cp.Blocks[k] + 1
+		}
+		if k > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "Graft preview: edit block %d", n)
+		if r.Path != "" {
+			b.WriteString(" → " + r.Path)
+		}
+		switch {
+		case r.Status != engine.StatusApplied:
+			typ = protocol.MessageTypeWarning
+			b.WriteString(" will not apply: " + r.Message)
+		case r.StartLine > 0:
+			fmt.Fprintf(&b, " applies at lines %d-%d (%s, %.0f%% similar)", r.StartLine, max(r.EndLine, r.StartLine), r.Strategy, 100*r.Score)
+		default:
+			fmt.Fprintf(&b, " applies (%s)", r.Strategy)
+		}
+	}
+	if diff != "" {
+		b.WriteString("\n" + strings.TrimRight(diff, "\n"))
+	}
+	a.s.showMessage(ctx, typ, b.String())
+}

@@ -456,6 +456,14 @@ func TestAnswerCodeActions(t *testing.T) {
 	if len(preview.Blocks) != 1 || preview.Blocks[0].Status != "failed" || !strings.HasPrefix(preview.Blocks[0].Message, "conflict") || preview.Diff != "" {
 		t.Errorf("preview of block 4: %s", reply)
 	}
+	// The reply of a command picked from a menu reaches no one: the
+	// person is shown why the block will not apply.
+	why := "Graft preview: edit block 4 → mul.go will not apply: conflict at line 6"
+	if m, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, why) }, answerWait); err != nil {
+		t.Error(err)
+	} else if m.Type != protocol.MessageTypeWarning {
+		t.Errorf("preview of a failed block shown as %v, want a warning", m.Type)
+	}
 
 	// Apply block 1: exactly that block lands in the buffer, nothing else.
 	if _, err := answerRun(t, e, answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")); err != nil {
@@ -590,6 +598,22 @@ func TestAnswerCodeLenses(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("lenses %v, want %v", got, want)
 	}
+	// The Preview lens of block 1 shows where it applies and the diff, and
+	// changes nothing.
+	if _, err := answerRun(t, e, lenses[1].Command); err != nil {
+		t.Fatal(err)
+	}
+	shown := func(m lsptest.ShowMessage) bool {
+		return strings.HasPrefix(m.Message, "Graft preview: edit block 1 → calc.go applies at lines 4-6 (exact, 100% similar)\n") &&
+			strings.Contains(m.Message, "\n-\treturn a + b\n+\treturn b + a\n")
+	}
+	if _, err := e.WaitMessage(shown, answerWait); err != nil {
+		t.Error(err)
+	}
+	if n := len(e.AppliedEdits()); n != 0 {
+		t.Errorf("%d workspace/applyEdit requests after a preview, want none", n)
+	}
+
 	// The Apply lens of block 3 applies block 3, and only it.
 	mul := filepath.Join(dir, "mul.go")
 	disk := answerRead(t, mul)
