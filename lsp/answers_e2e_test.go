@@ -154,6 +154,25 @@ func checkDiags(t *testing.T, dir, answer string, diags []protocol.Diagnostic, w
 	}
 }
 
+// waitRequest reports whether the server sent a request for method. When
+// want is true it waits for one, up to answerWait; when false it lets the
+// server run a moment before it looks.
+func waitRequest(e *lsptest.Editor, method string, want bool) bool {
+	sent := func() bool {
+		return slices.ContainsFunc(e.ServerRequests(), func(r lsptest.ServerRequest) bool { return r.Method == method })
+	}
+	if !want {
+		time.Sleep(100 * time.Millisecond)
+		return sent()
+	}
+	for deadline := time.Now().Add(answerWait); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if sent() {
+			return true
+		}
+	}
+	return false
+}
+
 // diagsLike returns a predicate that holds for n diagnostics whose block k
 // has severity sev.
 func diagsLike(n, k int, sev protocol.DiagnosticSeverity) func([]protocol.Diagnostic) bool {
@@ -180,6 +199,11 @@ func TestAnswerDiagnostics(t *testing.T) {
 			checkDiags(t, dir, e.Text(answer), diags, mixedDiags, true)
 			if pd, _ := e.Diagnostics(lsptest.URI(answer)); pd.Version != nil && *pd.Version != 1 {
 				t.Errorf("diagnostics for version %d, want 1", *pd.Version)
+			}
+			// Only an editor that shows lenses and can refresh them is
+			// asked to, once the blocks' fate is known.
+			if wantRefresh := tc.name == "vscode"; waitRequest(e, "workspace/codeLens/refresh", wantRefresh) != wantRefresh {
+				t.Errorf("workspace/codeLens/refresh sent: %v, want %v", !wantRefresh, wantRefresh)
 			}
 			if bad := e.BadNotifications(); len(bad) > 0 {
 				t.Errorf("notifications the editor could not read: %q", bad)
@@ -284,6 +308,36 @@ func TestAnswerRefreshesWhenEdited(t *testing.T) {
 	}
 	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 0 }, answerWait); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestAnswerDebouncesChanges(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	u := lsptest.URI(answer)
+	first, err := e.WaitPublished(u, func(pd lsptest.PublishedDiagnostics) bool { return len(pd.Diagnostics) == 5 }, answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ten changes typed in a burst, each a line added above the blocks.
+	const burst = 10
+	for range burst {
+		if err := e.Edit(answer, &protocol.Range{}, "\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last, err := e.WaitPublished(u, func(pd lsptest.PublishedDiagnostics) bool {
+		return pd.Version != nil && *pd.Version == 1+burst
+	}, answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := last.Diagnostics[0].Range.Start.Line; got != 4+burst {
+		t.Errorf("block 1 at line %d after the burst, want %d", got, 4+burst)
+	}
+	if n := last.Count - first.Count; n >= burst {
+		t.Errorf("%d publications for a burst of %d changes: not debounced", n, burst)
 	}
 }
 
