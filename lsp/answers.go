@@ -193,7 +193,7 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 
 	diags, st, err := a.compute(ctx, ad, gen)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !errors.Is(err, errStale) {
 			a.s.log.Warn("answer diagnostics", zap.String("uri", ad.uri), zap.Error(err))
 		}
 		return
