@@ -52,8 +52,9 @@ func (e *Editor) Initialize(ctx context.Context) (*InitializeResult, error) {
 	default:
 		return res, fmt.Errorf("server chose unknown position encoding %q", res.PositionEncoding)
 	}
-	if len(e.opt.PositionEncodings) > 0 && res.PositionEncoding != "" && !contains(e.opt.PositionEncodings, res.PositionEncoding) {
-		// vscode-languageclient throws here.
+	if len(e.opt.PositionEncodings) > 0 && e.encoding != UTF16 && !contains(e.opt.PositionEncodings, res.PositionEncoding) {
+		// UTF-16 is always allowed; anything else must have been offered
+		// (vscode-languageclient throws here).
 		return res, fmt.Errorf("server chose position encoding %q, not among those offered %q", res.PositionEncoding, e.opt.PositionEncodings)
 	}
 	return res, nil
