@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -455,5 +456,33 @@ func TestCodeActionJSON(t *testing.T) {
 	if len(got) != 2 || got[0].Kind != "quickfix" || got[0].Command.Command != "graft.apply" ||
 		got[1].Title != "Bare" || got[1].Command.Command != "graft.preview" || got[1].Kind != "" || string(got[1].Raw) != `{"title":"Bare","command":"graft.preview","arguments":[1]}` {
 		t.Errorf("decoded %+v", got)
+	}
+}
+
+// TestBeforeApplyEdit makes an edit stale by typing while it is in flight,
+// as a user racing a command does.
+func TestBeforeApplyEdit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "race.txt")
+	opt := VSCode(dir)
+	opt.BeforeApplyEdit = func(e *Editor, params json.RawMessage) {
+		r := protocol.Range{Start: pos(0, 0), End: pos(0, 0)}
+		if err := e.Edit(path, &r, "typed "); err != nil {
+			t.Error(err)
+		}
+	}
+	e, s := newTestEditor(t, opt)
+	e.Open(path, "plaintext", "text\n")
+	s.sent(t, e)
+	params := `{"edit":{"documentChanges":[{"textDocument":{"uri":"` + string(URI(path)) + `","version":1},` +
+		`"edits":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":4}},"newText":"new"}]}]}}`
+	b, _ := json.Marshal(wireMessage{JSONRPC: "2.0", ID: json.RawMessage(`1`), Method: "workspace/applyEdit", Params: json.RawMessage(params)})
+	s.w.Write(Frame(b))
+	typed, reply := <-s.got, <-s.got
+	if typed.Method != "textDocument/didChange" || !strings.Contains(string(reply.Result), `"applied":false`) || !strings.Contains(string(reply.Result), `"failedChange":0`) {
+		t.Errorf("got %s then %s, want the typing's didChange then applied:false", typed.Method, reply.Result)
+	}
+	if e.Text(path) != "typed text\n" || e.Version(path) != 2 {
+		t.Errorf("buffer %q v%d", e.Text(path), e.Version(path))
 	}
 }
