@@ -1,0 +1,1169 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aymanbagabas/go-udiff"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// suggestions are the pending suggestions of graft.suggest: the blocks of
+// an agent's answer, each shown where it would land in its target
+// document (a diagnostic over the region, code actions and code lenses
+// there) until the person applies or dismisses it.
+//
+// Every suggestion is resolved on its own against its document as it is,
+// and again after each change of the document, so that it follows the
+// buffer as the person edits it: the region it would change moves with
+// the lines above it, and a suggestion whose region no longer resolves
+// says why and cannot be applied. Applying one re-resolves it against the
+// buffer version the edit is sent for: a suggestion is never applied
+// against a version it was not computed for.
+//
+// Handlers run one at a time, but the refreshes after a change run on
+// timers: mu guards everything below it.
+type suggestions struct {
+	s *server
+
+	mu    sync.Mutex
+	seq   int                       // numbers the suggestions' ids
+	files map[string]*suggestedFile // by absolute path
+	// abs maps the path of a document, as its URI spells it, to the
+	// path the workspace resolves it to (symbolic links followed);
+	// empty for a path outside the workspace.
+	abs     map[string]string
+	stopped bool
+}
+
+// A suggestedFile is a file with suggestions, and the text they were last
+// resolved against.
+type suggestedFile struct {
+	abs string
+	// uri is the document the file's diagnostics were last published
+	// for, as the client spells it; empty before the first publication.
+	uri protocol.DocumentURI
+	// text and version are what the suggestions were last resolved
+	// against: the open buffer's text and version, or the file on disk
+	// (version nil). err is why the file could not be read, if it could
+	// not.
+	text    string
+	version *int32
+	err     error
+	mapper  *workspace.Mapper
+	// list holds the file's suggestions in the order they were made.
+	list  []*suggestion
+	timer *time.Timer
+}
+
+// A suggestion is one block of an answer, pending in its target file.
+type suggestion struct {
+	id string
+	// block is the block as the answer wrote it, but for its line hint,
+	// which follows the buffer: the line the region starts on, or for an
+	// insertion the line it goes after, in the text last resolved.
+	block dialect.Block
+	// res is the block's last resolution, as graft.apply reports it.
+	res workspace.BlockResult
+	// start and end are the byte offsets, in the file's text, of the
+	// region the suggestion changes; for a stale one, where that region
+	// was last seen.
+	start, end int
+	rng        protocol.Range
+	summary    string
+}
+
+// pending reports whether the suggestion resolves in its file's text.
+func (sg *suggestion) pending() bool { return sg.res.Status == engine.StatusApplied }
+
+// The states of a suggestion in graft.suggestions.
+const (
+	suggestionPending = "pending"
+	suggestionStale   = "stale"
+)
+
+// suggestionEntry is a suggestion as graft.suggestions lists it.
+type suggestionEntry struct {
+	ID   string               `json:"id"`
+	URI  protocol.DocumentURI `json:"uri"`
+	Path string               `json:"path"`
+	// Range is the region the suggestion would change, in the document's
+	// text at Version (null for a file that is not open).
+	Range    protocol.Range `json:"range"`
+	Version  *int32         `json:"version"`
+	Strategy string         `json:"strategy"`
+	Score    float64        `json:"score"`
+	Summary  string         `json:"summary"`
+	// State is "pending", or "stale" when the region no longer resolves;
+	// Message then says why.
+	State   string `json:"state"`
+	Message string `json:"message"`
+	// Dialect is the format the block was written in.
+	Dialect string `json:"dialect"`
+}
+
+// suggestReport is a block's entry in the reply to graft.suggest and
+// graft.applySuggestion: the report of graft.apply, with the id of the
+// suggestion the block is (none for a block that did not resolve).
+type suggestReport struct {
+	blockReport
+	ID string `json:"id,omitempty"`
+}
+
+// suggestResult is the reply to graft.suggest.
+type suggestResult struct {
+	Blocks []suggestReport `json:"blocks"`
+	// Suggestions are the suggestions the blocks made.
+	Suggestions []suggestionEntry `json:"suggestions"`
+}
+
+// applySuggestionResult is the reply to graft.applySuggestion.
+type applySuggestionResult struct {
+	Applied       bool            `json:"applied"`
+	FailureReason string          `json:"failureReason,omitempty"`
+	Blocks        []suggestReport `json:"blocks"`
+}
+
+// suggestionArgs are the argument of graft.applySuggestion, graft.dismiss
+// and graft.suggestions.
+type suggestionArgs struct {
+	URI string `json:"uri"`
+	ID  string `json:"id"`
+}
+
+func newSuggestions(s *server) *suggestions {
+	return &suggestions{s: s, files: map[string]*suggestedFile{}, abs: map[string]string{}}
+}
+
+// suggest is graft.suggest: every block of cp that resolves, each against
+// its document as it is now, becomes a pending suggestion there. Nothing
+// is applied.
+func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error) {
+	blocks, err := g.s.parse(cp)
+	if err != nil {
+		return nil, err
+	}
+	view := g.s.docs.View()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	}
+
+	out := &suggestResult{Blocks: make([]suggestReport, len(blocks)), Suggestions: []suggestionEntry{}}
+	made := make([]*suggestion, len(blocks))
+	files := make([]*suggestedFile, len(blocks))
+	var touched []*suggestedFile
+	failed := -1
+	for i, b := range blocks {
+		sg := &suggestion{block: b}
+		sg.res = workspace.BlockResult{Index: i, Path: b.Path, Dialect: b.Dialect}
+		f, err := g.fileFor(ctx, view, b)
+		if err == nil && b.Err == nil && isFileOp(b.Op) {
+			err = fmt.Errorf("%s a file is not a suggestion, which changes text in an open document: use graft.apply", fileOpVerb(b.Op))
+		}
+		switch {
+		case err != nil:
+			sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusFailed, err, err.Error()
+		default:
+			if !slices.Contains(touched, f) {
+				if err := g.syncLocked(ctx, view, f); err != nil {
+					return nil, err
+				}
+				touched = append(touched, f)
+			}
+			if err := g.resolveLocked(ctx, view, f, sg); err != nil {
+				return nil, err
+			}
+		}
+		out.Blocks[i].BlockReport = sg.res.Report()
+		if f != nil {
+			out.Blocks[i].URI = g.uriFor(view, f.abs)
+		}
+		if !sg.pending() {
+			if failed < 0 {
+				failed = i
+			}
+			continue
+		}
+		made[i], files[i] = sg, f
+		rng := sg.rng
+		out.Blocks[i].Range = &rng
+	}
+
+	if cp.Atomic && failed >= 0 {
+		// Nothing is suggested unless every block resolves.
+		for i, sg := range made {
+			if sg == nil {
+				continue
+			}
+			r := &out.Blocks[i]
+			r.Status = string(engine.StatusSkipped)
+			r.Message = fmt.Sprintf("withheld: the edits are atomic, and block %d did not resolve", failed+1)
+			made[i] = nil
+		}
+	}
+	for i, sg := range made {
+		if sg == nil {
+			continue
+		}
+		f := files[i]
+		if old := f.same(sg.block); old != nil {
+			// The same suggestion again: it stays one, as it was.
+			sg = old
+		} else {
+			g.seq++
+			sg.id = fmt.Sprintf("s%d", g.seq)
+			f.list = append(f.list, sg)
+		}
+		out.Blocks[i].ID = sg.id
+		out.Suggestions = append(out.Suggestions, g.entry(f, sg))
+	}
+	for _, f := range touched {
+		g.publishLocked(ctx, view, f)
+	}
+	for _, f := range g.files {
+		if len(f.list) == 0 {
+			g.forgetLocked(f) // a file whose blocks all failed
+		}
+	}
+	g.showSummary(ctx, out, blocks)
+	g.refreshLenses()
+	return out, nil
+}
+
+// isFileOp reports whether op creates, deletes or moves a file.
+func isFileOp(op engine.Op) bool {
+	return op == engine.OpCreate || op == engine.OpDelete || op == engine.OpMove
+}
+
+// fileOpVerb names what a file operation does, for messages.
+func fileOpVerb(op engine.Op) string {
+	switch op {
+	case engine.OpCreate:
+		return "creating"
+	case engine.OpDelete:
+		return "deleting"
+	}
+	return "moving"
+}
+
+// fileFor returns the file block b targets, made when it has no
+// suggestions yet (it is then kept only once it has some).
+func (g *suggestions) fileFor(ctx context.Context, view *workspace.View, b dialect.Block) (*suggestedFile, error) {
+	if b.Path == "" {
+		return nil, fmt.Errorf("the block names no file, and no target uri was given")
+	}
+	abs, err := view.Path(b.Path)
+	if err != nil {
+		return nil, err
+	}
+	if f := g.files[abs]; f != nil {
+		return f, nil
+	}
+	f := &suggestedFile{abs: abs}
+	g.files[abs] = f
+	return f, nil
+}
+
+// same returns the suggestion of f that makes the same change as b, if any.
+func (f *suggestedFile) same(b dialect.Block) *suggestion {
+	for _, sg := range f.list {
+		e, o := sg.block.Edit, b.Edit
+		if e.Op == o.Op && e.Old == o.Old && e.New == o.New && e.ReplaceAll == o.ReplaceAll &&
+			e.EndOfFile == o.EndOfFile && slices.Equal(e.Scope, o.Scope) && (e.Op != engine.OpInsert || e.Line == o.Line) {
+			return sg
+		}
+	}
+	return nil
+}
+
+// showSummary tells the person what graft.suggest made of the answer.
+func (g *suggestions) showSummary(ctx context.Context, out *suggestResult, blocks []dialect.Block) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Graft: %d suggested", len(out.Suggestions))
+	typ := protocol.MessageTypeInfo
+	if n := len(blocks) - len(out.Suggestions); n > 0 {
+		fmt.Fprintf(&b, ", %d not", n)
+		for _, r := range out.Blocks {
+			if r.Status == string(engine.StatusFailed) {
+				typ = protocol.MessageTypeWarning
+				first, _, _ := strings.Cut(r.Message, "\n")
+				fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
+				break
+			}
+		}
+	}
+	g.s.showMessage(ctx, typ, b.String())
+}
+
+// syncLocked brings the suggestions of f to the file's text in view: when
+// the text or its version moved since they were resolved, their line
+// hints follow the change and they are resolved again. g.mu is held.
+func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *suggestedFile) error {
+	doc, err := view.Read(ctx, f.abs)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var version *int32
+	var mapper *workspace.Mapper
+	if snap, ok := view.Snapshot(f.abs); ok {
+		v := snap.Version
+		version = &v
+		if err == nil && snap.Text == doc.Text {
+			mapper = snap.Mapper() // the buffer's, made at little cost
+		}
+	}
+	if err == nil && !doc.Exists {
+		err = fmt.Errorf("%s does not exist", view.Rel(f.abs))
+	}
+	if f.mapper != nil && err == nil && f.err == nil && doc.Text == f.text && sameVersion(version, f.version) {
+		return nil
+	}
+	if f.mapper != nil && err == nil && f.err == nil && doc.Text != f.text {
+		f.follow(doc.Text)
+	}
+	f.text, f.version, f.err = doc.Text, version, err
+	if f.mapper = mapper; f.mapper == nil {
+		f.mapper = workspace.NewMapper(f.text)
+	}
+	for _, sg := range f.list {
+		if err := g.resolveLocked(ctx, view, f, sg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameVersion reports whether two optional versions are the same.
+func sameVersion(a, b *int32) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// resolveLocked resolves sg against the text of f, which must be that of
+// f in view, and records the outcome in sg. It returns an error only when
+// ctx is done. g.mu is held.
+func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f *suggestedFile, sg *suggestion) error {
+	stale := func(err error) {
+		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusFailed, err, err.Error()
+		sg.start, sg.end = clampOffsets(f.text, sg.start, sg.end)
+		sg.rng = g.protocolRange(f, sg.start, sg.end)
+	}
+	if f.err != nil {
+		stale(f.err)
+		return nil
+	}
+	g.s.mu.Lock()
+	threshold := g.s.settings.Threshold
+	g.s.mu.Unlock()
+	opt := engine.Options{Threshold: threshold}
+	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.block}, workspace.PlanOptions{Engine: opt})
+	if err != nil {
+		return err
+	}
+	index := sg.res.Index
+	sg.res = res.Blocks[0]
+	sg.res.Index = index
+	if !sg.pending() {
+		sg.start, sg.end = clampOffsets(f.text, sg.start, sg.end)
+		sg.rng = g.protocolRange(f, sg.start, sg.end)
+		return nil
+	}
+	fc := res.Files[0]
+	if fc.Before != f.text {
+		stale(fmt.Errorf("%s changed while the suggestion was resolved; it is resolved again at the next change", fc.Path))
+		return nil
+	}
+	// The plan says whether and how the block applies; the engine, run
+	// again on the same text, says which bytes it changes.
+	_, outcomes := engine.ApplyEdits(f.text, []engine.Edit{sg.block.Edit}, opt)
+	m := outcomes[0].Match
+	if m == nil || len(m.Changes) == 0 || m.Apply(f.text) != fc.After {
+		stale(fmt.Errorf("%s: the block resolved differently on a second try; not suggested", fc.Path))
+		return nil
+	}
+	sg.start, sg.end = m.Changes[0].Start, m.Changes[len(m.Changes)-1].End
+	for _, c := range m.Changes {
+		sg.start, sg.end = min(sg.start, c.Start), max(sg.end, c.End)
+	}
+	sg.rng = g.protocolRange(f, sg.start, trimLineBreak(f.text, sg.start, sg.end))
+	sg.summary = summarizeChange(f.text, m)
+	return nil
+}
+
+// trimLineBreak returns where a region's range ends: before the line break
+// that ends its last line, so that the range stays on the region's lines.
+func trimLineBreak(text string, start, end int) int {
+	if end > start && text[end-1] == '\n' {
+		end--
+		if end > start && text[end-1] == '\r' {
+			end--
+		}
+	} else if end > start && text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// clampOffsets returns start and end inside text, in order.
+func clampOffsets(text string, start, end int) (int, int) {
+	start, end = min(max(start, 0), len(text)), min(max(end, 0), len(text))
+	return start, max(start, end)
+}
+
+// protocolRange returns the LSP range of the bytes [start, end) of the
+// text of f, in the encoding agreed with the client. An end that falls
+// inside a character or a line break moves back to where its line starts.
+func (g *suggestions) protocolRange(f *suggestedFile, start, end int) protocol.Range {
+	enc := g.s.encoding()
+	pos := func(off int) protocol.Position {
+		p, err := f.mapper.Position(off, enc)
+		if err != nil {
+			off = strings.LastIndexByte(f.text[:off], '\n') + 1
+			p, _ = f.mapper.Position(off, enc)
+		}
+		return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+	}
+	return protocol.Range{Start: pos(start), End: pos(end)}
+}
+
+// follow carries the places of f's suggestions from its text to new,
+// the text the document holds now: the region of each and its line hint
+// move with the lines inserted or deleted above it. An insertion whose
+// place was inside lines that changed loses it, and fails to resolve.
+func (f *suggestedFile) follow(new string) {
+	edits := lineDiffEdits(f.text, new)
+	for _, sg := range f.list {
+		start, lostStart := shiftOffset(edits, sg.start)
+		end, _ := shiftOffset(edits, sg.end)
+		sg.start, sg.end = start, max(start, end)
+		e := &sg.block.Edit
+		switch {
+		case e.Op == engine.OpInsert && (e.Line == 0 || e.Line == engine.AtEnd):
+			// The top and the end of the file stay where they are.
+		case e.Op == engine.OpInsert && lostStart:
+			sg.block.Err = &engine.Error{Reason: engine.ReasonInvalid,
+				Summary: "the lines around the place this insertion goes were changed: it no longer knows where it goes"}
+		case e.Op == engine.OpInsert:
+			e.Line = strings.Count(new[:start], "\n")
+		case e.Op == engine.OpReplace && !e.ReplaceAll && !lostStart:
+			e.Line = strings.Count(new[:start], "\n") + 1
+		}
+	}
+}
+
+// maxFollowBytes bounds the text that lineDiffEdits compares line by line; a
+// larger change between the common ends is one change as a whole.
+const maxFollowBytes = 1 << 20
+
+// lineDiffEdits returns the edits, whole lines and in order, that turn old
+// into new. The common ends are skipped first, in linear time, so that a
+// change of a few lines costs little whatever the size of the text.
+func lineDiffEdits(old, new string) []udiff.Edit {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	p = strings.LastIndexByte(old[:p], '\n') + 1 // back to a line start
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
+	}
+	// The common end starts at a line start of old.
+	for s > 0 && len(old)-s > p && old[len(old)-s-1] != '\n' {
+		s--
+	}
+	oldMid, newMid := old[p:len(old)-s], new[p:len(new)-s]
+	if oldMid == newMid {
+		return nil
+	}
+	if len(oldMid)+len(newMid) > maxFollowBytes {
+		return []udiff.Edit{{Start: p, End: len(old) - s, New: newMid}}
+	}
+	edits := udiff.Lines(oldMid, newMid)
+	for i := range edits {
+		edits[i].Start += p
+		edits[i].End += p
+	}
+	return edits
+}
+
+// shiftOffset returns where the offset off of the old text of edits is in
+// the new text. An offset inside a changed region maps to the region's
+// start, and lost is true; an insertion at off goes before it.
+func shiftOffset(edits []udiff.Edit, off int) (to int, lost bool) {
+	delta := 0
+	for _, e := range edits {
+		switch {
+		case e.End < off || (e.End == off && e.Start < off) || (e.Start == off && e.End == off):
+			delta += len(e.New) - (e.End - e.Start)
+		case e.Start >= off:
+			return off + delta, false
+		default:
+			return e.Start + delta, true
+		}
+	}
+	return off + delta, false
+}
+
+// summarizeChange says in one line what the match changes in text.
+func summarizeChange(text string, m *engine.Match) string {
+	count := func(s string) int { return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 }
+	lines := func(s string) string {
+		if n := count(s); n != 1 {
+			return fmt.Sprintf("%d lines", n)
+		}
+		return "1 line"
+	}
+	// gist is the first line of s that is not blank, cut to a length
+	// that reads on one line.
+	gist := func(s string) string {
+		line := ""
+		for l := range strings.Lines(s) {
+			if line = strings.TrimSpace(l); line != "" {
+				break
+			}
+		}
+		const maxRunes = 60
+		if utf8.RuneCountInString(line) > maxRunes {
+			line = string([]rune(line)[:maxRunes-1]) + "…"
+		}
+		if line == "" {
+			return "(blank)"
+		}
+		return line
+	}
+	c := m.Changes[0]
+	old := text[c.Start:c.End]
+	edits := udiff.Lines(old, c.Text)
+	if len(edits) == 0 {
+		return "no change"
+	}
+	var s string
+	e := edits[0]
+	removed, added := old[e.Start:e.End], e.New
+	switch {
+	case removed == "":
+		s = fmt.Sprintf("insert %s: %s", lines(added), gist(added))
+	case added == "":
+		s = fmt.Sprintf("delete %s: %s", lines(removed), gist(removed))
+	default:
+		s = gist(removed) + " → " + gist(added)
+		if a, b := count(removed), count(added); a > 1 || b > 1 {
+			s = fmt.Sprintf("replace %s with %d: %s", lines(removed), b, s)
+		}
+	}
+	if len(edits) > 1 {
+		s += fmt.Sprintf(" (and %d more changes)", len(edits)-1)
+	}
+	if len(m.Changes) > 1 {
+		s = fmt.Sprintf("%d places: %s", len(m.Changes), s)
+	}
+	return s
+}
+
+// uriFor returns the document URI of the file at abs: as the client
+// opened it, or its file: URI when it is not open.
+func (g *suggestions) uriFor(view *workspace.View, abs string) protocol.DocumentURI {
+	if snap, ok := view.Snapshot(abs); ok {
+		return g.s.uriOf(snap.Path)
+	}
+	return fileURI(abs)
+}
+
+// publishLocked publishes the diagnostics of f's suggestions, and forgets
+// f once it has none. g.mu is held.
+func (g *suggestions) publishLocked(ctx context.Context, view *workspace.View, f *suggestedFile) {
+	uri := g.uriFor(view, f.abs)
+	if f.uri != "" && f.uri != uri {
+		g.s.publish(ctx, f.uri, nil, sourceSuggestions, nil)
+	}
+	f.uri = uri
+	var diags []protocol.Diagnostic
+	for _, sg := range f.list {
+		diags = append(diags, sg.diagnostic())
+	}
+	g.s.publish(ctx, uri, f.version, sourceSuggestions, diags)
+	if len(f.list) == 0 {
+		g.forgetLocked(f)
+	}
+}
+
+// forgetLocked drops f, which has no suggestions left. g.mu is held.
+func (g *suggestions) forgetLocked(f *suggestedFile) {
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	if g.files[f.abs] == f {
+		delete(g.files, f.abs)
+	}
+}
+
+// diagnostic returns the diagnostic that shows sg: a hint over the region
+// it would change, or a warning saying why it no longer applies.
+func (sg *suggestion) diagnostic() protocol.Diagnostic {
+	d := protocol.Diagnostic{
+		Range:  sg.rng,
+		Source: "graft",
+		Code:   "suggestion",
+		Data:   map[string]string{"id": sg.id},
+	}
+	if sg.pending() {
+		d.Severity = protocol.DiagnosticSeverityHint
+		d.Message = fmt.Sprintf("Suggestion (%s): %s", strategyOf(sg.res), sg.summary)
+		return d
+	}
+	d.Severity = protocol.DiagnosticSeverityWarning
+	d.Message = "Suggestion no longer applies: " + strings.TrimSpace(sg.res.Message)
+	return d
+}
+
+// strategyOf says how a block resolved: its strategy, with the score of a
+// fuzzy one.
+func strategyOf(r workspace.BlockResult) string {
+	if r.Score >= 1 {
+		return r.Strategy
+	}
+	return fmt.Sprintf("%s, score %.2f", r.Strategy, r.Score)
+}
+
+// entry returns sg as graft.suggestions lists it.
+func (g *suggestions) entry(f *suggestedFile, sg *suggestion) suggestionEntry {
+	e := suggestionEntry{
+		ID:       sg.id,
+		URI:      f.uri,
+		Path:     sg.res.Path,
+		Range:    sg.rng,
+		Version:  f.version,
+		Strategy: sg.res.Strategy,
+		Score:    sg.res.Score,
+		Summary:  sg.summary,
+		State:    suggestionPending,
+		Dialect:  sg.block.Dialect,
+	}
+	if e.URI == "" {
+		e.URI = fileURI(f.abs)
+	}
+	if !sg.pending() {
+		e.State, e.Message = suggestionStale, sg.res.Message
+	}
+	return e
+}
+
+// decodeSuggestionArgs decodes the optional argument of a suggestions
+// command.
+func decodeSuggestionArgs(arg json.RawMessage) (suggestionArgs, error) {
+	var a suggestionArgs
+	if len(arg) == 0 || string(arg) == "null" {
+		return a, nil
+	}
+	if err := json.Unmarshal(arg, &a); err != nil {
+		return a, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid arguments: %v", err)
+	}
+	return a, nil
+}
+
+// lookupLocked returns the file at uri, or nil. g.mu is held.
+func (g *suggestions) lookupLocked(uri string) *suggestedFile {
+	for _, f := range g.files {
+		if string(f.uri) == uri {
+			return f
+		}
+	}
+	if path, err := uriPath(uri); err == nil {
+		if f := g.files[path]; f != nil {
+			return f
+		}
+		if abs := g.absLocked(path); abs != "" {
+			return g.files[abs]
+		}
+	}
+	return nil
+}
+
+// absLocked returns the path the workspace resolves the document path to,
+// or "" when it is outside the workspace. g.mu is held.
+func (g *suggestions) absLocked(path string) string {
+	abs, ok := g.abs[path]
+	if !ok {
+		var err error
+		if abs, err = g.s.docs.View().Path(path); err != nil {
+			abs = ""
+		}
+		g.abs[path] = abs
+	}
+	return abs
+}
+
+// find returns the suggestion with id and its file.
+func (g *suggestions) findLocked(id string) (*suggestedFile, *suggestion) {
+	for _, f := range g.files {
+		for _, sg := range f.list {
+			if sg.id == id {
+				return f, sg
+			}
+		}
+	}
+	return nil, nil
+}
+
+// selectLocked returns the files and suggestions that a names: one
+// suggestion, those of a file, or all of them. g.mu is held.
+func (g *suggestions) selectLocked(a suggestionArgs) (map[*suggestedFile][]*suggestion, error) {
+	out := map[*suggestedFile][]*suggestion{}
+	switch {
+	case a.ID != "":
+		f, sg := g.findLocked(a.ID)
+		if sg == nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no suggestion %q: it was applied or dismissed", a.ID)
+		}
+		if a.URI != "" && g.lookupLocked(a.URI) != f {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "suggestion %q is not in %s", a.ID, a.URI)
+		}
+		out[f] = []*suggestion{sg}
+	case a.URI != "":
+		if f := g.lookupLocked(a.URI); f != nil {
+			out[f] = slices.Clone(f.list)
+		}
+	default:
+		for _, f := range g.files {
+			out[f] = slices.Clone(f.list)
+		}
+	}
+	return out, nil
+}
+
+// list is graft.suggestions: the suggestions, of the file at uri when the
+// argument names one, each as it stands against its document now.
+func (g *suggestions) list(arg json.RawMessage) (any, error) {
+	a, err := decodeSuggestionArgs(arg)
+	if err != nil {
+		return nil, err
+	}
+	a.ID = ""
+	ctx := context.Background()
+	view := g.s.docs.View()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sel, err := g.selectLocked(a)
+	if err != nil {
+		return nil, err
+	}
+	out := []suggestionEntry{}
+	for _, f := range g.sortedLocked(sel) {
+		if err := g.refreshLocked(ctx, view, f); err != nil {
+			return nil, err
+		}
+		for _, sg := range f.list {
+			out = append(out, g.entry(f, sg))
+		}
+	}
+	return out, nil
+}
+
+// sortedLocked returns the files of sel in the order of their first
+// suggestions.
+func (g *suggestions) sortedLocked(sel map[*suggestedFile][]*suggestion) []*suggestedFile {
+	var files []*suggestedFile
+	for f := range sel {
+		if len(f.list) > 0 {
+			files = append(files, f)
+		}
+	}
+	slices.SortFunc(files, func(a, b *suggestedFile) int { return suggestionNumber(a.list[0].id) - suggestionNumber(b.list[0].id) })
+	return files
+}
+
+// suggestionNumber returns the number of a suggestion id.
+func suggestionNumber(id string) int {
+	var n int
+	fmt.Sscanf(id, "s%d", &n)
+	return n
+}
+
+// refreshLocked syncs f with view and publishes its diagnostics when
+// anything moved. g.mu is held.
+func (g *suggestions) refreshLocked(ctx context.Context, view *workspace.View, f *suggestedFile) error {
+	before := f.snapshot()
+	if err := g.syncLocked(ctx, view, f); err != nil {
+		return err
+	}
+	if f.snapshot() != before || f.uri != g.uriFor(view, f.abs) {
+		g.publishLocked(ctx, view, f)
+		g.refreshLenses()
+	}
+	return nil
+}
+
+// snapshot returns what the file's publication shows, to tell whether it
+// changed.
+func (f *suggestedFile) snapshot() string {
+	var b strings.Builder
+	if f.version != nil {
+		fmt.Fprintf(&b, "v%d;", *f.version)
+	}
+	for _, sg := range f.list {
+		d := sg.diagnostic()
+		fmt.Fprintf(&b, "%s %v %v %s;", sg.id, d.Range, d.Severity, d.Message)
+	}
+	return b.String()
+}
+
+// dismiss is graft.dismiss: it clears one suggestion ({"id"}), those of a
+// file ({"uri"}), or all of them (no argument), and their diagnostics.
+func (g *suggestions) dismiss(ctx context.Context, arg json.RawMessage) (any, error) {
+	a, err := decodeSuggestionArgs(arg)
+	if err != nil {
+		return nil, err
+	}
+	view := g.s.docs.View()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sel, err := g.selectLocked(a)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, f := range g.sortedLocked(sel) {
+		n += f.remove(sel[f])
+		g.publishLocked(ctx, view, f)
+	}
+	g.refreshLenses()
+	return map[string]int{"dismissed": n}, nil
+}
+
+// remove removes the suggestions of list from f and returns how many it
+// held.
+func (f *suggestedFile) remove(list []*suggestion) int {
+	n := len(f.list)
+	f.list = slices.DeleteFunc(f.list, func(sg *suggestion) bool { return slices.Contains(list, sg) })
+	return n - len(f.list)
+}
+
+// apply is graft.applySuggestion: it applies one suggestion ({"uri",
+// "id"}) or every pending one of a file ({"uri"}). The suggestions are
+// resolved again against the documents as they are now, and the edit is
+// sent for that version of the buffer; a suggestion that no longer
+// resolves is not applied. Those the client applied are removed.
+func (g *suggestions) apply(ctx context.Context, arg json.RawMessage) (any, error) {
+	a, err := decodeSuggestionArgs(arg)
+	if err != nil {
+		return nil, err
+	}
+	if a.URI == "" && a.ID == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "graft.applySuggestion needs the uri of a document, and the id of a suggestion to apply only that one")
+	}
+	view := g.s.docs.View()
+	g.mu.Lock()
+	sel, err := g.selectLocked(a)
+	if err != nil {
+		g.mu.Unlock()
+		return nil, err
+	}
+	var f *suggestedFile
+	var picked []*suggestion
+	for sf, list := range sel {
+		f, picked = sf, list
+	}
+	if f == nil || len(picked) == 0 {
+		g.mu.Unlock()
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no suggestions in %s", a.URI)
+	}
+	// Never against a version it was not computed for: resolve again
+	// against the documents of view, which the edit is computed for.
+	if err := g.refreshLocked(ctx, view, f); err != nil {
+		g.mu.Unlock()
+		return nil, err
+	}
+	var targets []*suggestion
+	var stale []*suggestion
+	for _, sg := range picked {
+		if sg.pending() {
+			targets = append(targets, sg)
+		} else {
+			stale = append(stale, sg)
+		}
+	}
+	if len(targets) == 0 {
+		sg := stale[0]
+		reason := fmt.Sprintf("the suggestion no longer applies: %s", strings.TrimSpace(sg.res.Message))
+		if len(picked) > 1 {
+			reason = fmt.Sprintf("none of the %d suggestions in %s applies any more: %s", len(picked), f.uri, strings.TrimSpace(sg.res.Message))
+		}
+		out := &applySuggestionResult{FailureReason: reason}
+		for _, sg := range stale {
+			out.Blocks = append(out.Blocks, g.report(view, f, sg))
+		}
+		g.mu.Unlock()
+		first, _, _ := strings.Cut(reason, "\n")
+		g.s.showMessage(ctx, protocol.MessageTypeWarning, "Graft: "+first)
+		return out, nil
+	}
+	// Bottom up: each change leaves the lines above it, where the others
+	// are, as they were, and so their line hints right.
+	slices.SortStableFunc(targets, func(a, b *suggestion) int { return b.start - a.start })
+	blocks := make([]dialect.Block, len(targets))
+	for i, sg := range targets {
+		blocks[i] = sg.block
+	}
+	g.s.mu.Lock()
+	threshold, caps := g.s.settings.Threshold, g.s.caps
+	g.s.mu.Unlock()
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}})
+	if err != nil {
+		g.mu.Unlock()
+		return nil, err
+	}
+	refuseUnsupported(res, caps)
+	g.mu.Unlock()
+
+	p := &plan{view: view, blocks: blocks, res: res}
+	label := "Graft: apply suggestion"
+	if len(targets) > 1 {
+		label = fmt.Sprintf("Graft: apply %d suggestions", len(targets))
+	}
+	sent, err := g.s.send(ctx, p, label)
+	if err != nil {
+		return nil, err
+	}
+	g.s.summarize(ctx, p)
+	out := &applySuggestionResult{Applied: sent.Applied, FailureReason: sent.FailureReason}
+	reports := g.s.reports(p)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var done []*suggestion
+	for i, sg := range targets {
+		out.Blocks = append(out.Blocks, suggestReport{blockReport: reports[i], ID: sg.id})
+		if res.Blocks[i].Status == engine.StatusApplied {
+			done = append(done, sg)
+		}
+	}
+	if sent.Applied && len(done) > 0 {
+		f.remove(done)
+		g.publishLocked(ctx, view, f)
+		g.refreshLenses()
+	}
+	g.s.log.Info("applySuggestion", zap.Int("sent", len(targets)), zap.Int("applied", len(done)), zap.Bool("client", sent.Applied))
+	return out, nil
+}
+
+// report returns the block report of sg against the text of f.
+func (g *suggestions) report(view *workspace.View, f *suggestedFile, sg *suggestion) suggestReport {
+	r := suggestReport{ID: sg.id}
+	r.BlockReport = sg.res.Report()
+	r.URI = g.uriFor(view, f.abs)
+	rng := sg.rng
+	r.Range = &rng
+	return r
+}
+
+// changed follows a document that was opened, changed or closed: the
+// suggestions of its file are resolved again once the changes pause.
+func (g *suggestions) changed(ctx context.Context, d *openDoc) {
+	if d.path == "" {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped || len(g.files) == 0 {
+		return
+	}
+	f := g.files[d.path]
+	if f == nil {
+		f = g.lookupLocked(d.uri)
+	}
+	if f == nil {
+		return
+	}
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	abs := f.abs
+	f.timer = time.AfterFunc(g.s.opt.Debounce, func() { g.refresh(abs) })
+}
+
+// refresh resolves the suggestions of the file at abs again, against the
+// documents as they are now, and shows where they stand.
+func (g *suggestions) refresh(abs string) {
+	ctx := context.Background()
+	view := g.s.docs.View()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f := g.files[abs]
+	if g.stopped || f == nil {
+		return
+	}
+	if err := g.refreshLocked(ctx, view, f); err != nil {
+		g.s.log.Warn("refresh suggestions", zap.String("path", abs), zap.Error(err))
+	}
+}
+
+// stop ends the refreshes to come.
+func (g *suggestions) stop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopped = true
+	for _, f := range g.files {
+		if f.timer != nil {
+			f.timer.Stop()
+		}
+	}
+}
+
+// refreshLenses asks a client that supports it to ask for its code lenses
+// again, as the suggestions' lenses moved. The request goes out on its
+// own, so that nothing waits for the reply.
+func (g *suggestions) refreshLenses() {
+	g.s.mu.Lock()
+	ok := g.s.caps.codeLensRefresh && g.s.caps.codeLens
+	g.s.mu.Unlock()
+	if !ok || g.s.conn == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := g.s.conn.Call(ctx, "workspace/codeLens/refresh", nil, nil); err != nil {
+			g.s.log.Debug("codeLens/refresh", zap.Error(err))
+		}
+	}()
+}
+
+// docFileLocked returns the suggested file that the open document d
+// holds, brought up to date with the buffer; nil when it has none.
+// g.mu is held.
+func (g *suggestions) docFileLocked(ctx context.Context, d *openDoc) *suggestedFile {
+	if d.path == "" || len(g.files) == 0 {
+		return nil
+	}
+	f := g.files[d.path]
+	if f == nil {
+		f = g.lookupLocked(d.uri)
+	}
+	if f == nil {
+		return nil
+	}
+	if err := g.refreshLocked(ctx, g.s.docs.View(), f); err != nil {
+		return nil
+	}
+	return f
+}
+
+// codeActions returns the actions of the suggestions under r in d:
+// "Apply suggestion", "Apply all suggestions in this file" and "Dismiss
+// suggestion"; only the last for one that no longer applies.
+func (g *suggestions) codeActions(ctx context.Context, d *openDoc, r protocol.Range) []protocol.CodeAction {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f := g.docFileLocked(ctx, d)
+	if f == nil {
+		return nil
+	}
+	uri := d.uri
+	pending := 0
+	for _, sg := range f.list {
+		if sg.pending() {
+			pending++
+		}
+	}
+	var actions []protocol.CodeAction
+	all := false
+	for _, sg := range f.list {
+		if !rangesTouch(sg.rng, r) {
+			continue
+		}
+		diag := sg.diagnostic()
+		if sg.pending() {
+			title := "Apply suggestion: " + sg.summary
+			actions = append(actions, protocol.CodeAction{
+				Title:       title,
+				Kind:        protocol.QuickFix,
+				Diagnostics: []protocol.Diagnostic{diag},
+				IsPreferred: true,
+				Command:     suggestionCommand(title, cmdApplySuggestion, uri, sg.id),
+			})
+			all = true
+		}
+		actions = append(actions, protocol.CodeAction{
+			Title:       "Dismiss suggestion",
+			Kind:        protocol.QuickFix,
+			Diagnostics: []protocol.Diagnostic{diag},
+			Command:     suggestionCommand("Dismiss suggestion", cmdDismiss, uri, sg.id),
+		})
+	}
+	if all {
+		title := fmt.Sprintf("Apply all suggestions in this file (%d)", pending)
+		actions = append(actions, protocol.CodeAction{
+			Title:   title,
+			Kind:    protocol.QuickFix,
+			Command: suggestionCommand(title, cmdApplySuggestion, uri, ""),
+		})
+	}
+	return actions
+}
+
+// suggestionCommand returns the command that runs cmd on the suggestion
+// id of the document at uri, or on all of its suggestions.
+func suggestionCommand(title, cmd, uri, id string) *protocol.Command {
+	return &protocol.Command{Title: title, Command: cmd, Arguments: []any{suggestionArgs{URI: uri, ID: id}}}
+}
+
+// MarshalJSON leaves out an empty id, which means every suggestion.
+func (a suggestionArgs) MarshalJSON() ([]byte, error) {
+	m := map[string]string{"uri": a.URI}
+	if a.ID != "" {
+		m["id"] = a.ID
+	}
+	return json.Marshal(m)
+}
+
+// rangesTouch reports whether two ranges overlap or touch.
+func rangesTouch(a, b protocol.Range) bool {
+	return !positionLess(a.End, b.Start) && !positionLess(b.End, a.Start)
+}
+
+// before reports whether p comes before q.
+func positionLess(p, q protocol.Position) bool {
+	return p.Line < q.Line || (p.Line == q.Line && p.Character < q.Character)
+}
+
+// codeLenses returns the lenses above d's suggestions: "Apply suggestion"
+// and "Dismiss" over each pending one, and over one that no longer
+// applies, a "Dismiss" that says so.
+func (g *suggestions) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLens {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f := g.docFileLocked(ctx, d)
+	if f == nil {
+		return nil
+	}
+	var lenses []protocol.CodeLens
+	for _, sg := range f.list {
+		at := protocol.Range{Start: protocol.Position{Line: sg.rng.Start.Line}, End: protocol.Position{Line: sg.rng.Start.Line}}
+		if sg.pending() {
+			title := fmt.Sprintf("Apply suggestion (%s)", strategyOf(sg.res))
+			lenses = append(lenses,
+				protocol.CodeLens{Range: at, Command: suggestionCommand(title, cmdApplySuggestion, d.uri, sg.id)},
+				protocol.CodeLens{Range: at, Command: suggestionCommand("Dismiss", cmdDismiss, d.uri, sg.id)})
+			continue
+		}
+		lenses = append(lenses, protocol.CodeLens{Range: at,
+			Command: suggestionCommand("Suggestion no longer applies: dismiss", cmdDismiss, d.uri, sg.id)})
+	}
+	return lenses
+}
