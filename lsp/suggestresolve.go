@@ -1,0 +1,286 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aymanbagabas/go-udiff"
+	"go.lsp.dev/protocol"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// syncLocked brings the suggestions of f to the file's text in view: when
+// the text or its version moved since they were resolved, their line
+// hints follow the change and they are resolved again. g.mu is held.
+func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *suggestedFile) error {
+	doc, err := view.Read(ctx, f.abs)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var version *int32
+	var mapper *workspace.Mapper
+	if snap, ok := view.Snapshot(f.abs); ok {
+		v := snap.Version
+		version = &v
+		if err == nil && snap.Text == doc.Text {
+			mapper = snap.Mapper() // the buffer's, made at little cost
+		}
+	}
+	if err == nil && !doc.Exists {
+		err = fmt.Errorf("%s does not exist", view.Rel(f.abs))
+	}
+	if f.mapper != nil && err == nil && f.err == nil && doc.Text == f.text && sameVersion(version, f.version) {
+		return nil
+	}
+	if f.mapper != nil && err == nil && f.err == nil && doc.Text != f.text {
+		f.follow(doc.Text)
+	}
+	f.text, f.version, f.err = doc.Text, version, err
+	if f.mapper = mapper; f.mapper == nil {
+		f.mapper = workspace.NewMapper(f.text)
+	}
+	for _, sg := range f.list {
+		if err := g.resolveLocked(ctx, view, f, sg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameVersion reports whether two optional versions are the same.
+func sameVersion(a, b *int32) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// resolveLocked resolves sg against the text of f, which must be that of
+// f in view, and records the outcome in sg. It returns an error only when
+// ctx is done. g.mu is held.
+func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f *suggestedFile, sg *suggestion) error {
+	stale := func(err error) {
+		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusFailed, err, err.Error()
+		sg.start, sg.end = clampOffsets(f.text, sg.start, sg.end)
+		sg.rng = g.protocolRange(f, sg.start, sg.end)
+	}
+	if f.err != nil {
+		stale(f.err)
+		return nil
+	}
+	g.s.mu.Lock()
+	threshold := g.s.settings.Threshold
+	g.s.mu.Unlock()
+	opt := engine.Options{Threshold: threshold}
+	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.block}, workspace.PlanOptions{Engine: opt})
+	if err != nil {
+		return err
+	}
+	index := sg.res.Index
+	sg.res = res.Blocks[0]
+	sg.res.Index = index
+	if !sg.pending() {
+		sg.start, sg.end = clampOffsets(f.text, sg.start, sg.end)
+		sg.rng = g.protocolRange(f, sg.start, sg.end)
+		return nil
+	}
+	fc := res.Files[0]
+	if fc.Before != f.text {
+		stale(fmt.Errorf("%s changed while the suggestion was resolved; it is resolved again at the next change", fc.Path))
+		return nil
+	}
+	// The plan says whether and how the block applies; the engine, run
+	// again on the same text, says which bytes it changes.
+	_, outcomes := engine.ApplyEdits(f.text, []engine.Edit{sg.block.Edit}, opt)
+	m := outcomes[0].Match
+	if m == nil || len(m.Changes) == 0 || m.Apply(f.text) != fc.After {
+		stale(fmt.Errorf("%s: the block resolved differently on a second try; not suggested", fc.Path))
+		return nil
+	}
+	sg.start, sg.end = m.Changes[0].Start, m.Changes[len(m.Changes)-1].End
+	for _, c := range m.Changes {
+		sg.start, sg.end = min(sg.start, c.Start), max(sg.end, c.End)
+	}
+	sg.rng = g.protocolRange(f, sg.start, trimLineBreak(f.text, sg.start, sg.end))
+	sg.summary = summarizeChange(f.text, m)
+	return nil
+}
+
+// trimLineBreak returns where a region's range ends: before the line break
+// that ends its last line, so that the range stays on the region's lines.
+func trimLineBreak(text string, start, end int) int {
+	if end > start && text[end-1] == '\n' {
+		end--
+		if end > start && text[end-1] == '\r' {
+			end--
+		}
+	} else if end > start && text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// clampOffsets returns start and end inside text, in order.
+func clampOffsets(text string, start, end int) (int, int) {
+	start, end = min(max(start, 0), len(text)), min(max(end, 0), len(text))
+	return start, max(start, end)
+}
+
+// protocolRange returns the LSP range of the bytes [start, end) of the
+// text of f, in the encoding agreed with the client. An end that falls
+// inside a character or a line break moves back to where its line starts.
+func (g *suggestions) protocolRange(f *suggestedFile, start, end int) protocol.Range {
+	enc := g.s.encoding()
+	pos := func(off int) protocol.Position {
+		p, err := f.mapper.Position(off, enc)
+		if err != nil {
+			off = strings.LastIndexByte(f.text[:off], '\n') + 1
+			p, _ = f.mapper.Position(off, enc)
+		}
+		return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+	}
+	return protocol.Range{Start: pos(start), End: pos(end)}
+}
+
+// follow carries the places of f's suggestions from its text to new,
+// the text the document holds now: the region of each and its line hint
+// move with the lines inserted or deleted above it. An insertion whose
+// place was inside lines that changed loses it, and fails to resolve.
+func (f *suggestedFile) follow(new string) {
+	edits := lineDiffEdits(f.text, new)
+	for _, sg := range f.list {
+		start, lostStart := shiftOffset(edits, sg.start)
+		end, _ := shiftOffset(edits, sg.end)
+		sg.start, sg.end = start, max(start, end)
+		e := &sg.block.Edit
+		switch {
+		case e.Op == engine.OpInsert && (e.Line == 0 || e.Line == engine.AtEnd):
+			// The top and the end of the file stay where they are.
+		case e.Op == engine.OpInsert && lostStart:
+			sg.block.Err = &engine.Error{Reason: engine.ReasonInvalid,
+				Summary: "the lines around the place this insertion goes were changed: it no longer knows where it goes"}
+		case e.Op == engine.OpInsert:
+			e.Line = strings.Count(new[:start], "\n")
+		case e.Op == engine.OpReplace && !e.ReplaceAll && !lostStart:
+			e.Line = strings.Count(new[:start], "\n") + 1
+		}
+	}
+}
+
+// maxFollowBytes bounds the text that lineDiffEdits compares line by line; a
+// larger change between the common ends is one change as a whole.
+const maxFollowBytes = 1 << 20
+
+// lineDiffEdits returns the edits, whole lines and in order, that turn old
+// into new. The common ends are skipped first, in linear time, so that a
+// change of a few lines costs little whatever the size of the text.
+func lineDiffEdits(old, new string) []udiff.Edit {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	p = strings.LastIndexByte(old[:p], '\n') + 1 // back to a line start
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
+	}
+	// The common end starts at a line start of old.
+	for s > 0 && len(old)-s > p && old[len(old)-s-1] != '\n' {
+		s--
+	}
+	oldMid, newMid := old[p:len(old)-s], new[p:len(new)-s]
+	if oldMid == newMid {
+		return nil
+	}
+	if len(oldMid)+len(newMid) > maxFollowBytes {
+		return []udiff.Edit{{Start: p, End: len(old) - s, New: newMid}}
+	}
+	edits := udiff.Lines(oldMid, newMid)
+	for i := range edits {
+		edits[i].Start += p
+		edits[i].End += p
+	}
+	return edits
+}
+
+// shiftOffset returns where the offset off of the old text of edits is in
+// the new text. An offset inside a changed region maps to the region's
+// start, and lost is true; an insertion at off goes before it.
+func shiftOffset(edits []udiff.Edit, off int) (to int, lost bool) {
+	delta := 0
+	for _, e := range edits {
+		switch {
+		case e.End < off || (e.End == off && e.Start < off) || (e.Start == off && e.End == off):
+			delta += len(e.New) - (e.End - e.Start)
+		case e.Start >= off:
+			return off + delta, false
+		default:
+			return e.Start + delta, true
+		}
+	}
+	return off + delta, false
+}
+
+// summarizeChange says in one line what the match changes in text.
+func summarizeChange(text string, m *engine.Match) string {
+	count := func(s string) int { return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 }
+	lines := func(s string) string {
+		if n := count(s); n != 1 {
+			return fmt.Sprintf("%d lines", n)
+		}
+		return "1 line"
+	}
+	// gist is the first line of s that is not blank, cut to a length
+	// that reads on one line.
+	gist := func(s string) string {
+		line := ""
+		for l := range strings.Lines(s) {
+			if line = strings.TrimSpace(l); line != "" {
+				break
+			}
+		}
+		const maxRunes = 60
+		if utf8.RuneCountInString(line) > maxRunes {
+			line = string([]rune(line)[:maxRunes-1]) + "…"
+		}
+		if line == "" {
+			return "(blank)"
+		}
+		return line
+	}
+	c := m.Changes[0]
+	old := text[c.Start:c.End]
+	edits := udiff.Lines(old, c.Text)
+	if len(edits) == 0 {
+		return "no change"
+	}
+	var s string
+	e := edits[0]
+	removed, added := old[e.Start:e.End], e.New
+	switch {
+	case removed == "":
+		s = fmt.Sprintf("insert %s: %s", lines(added), gist(added))
+	case added == "":
+		s = fmt.Sprintf("delete %s: %s", lines(removed), gist(removed))
+	default:
+		s = gist(removed) + " → " + gist(added)
+		if a, b := count(removed), count(added); a > 1 || b > 1 {
+			s = fmt.Sprintf("replace %s with %d: %s", lines(removed), b, s)
+		}
+	}
+	switch n := len(edits) - 1; {
+	case n == 1:
+		s += " (and 1 more change)"
+	case n > 1:
+		s += fmt.Sprintf(" (and %d more changes)", n)
+	}
+	if len(m.Changes) > 1 {
+		s = fmt.Sprintf("%d places: %s", len(m.Changes), s)
+	}
+	return s
+}
