@@ -52,11 +52,7 @@ func (e *Editor) Edit(path string, rng *protocol.Range, newText string) error {
 // changeLocked applies edits (all relative to d's current text) to d and
 // sends them as one incremental didChange.
 func (e *Editor) changeLocked(u uri.URI, d *document, edits []protocol.TextEdit) error {
-	changes, err := sequentialChanges(d.text, edits, e.encoding)
-	if err != nil {
-		return fmt.Errorf("change %s: %w", u, err)
-	}
-	text, err := ApplyEdits(d.text, edits, e.encoding)
+	text, changes, err := sequentialChanges(d.text, edits, e.encoding)
 	if err != nil {
 		return fmt.Errorf("change %s: %w", u, err)
 	}

@@ -3,6 +3,7 @@ package lsptest
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -15,32 +16,64 @@ const (
 	UTF32 = "utf-32"
 )
 
-// lineBounds returns the byte offsets of the start of line n of text and of
-// the end of its content (before its line terminator). Lines end with
-// "\r\n", "\n" or a lone "\r", as the LSP specification says. A line past
-// the last one is clamped to the end of the text.
-func lineBounds(text string, n uint32) (start, end int) {
-	var line uint32
-	i := 0
-	for line < n {
-		j := i
-		for j < len(text) && text[j] != '\n' && text[j] != '\r' {
-			j++
-		}
-		if j == len(text) {
+// lineCursor finds lines of one text, moving forward from the line it
+// found last, so that resolving positions in document order scans the
+// text once.
+type lineCursor struct {
+	text   string
+	lfOnly bool   // text has no '\r': jump from '\n' to '\n'
+	line   uint32 // the line that starts at start
+	start  int
+}
+
+func newLineCursor(text string) *lineCursor {
+	return &lineCursor{text: text, lfOnly: strings.IndexByte(text, '\r') < 0}
+}
+
+// bounds returns the byte offsets of the start of line n and of the end
+// of its content (before its line terminator). Lines end with "\r\n",
+// "\n" or a lone "\r", as the LSP specification says. A line past the
+// last one is clamped to the end of the text.
+func (c *lineCursor) bounds(n uint32) (start, end int) {
+	if n < c.line {
+		c.line, c.start = 0, 0
+	}
+	text := c.text
+	for c.line < n {
+		next := c.nextLine(c.start)
+		if next < 0 {
 			return len(text), len(text)
 		}
-		if text[j] == '\r' && j+1 < len(text) && text[j+1] == '\n' {
-			j++
+		c.start = next
+		c.line++
+	}
+	return c.start, c.lineEnd(c.start)
+}
+
+// lineEnd is the offset of the terminator of the line starting at i.
+func (c *lineCursor) lineEnd(i int) int {
+	if c.lfOnly {
+		if j := strings.IndexByte(c.text[i:], '\n'); j >= 0 {
+			return i + j
 		}
-		i = j + 1
-		line++
+		return len(c.text)
 	}
-	end = i
-	for end < len(text) && text[end] != '\n' && text[end] != '\r' {
-		end++
+	for i < len(c.text) && c.text[i] != '\n' && c.text[i] != '\r' {
+		i++
 	}
-	return i, end
+	return i
+}
+
+// nextLine is the start of the line after the one starting at i, or -1.
+func (c *lineCursor) nextLine(i int) int {
+	j := c.lineEnd(i)
+	if j == len(c.text) {
+		return -1
+	}
+	if c.text[j] == '\r' && j+1 < len(c.text) && c.text[j+1] == '\n' {
+		j++
+	}
+	return j + 1
 }
 
 // units is how many code units of enc the rune r takes.
@@ -64,7 +97,12 @@ func units(r rune, size int, enc string) int {
 // end of the text, and a character inside a multi-unit character to that
 // character's start.
 func Offset(text string, pos protocol.Position, enc string) int {
-	start, end := lineBounds(text, pos.Line)
+	return newLineCursor(text).offset(pos, enc)
+}
+
+func (c *lineCursor) offset(pos protocol.Position, enc string) int {
+	text := c.text
+	start, end := c.bounds(pos.Line)
 	want := int(pos.Character)
 	i, col := start, 0
 	for i < end {
@@ -84,6 +122,10 @@ func Offset(text string, pos protocol.Position, enc string) int {
 // multi-byte character is moved back to its start; one past the end of the
 // text is clamped to the end.
 func PositionAt(text string, off int, enc string) protocol.Position {
+	return positionAt(text, off, enc, strings.IndexByte(text, '\r') < 0)
+}
+
+func positionAt(text string, off int, enc string, lfOnly bool) protocol.Position {
 	if off > len(text) {
 		off = len(text)
 	}
@@ -93,15 +135,7 @@ func PositionAt(text string, off int, enc string) protocol.Position {
 	if off > 0 && off < len(text) && text[off-1] == '\r' && text[off] == '\n' {
 		off-- // inside "\r\n": the end of the line
 	}
-	var line uint32
-	lineStart := 0
-	for i := 0; i < off; i++ {
-		switch {
-		case text[i] == '\n', text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n'):
-			line++
-			lineStart = i + 1
-		}
-	}
+	line, lineStart := lineOf(text, off, lfOnly)
 	col := 0
 	for i := lineStart; i < off; {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -112,6 +146,30 @@ func PositionAt(text string, off int, enc string) protocol.Position {
 		i += size
 	}
 	return protocol.Position{Line: line, Character: uint32(col)}
+}
+
+// lineOf returns the line holding the byte offset off of text and the
+// offset where that line starts.
+func lineOf(text string, off int, lfOnly bool) (line uint32, start int) {
+	if lfOnly {
+		return lineOfLF(text, off)
+	}
+	return lineOfAny(text, off)
+}
+
+func lineOfLF(text string, off int) (uint32, int) {
+	return uint32(strings.Count(text[:off], "\n")), strings.LastIndexByte(text[:off], '\n') + 1
+}
+
+func lineOfAny(text string, off int) (line uint32, start int) {
+	for i := 0; i < off; i++ {
+		switch {
+		case text[i] == '\n', text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n'):
+			line++
+			start = i + 1
+		}
+	}
+	return line, start
 }
 
 // byteEdit is a TextEdit turned into byte offsets of the text it applies to.
@@ -126,8 +184,9 @@ type byteEdit struct {
 // overlapping or reversed ranges as editors do.
 func resolveEdits(text string, edits []protocol.TextEdit, enc string) ([]byteEdit, error) {
 	out := make([]byteEdit, len(edits))
+	c := newLineCursor(text)
 	for i, e := range edits {
-		s, t := Offset(text, e.Range.Start, enc), Offset(text, e.Range.End, enc)
+		s, t := c.offset(e.Range.Start, enc), c.offset(e.Range.End, enc)
 		if t < s {
 			return nil, fmt.Errorf("edit %d: range end %v before start %v", i, e.Range.End, e.Range.Start)
 		}
@@ -151,35 +210,45 @@ func ApplyEdits(text string, edits []protocol.TextEdit, enc string) (string, err
 	if err != nil {
 		return "", err
 	}
-	var b []byte
-	last := 0
-	for _, e := range be {
-		b = append(b, text[last:e.start]...)
-		b = append(b, e.newText...)
-		last = e.end
-	}
-	b = append(b, text[last:]...)
-	return string(b), nil
+	return applyResolved(text, be), nil
 }
 
-// sequentialChanges returns edits, which all refer to text, as a list of
-// changes that stay valid when applied one after the other, as the
-// contentChanges of a didChange are: in reverse document order, so that no
-// change moves the text under a later one.
-func sequentialChanges(text string, edits []protocol.TextEdit, enc string) ([]protocol.TextEdit, error) {
+func applyResolved(text string, be []byteEdit) string {
+	size := len(text)
+	for _, e := range be {
+		size += len(e.newText) - (e.end - e.start)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	last := 0
+	for _, e := range be {
+		b.WriteString(text[last:e.start])
+		b.WriteString(e.newText)
+		last = e.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// sequentialChanges returns edits, which all refer to text, applied to
+// text, and as a list of changes that stay valid when applied one after
+// the other, as the contentChanges of a didChange are: in reverse document
+// order, so that no change moves the text under a later one.
+func sequentialChanges(text string, edits []protocol.TextEdit, enc string) (string, []protocol.TextEdit, error) {
 	be, err := resolveEdits(text, edits, enc)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
+	lf := strings.IndexByte(text, '\r') < 0
 	out := make([]protocol.TextEdit, 0, len(be))
 	for i := len(be) - 1; i >= 0; i-- {
 		e := be[i]
 		out = append(out, protocol.TextEdit{
-			Range:   protocol.Range{Start: PositionAt(text, e.start, enc), End: PositionAt(text, e.end, enc)},
+			Range:   protocol.Range{Start: positionAt(text, e.start, enc, lf), End: positionAt(text, e.end, enc, lf)},
 			NewText: e.newText,
 		})
 	}
-	return out, nil
+	return applyResolved(text, be), out, nil
 }
 
 // EndPosition is the position just past the last character of text.

@@ -1,6 +1,7 @@
 package lsptest
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -159,9 +160,9 @@ func TestApplyEdits(t *testing.T) {
 				t.Errorf("ApplyEdits = %q, want %q", got, tt.want)
 			}
 			// The same edits as successive changes give the same text.
-			changes, err := sequentialChanges(tt.text, tt.edits, tt.enc)
-			if err != nil {
-				t.Fatal(err)
+			text, changes, err := sequentialChanges(tt.text, tt.edits, tt.enc)
+			if err != nil || text != tt.want {
+				t.Fatalf("sequentialChanges = %q, %v; want %q", text, err, tt.want)
 			}
 			seq := tt.text
 			for _, c := range changes {
@@ -173,5 +174,57 @@ func TestApplyEdits(t *testing.T) {
 				t.Errorf("successive changes %v give %q, want %q", changes, seq, tt.want)
 			}
 		})
+	}
+}
+
+// FuzzLineFastPath checks that the paths for texts without '\r' agree with
+// the general ones, and that a cursor moving back and forth finds the same
+// lines as a fresh one.
+func FuzzLineFastPath(f *testing.F) {
+	f.Add("a\nb\n\nc", uint32(2), uint32(1), 3)
+	f.Add("", uint32(0), uint32(0), 0)
+	f.Fuzz(func(t *testing.T, text string, n, m uint32, off int) {
+		if off < 0 || off > len(text) {
+			t.Skip()
+		}
+		n %= 1000
+		m %= 1000
+		fresh := func(line uint32) (int, int) { return newLineCursor(text).bounds(line) }
+		general := func(line uint32) (int, int) {
+			c := newLineCursor(text)
+			c.lfOnly = false
+			return c.bounds(line)
+		}
+		c := newLineCursor(text)
+		for _, line := range []uint32{n, m, n} {
+			s1, e1 := c.bounds(line)
+			s2, e2 := fresh(line)
+			s3, e3 := general(line)
+			if s1 != s2 || e1 != e2 || s2 != s3 || e2 != e3 {
+				t.Fatalf("line %d of %q: reused cursor %d-%d, fresh %d-%d, general %d-%d", line, text, s1, e1, s2, e2, s3, e3)
+			}
+		}
+		if strings.IndexByte(text, '\r') < 0 {
+			l1, st1 := lineOfLF(text, off)
+			l2, st2 := lineOfAny(text, off)
+			if l1 != l2 || st1 != st2 {
+				t.Fatalf("offset %d of %q: fast line %d at %d, general %d at %d", off, text, l1, st1, l2, st2)
+			}
+		}
+	})
+}
+
+func BenchmarkEditLargeBuffer(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 100000; i++ {
+		sb.WriteString("\tx := compute(a, b) // a line of ordinary Go code\n")
+	}
+	text := sb.String()
+	edits := []protocol.TextEdit{edit(50000, 5, 50000, 12, "calc")}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, _, err := sequentialChanges(text, edits, UTF16); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
