@@ -18,6 +18,9 @@ type PlanOptions struct {
 	Engine engine.Options
 	// Atomic withholds every change unless every block applies.
 	Atomic bool
+	// Progress, when set, is called after the blocks of each file are
+	// planned, with the number of blocks planned so far and in all.
+	Progress func(done, total int)
 }
 
 // A Result is what a plan does: the fate of every block and the files that
@@ -114,11 +117,19 @@ func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptio
 	for i, b := range blocks {
 		p.res.Blocks[i] = BlockResult{Index: i, Path: b.Path, Dialect: b.Dialect}
 	}
-	for _, f := range p.group() {
+	files := p.group()
+	done := len(blocks)
+	for _, f := range files {
+		done -= len(f.blocks)
+	}
+	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p.run(ctx, f)
+		if done += len(f.blocks); opt.Progress != nil {
+			opt.Progress(done, len(blocks))
+		}
 	}
 	if opt.Atomic {
 		p.withhold()

@@ -6,6 +6,7 @@
 // Usage:
 //
 //	graft apply [flags] [FILE...]
+//	graft serve [--stdio] [--log FILE] [--log-level LEVEL]
 //	graft version
 package main
 
@@ -28,6 +29,7 @@ const usage = `usage: graft <command> [arguments]
 
 commands:
   apply [flags] [FILE...]   apply the edit blocks in FILEs, or stdin when none
+  serve [flags]             run the language server over stdin and stdout
   version                   print graft's version
 
 Run "graft apply -h" for the flags of apply.
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch cmd, args := args[0], args[1:]; cmd {
 	case "apply":
 		return runApply(ctx, args, stdin, stdout, stderr)
+	case "serve":
+		return runServe(ctx, args, os.Stdin, os.Stdout, stderr)
 	case "version":
 		return runVersion(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/graft-editor/graft/lsp"
+)
+
+const serveUsage = `usage: graft serve [--stdio] [--log FILE] [--log-level LEVEL]
+
+Run the Graft language server over standard input and output. Editors
+start it; nothing but the protocol is written to standard output.
+
+flags:
+  --stdio            speak LSP over stdin and stdout (the default; accepted
+                     because some clients pass it)
+  --log FILE         write the log to FILE instead of standard error
+  --log-level LEVEL  debug, info, warn or error (default info); the client's
+                     initializationOptions.logLevel overrides it
+`
+
+// runServe is graft serve.
+func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	fs := flag.NewFlagSet("graft serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Bool("stdio", true, "")
+	logFile := fs.String("log", "", "")
+	logLevel := fs.String("log-level", "info", "")
+	panicOn := fs.String("inject-panic", "", "") // for tests: a method whose handler panics
+	debounce := fs.Duration("debounce", 0, "")   // for tests and benchmarks: the wait before diagnostics refresh
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, serveUsage)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "graft serve: %v\n%s", err, serveUsage)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "graft serve: unexpected arguments %q\n%s", fs.Args(), serveUsage)
+		return exitUsage
+	}
+	level, err := zap.ParseAtomicLevel(*logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "graft serve: --log-level: %v\n", err)
+		return exitUsage
+	}
+	var sink io.Writer = stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintf(stderr, "graft serve: --log: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		sink = f
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.AddSync(sink), level))
+	defer logger.Sync()
+
+	info, _ := debug.ReadBuildInfo()
+	err = lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
+		Version:  version(info),
+		Logger:   logger,
+		Level:    &level,
+		PanicOn:  *panicOn,
+		Debounce: *debounce,
+	})
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, lsp.ErrExitWithoutShutdown):
+		return exitFailed
+	default:
+		logger.Error("server stopped", zap.Error(err))
+		return exitFailed
+	}
+}
+
+// stdio is the server's connection: standard input and output.
+type stdio struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+// Close closes both.
+func (s stdio) Close() error {
+	return errors.Join(s.ReadCloser.Close(), s.WriteCloser.Close())
+}

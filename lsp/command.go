@@ -1,0 +1,348 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// commandParams are the params of graft.apply, graft.preview and
+// graft.suggest (CONTRACT.md), with two additions for the code actions of
+// answer buffers: Answer and Blocks.
+type commandParams struct {
+	// Text holds edit blocks in any dialect.
+	Text string `json:"text"`
+	// Edits are str-replace objects.
+	Edits []json.RawMessage `json:"edits"`
+	// URI is the target of blocks that name no file.
+	URI string `json:"uri"`
+	// Atomic applies nothing unless every block resolves.
+	Atomic bool `json:"atomic"`
+	// Format forces a dialect.
+	Format string `json:"format"`
+	// Answer names an open document whose edit blocks are the text, at
+	// the version the command was made for.
+	Answer *answerRef `json:"answer"`
+	// Blocks, with Answer, picks some of its blocks by index.
+	Blocks []int `json:"blocks"`
+}
+
+// An answerRef names an open document holding an agent's answer.
+type answerRef struct {
+	URI     string `json:"uri"`
+	Version int32  `json:"version"`
+}
+
+// blockReport is a block's entry in a command's reply: the report of
+// graft apply --json, with the document and the LSP range of the region.
+type blockReport struct {
+	workspace.BlockReport
+	URI   protocol.DocumentURI `json:"uri,omitempty"`
+	Range *protocol.Range      `json:"range,omitempty"`
+}
+
+// applyResult is the reply to graft.apply.
+type applyResult struct {
+	Applied       bool          `json:"applied"`
+	FailureReason string        `json:"failureReason,omitempty"`
+	Blocks        []blockReport `json:"blocks"`
+}
+
+// previewResult is the reply to graft.preview.
+type previewResult struct {
+	Edit   workspaceEdit `json:"edit"`
+	Diff   string        `json:"diff"`
+	Blocks []blockReport `json:"blocks"`
+}
+
+// A plan is an answer resolved against a frozen view of the documents.
+type plan struct {
+	view   *workspace.View
+	blocks []dialect.Block
+	res    *workspace.Result
+}
+
+func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p struct {
+		Command       string            `json:"command"`
+		Arguments     []json.RawMessage `json:"arguments"`
+		WorkDoneToken json.RawMessage   `json:"workDoneToken"`
+	}
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	var arg json.RawMessage
+	if len(p.Arguments) > 0 {
+		arg = p.Arguments[0]
+	}
+	switch p.Command {
+	case cmdApply, cmdPreview, cmdSuggest:
+		var cp commandParams
+		if err := decode(arg, &cp); err != nil {
+			return nil, err
+		}
+		switch p.Command {
+		case cmdApply:
+			return s.apply(ctx, cp, p.WorkDoneToken)
+		case cmdPreview:
+			return s.preview(ctx, cp)
+		default:
+			return s.suggestions.suggest(ctx, cp)
+		}
+	case cmdSuggestions:
+		return s.suggestions.list(arg)
+	case cmdDismiss:
+		return s.suggestions.dismiss(ctx, arg)
+	case cmdApplySuggestion:
+		return s.suggestions.apply(ctx, arg)
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commands, ", "))
+}
+
+// parse returns the blocks the params hold.
+func (s *server) parse(cp commandParams) ([]dialect.Block, error) {
+	opt := dialect.Options{Format: cp.Format}
+	if cp.URI != "" {
+		path, err := uriPath(cp.URI)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "uri: %v", err)
+		}
+		opt.Target = path
+	}
+	var blocks []dialect.Block
+	if cp.Answer != nil {
+		d, err := s.doc(cp.Answer.URI)
+		if err != nil {
+			return nil, err
+		}
+		snap, err := d.buf.Snapshot()
+		if err != nil {
+			return nil, err
+		}
+		if snap.Version != cp.Answer.Version {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams,
+				"the answer %s changed since this action was offered (version %d, now %d): ask for the actions again",
+				cp.Answer.URI, cp.Answer.Version, snap.Version)
+		}
+		all, err := dialect.Parse(snap.Text, opt)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "answer %s: %v", cp.Answer.URI, err)
+		}
+		if len(cp.Blocks) == 0 {
+			blocks = all
+		}
+		for _, i := range cp.Blocks {
+			if i < 0 || i >= len(all) {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "answer %s has no block %d", cp.Answer.URI, i)
+			}
+			blocks = append(blocks, all[i])
+		}
+	}
+	if strings.TrimSpace(cp.Text) != "" {
+		b, err := dialect.Parse(cp.Text, opt)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "text: %v", err)
+		}
+		blocks = append(blocks, b...)
+	}
+	if len(cp.Edits) > 0 {
+		text, err := json.Marshal(cp.Edits)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "edits: %v", err)
+		}
+		opt.Format = dialect.StrReplace
+		b, err := dialect.Parse(string(text), opt)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "edits: %v", err)
+		}
+		blocks = append(blocks, b...)
+	}
+	if len(blocks) == 0 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no edit blocks: give text, edits or answer")
+	}
+	return blocks, nil
+}
+
+// plan resolves the blocks of cp against the documents as they are now.
+func (s *server) plan(ctx context.Context, cp commandParams, progress func(done, total int)) (*plan, error) {
+	blocks, err := s.parse(cp)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	threshold := s.settings.Threshold
+	caps := s.caps
+	s.mu.Unlock()
+	view := s.docs.View()
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
+		Engine:   engine.Options{Threshold: threshold},
+		Progress: progress,
+	})
+	if err != nil {
+		return nil, err
+	}
+	refuseUnsupported(res, caps)
+	if cp.Atomic {
+		res.Withhold()
+	}
+	return &plan{view: view, blocks: blocks, res: res}, nil
+}
+
+// reports returns the block entries of a reply.
+func (s *server) reports(p *plan) []blockReport {
+	out := make([]blockReport, len(p.res.Blocks))
+	for i := range p.res.Blocks {
+		b := &p.res.Blocks[i]
+		out[i].BlockReport = b.Report()
+		if b.Path == "" {
+			continue
+		}
+		abs, err := p.view.Path(b.Path)
+		if err != nil {
+			continue
+		}
+		out[i].URI = fileURI(abs)
+		if snap, ok := p.view.Snapshot(abs); ok {
+			out[i].URI = s.uriOf(snap.Path)
+		}
+		if b.StartLine > 0 {
+			end := max(b.EndLine, b.StartLine)
+			out[i].Range = &protocol.Range{
+				Start: protocol.Position{Line: uint32(b.StartLine - 1)},
+				End:   protocol.Position{Line: uint32(end)},
+			}
+		}
+	}
+	return out
+}
+
+// preview is graft.preview: the plan and its edit, nothing sent.
+func (s *server) preview(ctx context.Context, cp commandParams) (*previewResult, error) {
+	p, err := s.plan(ctx, cp, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+	we, _, err := buildEdit(p.view, p.res, caps, s.uriOf)
+	if err != nil {
+		return nil, err
+	}
+	var diff strings.Builder
+	for i := range p.res.Files {
+		diff.WriteString(p.res.Files[i].Diff())
+	}
+	if cp.Answer != nil {
+		s.answers.showPreview(ctx, cp, p, diff.String())
+	}
+	return &previewResult{Edit: we, Diff: diff.String(), Blocks: s.reports(p)}, nil
+}
+
+// apply is graft.apply: the plan, sent to the client as one
+// WorkspaceEdit, and what the client made of it.
+func (s *server) apply(ctx context.Context, cp commandParams, token json.RawMessage) (*applyResult, error) {
+	prog := s.startProgress(ctx, token, "Graft: applying edit blocks")
+	defer prog.end(ctx, "")
+	p, err := s.plan(ctx, cp, prog.report(ctx))
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.send(ctx, p, fmt.Sprintf("Graft: %d edit blocks", len(p.blocks)))
+	if err != nil {
+		return nil, err
+	}
+	s.summarize(ctx, p)
+	out.Blocks = s.reports(p)
+	return out, nil
+}
+
+// send sends the edit of plan p to the client and records in p.res what
+// the client did not apply.
+func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult, error) {
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+	we, files, err := buildEdit(p.view, p.res, caps, s.uriOf)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return &applyResult{Applied: p.res.Count(engine.StatusApplied) > 0 || len(p.res.Blocks) == 0}, nil
+	}
+	if !caps.applyEdit {
+		err := errors.New("the editor does not support workspace/applyEdit; nothing applied")
+		for _, fe := range files {
+			p.res.Fail(fe.file, err)
+		}
+		return &applyResult{Applied: false, FailureReason: err.Error()}, nil
+	}
+	var reply applyEditResult
+	if _, err := s.conn.Call(ctx, "workspace/applyEdit", applyEditParams{Label: label, Edit: we}, &reply); err != nil {
+		return nil, fmt.Errorf("workspace/applyEdit: %w", err)
+	}
+	s.log.Info("applyEdit", zap.Bool("applied", reply.Applied), zap.String("reason", reply.FailureReason))
+	if !reply.Applied {
+		reason := reply.FailureReason
+		if reason == "" {
+			reason = "the editor did not apply the edit"
+		}
+		for _, fe := range files {
+			if !appliedDespiteFailure(fe, reply, caps.failureHandling) {
+				p.res.Fail(fe.file, fmt.Errorf("not applied by the editor: %s", reason))
+			}
+		}
+		return &applyResult{Applied: false, FailureReason: reason}, nil
+	}
+	for _, fe := range files {
+		if p.res.Files[fe.file].Exists {
+			s.verifier.expect(fe.uri, fe.after)
+		}
+	}
+	return &applyResult{Applied: true}, nil
+}
+
+// appliedDespiteFailure reports whether the changes of fe were applied
+// although the client did not apply the whole edit: only with the "abort"
+// failure handling, for the changes before the one that failed.
+func appliedDespiteFailure(fe fileEdit, reply applyEditResult, failureHandling string) bool {
+	if failureHandling != "abort" || reply.FailedChange == nil || len(fe.changes) == 0 {
+		return false
+	}
+	return fe.changes[len(fe.changes)-1] < *reply.FailedChange
+}
+
+// summarize shows the person what the blocks did: "3 applied, 1 failed:
+// block 4 in a.go: ...".
+func (s *server) summarize(ctx context.Context, p *plan) {
+	res := p.res
+	applied, failed, skipped := res.Count(engine.StatusApplied), res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Graft: %d applied", applied)
+	if failed > 0 {
+		fmt.Fprintf(&b, ", %d failed", failed)
+	}
+	if skipped > 0 {
+		fmt.Fprintf(&b, ", %d skipped", skipped)
+	}
+	typ := protocol.MessageTypeInfo
+	for _, r := range res.Blocks {
+		if r.Status == engine.StatusFailed {
+			typ = protocol.MessageTypeWarning
+			first, _, _ := strings.Cut(r.Message, "\n")
+			fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
+			break
+		}
+	}
+	s.showMessage(ctx, typ, b.String())
+}

@@ -1,0 +1,61 @@
+package lsp
+
+import (
+	"context"
+	"sync"
+
+	"go.lsp.dev/protocol"
+)
+
+// diagnostics holds the diagnostics the server publishes, per document
+// and per part of the server that makes them (answer buffers,
+// suggestions), and publishes their union: a publishDiagnostics replaces
+// all of a document's diagnostics, so each part must not erase the
+// other's.
+type diagnostics struct {
+	mu    sync.Mutex
+	byURI map[protocol.DocumentURI]map[string][]protocol.Diagnostic
+}
+
+// publish sets the diagnostics of source on the document at uri, and
+// sends the document's diagnostics to the client. version is the
+// version of the document they were computed against; nil for none.
+func (s *server) publish(ctx context.Context, uri protocol.DocumentURI, version *int32, source string, diags []protocol.Diagnostic) {
+	d := &s.diags
+	d.mu.Lock()
+	defer d.mu.Unlock() // held while sending, so that publications stay in order
+	if d.byURI == nil {
+		d.byURI = map[protocol.DocumentURI]map[string][]protocol.Diagnostic{}
+	}
+	m := d.byURI[uri]
+	if len(diags) == 0 && len(m[source]) == 0 {
+		return // nothing was shown, nothing to clear
+	}
+	if m == nil {
+		m = map[string][]protocol.Diagnostic{}
+		d.byURI[uri] = m
+	}
+	if len(diags) == 0 {
+		delete(m, source)
+	} else {
+		m[source] = diags
+	}
+	all := []protocol.Diagnostic{} // never null: clients reject it
+	for _, src := range []string{sourceAnswers, sourceSuggestions} {
+		all = append(all, m[src]...)
+	}
+	if len(m) == 0 {
+		delete(d.byURI, uri)
+	}
+	p := protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: all}
+	if version != nil {
+		p.Version = uint32(*version)
+	}
+	s.notify(ctx, "textDocument/publishDiagnostics", p)
+}
+
+// The parts of the server that publish diagnostics.
+const (
+	sourceAnswers     = "answers"
+	sourceSuggestions = "suggestions"
+)
