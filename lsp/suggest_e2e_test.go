@@ -669,3 +669,47 @@ func TestSuggestCodeLenses(t *testing.T) {
 		t.Errorf("applying from a lens: %+v\n%s", applied, e.Text(path))
 	}
 }
+
+// TestSuggestNotAppliedOverAnEditInFlight changes the buffer while the
+// edit of a suggestion is on its way to the editor: the editor refuses
+// the edit, made for the version before, and the suggestion stays.
+func TestSuggestNotAppliedOverAnEditInFlight(t *testing.T) {
+	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
+	path := filepath.Join(dir, "main.go")
+	opt := lsptest.VSCode(dir)
+	typed := false
+	opt.BeforeApplyEdit = func(e *lsptest.Editor, _ json.RawMessage) {
+		if !typed {
+			typed = true
+			if err := e.Edit(path, &protocol.Range{}, "// typed meanwhile\n"); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	e, _ := lsptest.StartReady(t, opt)
+	if err := e.Open(path, "go", suggestMainGo); err != nil {
+		t.Fatal(err)
+	}
+	var reply suggestResult
+	suggestExecute(t, e, "graft.suggest", map[string]any{"edits": []any{suggestEditX}}, &reply)
+	if len(reply.Suggestions) != 1 {
+		t.Fatalf("reply %+v", reply)
+	}
+	var applied suggestApplied
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path), "id": reply.Suggestions[0].ID}, &applied)
+	if applied.Applied {
+		t.Fatalf("an edit for an older version was applied: %+v", applied)
+	}
+	if got, want := e.Text(path), "// typed meanwhile\n"+suggestMainGo; got != want {
+		t.Fatalf("buffer:\n%s\nwant:\n%s", got, want)
+	}
+	// Still pending, it follows the typing and applies at the next try.
+	moved := suggestRange(t, e.Text(path), "x := 1", e.Encoding())
+	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
+		t.Fatal(err)
+	}
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path), "id": reply.Suggestions[0].ID}, &applied)
+	if want := "// typed meanwhile\n" + strings.Replace(suggestMainGo, "x := 1", "x := 2", 1); !applied.Applied || e.Text(path) != want {
+		t.Fatalf("second try: %+v\n%s", applied, e.Text(path))
+	}
+}
