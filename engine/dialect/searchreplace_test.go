@@ -22,6 +22,16 @@ func TestMarkerOf(t *testing.T) {
 		{">>>>>>> REPLACE>", replaceMarker},
 		{"+++++++ REPLACE", replaceMarker},
 		{">>>>>>>>> REPLACE", replaceMarker},
+		// Followed by its word, a run of any length from 5 is a marker,
+		// as Cline reads them; a bare run of "=" longer than 9 is a
+		// divider only where block structure says so.
+		{"<<<<<<<<<< SEARCH", searchMarker},
+		{"<<<<<<<<<<<<<<<<<<<<<<<< SEARCH", searchMarker},
+		{"----------- SEARCH", searchMarker},
+		{">>>>>>>>>>> REPLACE", replaceMarker},
+		{"+++++++++++ REPLACE>", replaceMarker},
+		{"==========", longDivider},
+		{"  =================================  ", longDivider},
 
 		// The word is required for the first and the last marker.
 		{"<<<<<<< HEAD", notMarker},
@@ -30,12 +40,14 @@ func TestMarkerOf(t *testing.T) {
 		{">>>>>>>", notMarker},
 		{"-------", notMarker},
 		{"+++++++", notMarker},
-		// 5 to 9 marker characters.
+		// At least 5 marker characters.
 		{"<<<< SEARCH", notMarker},
-		{"<<<<<<<<<< SEARCH", notMarker},
+		{"---- SEARCH", notMarker},
 		{"====", notMarker},
-		{"==========", notMarker},
 		{">>>> REPLACE", notMarker},
+		{"++++ REPLACE", notMarker},
+		{"----------- REPLACE", notMarker},
+		{"========== SEARCH", notMarker},
 		// The words belong to their markers, in capitals, alone.
 		{"<<<<<<< REPLACE", notMarker},
 		{">>>>>>> SEARCH", notMarker},
@@ -63,6 +75,7 @@ func TestUnescape(t *testing.T) {
 		{`\:start_line:12`, ":start_line:12"},
 		{`\:end_line:14`, ":end_line:14"},
 		{`\=====`, "====="},
+		{`\=============`, "============="},
 
 		// Only a backslash at the start of the line escapes, and only a marker.
 		{` \=======`, ` \=======`},
