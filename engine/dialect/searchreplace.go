@@ -390,9 +390,28 @@ func (p *srParser) replaceLine(i int, line string) {
 	p.new = append(p.new, unescape(line))
 }
 
-// lineMarker reports whether line starts with Roo Code's line number marker.
+// lineMarkers are Roo Code's line number markers.
+var lineMarkers = [...]string{":start_line:", ":end_line:"}
+
+// lineMarker reports whether line is Roo Code's line number marker out of its
+// place: any line that starts with one, or an indented one followed by a
+// line number or nothing (an indented marker is never content a file holds,
+// and writing it into the file would be wrong; content that does hold it
+// escapes it with a backslash).
 func lineMarker(line string) bool {
-	return strings.HasPrefix(line, ":start_line:") || strings.HasPrefix(line, ":end_line:")
+	t := strings.TrimLeft(line, " \t")
+	for _, key := range lineMarkers {
+		v, ok := strings.CutPrefix(t, key)
+		if ok && (t == line || isLineNumber(strings.TrimSpace(v))) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLineNumber reports whether s is a run of digits, or empty.
+func isLineNumber(s string) bool {
+	return strings.Trim(s, "0123456789") == ""
 }
 
 // isSeparator reports whether t is the "-------" line that ends the header.
@@ -401,14 +420,22 @@ func isSeparator(t string) bool {
 }
 
 // unescape removes the backslash that escapes a marker at the start of a
-// content line: "\=======", "\<<<<<<< HEAD", "\:start_line:" and the like.
+// content line: "\=======", "\<<<<<<< HEAD", "\:start_line:" and the like,
+// and an indented "\:start_line:".
 func unescape(line string) string {
-	rest, ok := strings.CutPrefix(line, `\`)
+	t := strings.TrimLeft(line, " \t")
+	indent := line[:len(line)-len(t)]
+	rest, ok := strings.CutPrefix(t, `\`)
 	if !ok {
 		return line
 	}
-	if strings.HasPrefix(rest, ":start_line:") || strings.HasPrefix(rest, ":end_line:") {
-		return rest
+	for _, key := range lineMarkers {
+		if strings.HasPrefix(rest, key) {
+			return indent + rest
+		}
+	}
+	if indent != "" {
+		return line
 	}
 	if rest != "" && strings.IndexByte("<=>-+", rest[0]) >= 0 &&
 		strings.HasPrefix(rest, strings.Repeat(rest[:1], 5)) {

@@ -76,6 +76,8 @@ func TestUnescape(t *testing.T) {
 		{`\:end_line:14`, ":end_line:14"},
 		{`\=====`, "====="},
 		{`\=============`, "============="},
+		{`    \:start_line:12`, "    :start_line:12"},
+		{"\t\\:end_line:", "\t:end_line:"},
 
 		// Only a backslash at the start of the line escapes, and only a marker.
 		{` \=======`, ` \=======`},
@@ -84,9 +86,37 @@ func TestUnescape(t *testing.T) {
 		{`\==`, `\==`},
 		{`\\=======`, `\\=======`},
 		{`x \=======`, `x \=======`},
+		{`  \=======`, `  \=======`},
 	} {
 		if got := unescape(tt.line); got != tt.want {
 			t.Errorf("unescape(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestLineMarker(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{":start_line:12", true},
+		{":end_line:14", true},
+		{":start_line:", true},
+		{":start_line:twelve", true},
+		// Indented, with a line number or none: a misplaced marker too.
+		{"    :start_line:12", true},
+		{"\t:end_line: 7", true},
+		{"  :start_line:", true},
+
+		// Indented text that only begins like one is content.
+		{"  :start_line: is the key", false},
+		{"    x := 1", false},
+		{`    \:start_line:12`, false},
+		{"a :start_line:12", false},
+		{"", false},
+	} {
+		if got := lineMarker(tt.line); got != tt.want {
+			t.Errorf("lineMarker(%q) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }
