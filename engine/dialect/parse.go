@@ -33,10 +33,10 @@ type Options struct {
 	Target string
 	// Exists reports whether a file exists at path (relative to the
 	// workspace root, slash-separated). A bare name without a folder or an
-	// extension ("Pipfile", "VERSION", "configure") alone on the line before
-	// a block names the block's file only when Exists says it exists; nil
-	// knows of no file, and such names stay prose. Parse calls it for a few
-	// lines before each block at most.
+	// extension ("Pipfile", "VERSION", "configure") alone on a line before
+	// a block, or in a small code fence before it, names the block's file
+	// only when Exists says it exists; nil knows of no file, and such names
+	// stay prose. Parse calls it for a few lines before each block at most.
 	Exists func(path string) bool
 }
 
