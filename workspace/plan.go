@@ -393,6 +393,11 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, e engine.Edit) (*en
 			m.Notes = []string{"created " + rel}
 		case st.text == e.New:
 			m.Notes = []string{rel + " already exists with this content; nothing to do"}
+		case st.text == "":
+			// An empty file has nothing to lose: an empty search for it
+			// (aider's, OpenCode's way to write a file) fills it.
+			st.text = e.New
+			m.Notes = []string{"filled " + rel + ", which was empty"}
 		default:
 			return nil, fmt.Errorf("cannot create %s: it already exists with other content; not overwritten", rel)
 		}

@@ -150,6 +150,22 @@ func TestPlanAndCommit(t *testing.T) {
 			after:   map[string]string{"a.go": "precious\n"},
 		},
 		{
+			name:    "create fills an existing empty file",
+			files:   map[string]string{"a.go": "", "b.go": ""},
+			blocks:  []dialect.Block{create("a.go", "package a\n"), create("b.go", "")},
+			want:    []want{{engine.StatusApplied, "a.go", "filled a.go, which was empty"}, {engine.StatusApplied, "b.go", "already exists with this content"}},
+			changes: []string{"create a.go", "create b.go (unchanged)"},
+			after:   map[string]string{"a.go": "package a\n", "b.go": ""},
+		},
+		{
+			name:    "create never overwrites a file of blank lines",
+			files:   map[string]string{"a.go": "\n"},
+			blocks:  []dialect.Block{create("a.go", "package a\n")},
+			want:    []want{{engine.StatusFailed, "a.go", "already exists with other content; not overwritten"}},
+			changes: []string{"create a.go (unchanged)"},
+			after:   map[string]string{"a.go": "\n"},
+		},
+		{
 			name:    "a file created by one block is edited by the next",
 			blocks:  []dialect.Block{create("a.go", "one\n"), replace("a.go", "one\n", "1\n")},
 			want:    []want{{engine.StatusApplied, "a.go", ""}, {engine.StatusApplied, "a.go", ""}},

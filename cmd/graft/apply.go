@@ -106,7 +106,8 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "graft apply: --target: %v\n", err)
 		return exitUsage
 	}
-	blocks, err := readBlocks(f.files, stdin, dialect.Options{Format: f.format, Target: target}, stderr)
+	opt := dialect.Options{Format: f.format, Target: target, Exists: fileExists(root)}
+	blocks, err := readBlocks(f.files, stdin, opt, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "graft apply: %v\n", err)
 		return exitUsage
@@ -165,6 +166,19 @@ func targetPath(root *workspace.Root, target string) (string, error) {
 		return "", err
 	}
 	return root.Rel(p), nil
+}
+
+// fileExists returns the dialect.Options.Exists of root: whether a name,
+// relative to the root, is a regular file inside it.
+func fileExists(root *workspace.Root) func(name string) bool {
+	return func(name string) bool {
+		p, err := root.Path(name)
+		if err != nil {
+			return false
+		}
+		fi, err := os.Stat(p)
+		return err == nil && fi.Mode().IsRegular()
+	}
 }
 
 // readBlocks reads and parses the answers in files, in order, or stdin

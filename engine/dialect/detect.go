@@ -337,7 +337,7 @@ func isExample(b Block, f *framing, named bool) bool {
 // this one.
 func namesOwnFile(doc *document, blocks []Block, k int) bool {
 	b := blocks[k]
-	if b.Path == "" || !isPath(b.Path) {
+	if b.Path == "" || !doc.isPath(b.Path) {
 		return false
 	}
 	if b.Dialect != SearchReplace {

@@ -18,6 +18,10 @@ type document struct {
 	lines []string
 	// starts[i] is the offset in text where lines[i] begins.
 	starts []int
+	// exists reports whether a file exists under the workspace root, for
+	// the bare names that name a file only when it does; nil: none is
+	// known to.
+	exists func(path string) bool
 }
 
 func newDocument(answer string) *document {

@@ -317,7 +317,7 @@ func (p *v3Parser) check(b *Block, end int) error {
 	// A file is created only under a name that reads as a path: prose on
 	// the line before the marker must not become a new file. A block that
 	// names none creates Options.Target.
-	if b.Path != "" && !isPath(b.Path) {
+	if b.Path != "" && !p.doc.isPath(b.Path) {
 		return fmt.Errorf("line %d: %q does not read as a file path, and the block would create it (block starting at line %d)",
 			p.pathLine+1, b.Path, p.open+1)
 	}

@@ -30,9 +30,18 @@ func FuzzParse(f *testing.F) {
 	f.Add("<file><path>a.go</path><start_line>3</start_line>\n<<<<<<< SEARCH\na\r\n=======\n")
 	f.Add("a\n««« EDIT\n««« EDIT\n═══════ REPL\n»»» EDIT END\n═══════ REPL\n««« EDIT\n»»» EDIT END")
 	f.Add("```\n««« EDIT\r\n═══════ REPL\n═══════ REPL\nb\n««« EDIT\n»»» EDIT END\n»»» EDIT END\n")
+	f.Add("```\nsrc/a.py\n```\n----------- SEARCH\n=============\n  :start_line:3\n+++++++++++ REPLACE\n")
+	f.Add("VERSION\n<<<<<<<<<<<< SEARCH\n1\n============\n==========\n2\n>>>>>>>>>>>> REPLACE\n")
+	// Every bare name is a file for half of the runs, so that the rules
+	// that ask Options.Exists are fuzzed too.
+	everyName := func(string) bool { return true }
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, format := range append([]string{""}, Names()...) {
-			blocks, err := Parse(text, Options{Format: format})
+		for k, format := range append([]string{"", ""}, Names()...) {
+			opt := Options{Format: format}
+			if k%2 == 1 {
+				opt.Exists = everyName
+			}
+			blocks, err := Parse(text, opt)
 			if err != nil && !errors.Is(err, ErrNoBlocks) {
 				t.Fatalf("Parse(format %q): %v", format, err)
 			}

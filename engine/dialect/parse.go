@@ -24,13 +24,20 @@ const (
 )
 
 // Options: Format forces a dialect ("" = detect); Target is the path for
-// blocks that name none.
+// blocks that name none; Exists tells which bare names are files.
 type Options struct {
 	// Format is the name of the dialect to read; "" detects it.
 	Format string
 	// Target is the path given to blocks that name no file; it may be empty,
 	// and the caller then reports the blocks that lack a path.
 	Target string
+	// Exists reports whether a file exists at path (relative to the
+	// workspace root, slash-separated). A bare name without a folder or an
+	// extension ("Pipfile", "VERSION", "configure") alone on a line before
+	// a block, or in a small code fence before it, names the block's file
+	// only when Exists says it exists; nil knows of no file, and such names
+	// stay prose. Parse calls it for a few lines before each block at most.
+	Exists func(path string) bool
 }
 
 // A Block is one edit read from the text; Err is set when the block is
@@ -80,6 +87,7 @@ func Names() []string {
 // that names no file is for opt.Target, and malformed when that is empty.
 func Parse(text string, opt Options) ([]Block, error) {
 	doc := newDocument(text)
+	doc.exists = opt.Exists
 	var blocks []Block
 	if opt.Format == "" {
 		blocks = detectBlocks(doc)

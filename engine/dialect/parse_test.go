@@ -18,8 +18,9 @@ var update = flag.Bool("update", false, "rewrite the want section of the testdat
 
 // TestParse runs the cases in testdata: each file's comment states a rule,
 // its "answer" section is an agent's answer, the optional "options" section
-// holds lines "format NAME", "target PATH" and "crlf" (the answer is read
-// with CRLF line ends), and "want" is what Parse returns, as render writes it.
+// holds lines "format NAME", "target PATH", "crlf" (the answer is read with
+// CRLF line ends) and "exists PATH" (Options.Exists says that file exists),
+// and "want" is what Parse returns, as render writes it.
 func TestParse(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
 	if err != nil {
@@ -59,6 +60,7 @@ func readCase(t *testing.T, ar *txtar.Archive) (string, Options) {
 	t.Helper()
 	answer := section(ar, "answer")
 	var opt Options
+	var exists []string
 	for line := range strings.Lines(section(ar, "options")) {
 		key, value, _ := strings.Cut(strings.TrimSpace(line), " ")
 		switch key {
@@ -68,10 +70,15 @@ func readCase(t *testing.T, ar *txtar.Archive) (string, Options) {
 			opt.Target = value
 		case "crlf":
 			answer = strings.ReplaceAll(answer, "\n", "\r\n")
+		case "exists":
+			exists = append(exists, value)
 		case "":
 		default:
 			t.Fatalf("unknown option %q", key)
 		}
+	}
+	if exists != nil {
+		opt.Exists = func(path string) bool { return slices.Contains(exists, path) }
 	}
 	return answer, opt
 }

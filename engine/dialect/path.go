@@ -83,23 +83,40 @@ func isWellKnownName(base string) bool {
 // characters of code or markup, and, when it has spaces, is short and does not
 // start like a sentence.
 func isPath(s string) bool {
+	base, ok := pathBase(s)
+	return ok && (base != s || hasExtension(base) || isWellKnownName(base))
+}
+
+// pathBase returns the file name that ends s, already cleaned, when s could
+// be a path: it holds none of the characters of code or markup, and, when
+// it has spaces, is short and does not start like a sentence.
+func pathBase(s string) (string, bool) {
 	if s == "" || strings.ContainsAny(s, "<>|\"`*?{};=") || strings.Contains(s, "://") ||
 		strings.IndexFunc(s, unicode.IsControl) >= 0 || strings.ContainsAny(s[:1], "-+") {
-		return false
+		return "", false
 	}
 	if words := strings.Fields(s); len(words) > 1 {
 		if len(words) > maxPathWords || startsProse(words[0]) {
-			return false
+			return "", false
 		}
 	}
 	if strings.ContainsAny(s[len(s)-1:], ".,;!?") {
-		return false
+		return "", false
 	}
 	base := s[strings.LastIndexAny(s, `/\`)+1:]
-	if base == "" {
-		return false
+	return base, base != ""
+}
+
+// isPath reports whether s, already cleaned, reads as a file path, as the
+// function isPath says, or is a bare name (one word, without a folder or an
+// extension: "Pipfile", "VERSION", "configure") of a file that exists, as
+// the document's exists says (nil: no file is known to exist).
+func (d *document) isPath(s string) bool {
+	if isPath(s) {
+		return true
 	}
-	return base != s || hasExtension(base) || isWellKnownName(base)
+	_, ok := pathBase(s)
+	return ok && d.exists != nil && !strings.ContainsAny(s, " \t") && d.exists(s)
 }
 
 // hasExtension reports whether the file name base ends in an extension: a dot
@@ -127,10 +144,22 @@ func hasExtension(base string) bool {
 // cleaned ("src/a.go", "**src/a.go**", "# File: `src/a.go`"), or a short
 // lead-in ending in ":" that quotes exactly one path ("In `src/a.go`:").
 func pathFromLine(line string) (string, bool) {
+	return namedOnLine(line, isPath)
+}
+
+// pathFromLine is the function pathFromLine that also takes the bare name
+// of a file that exists for a path.
+func (d *document) pathFromLine(line string) (string, bool) {
+	return namedOnLine(line, d.isPath)
+}
+
+// namedOnLine returns the path a line names on its own, as pathFromLine
+// says, where isPath tells which cleaned text reads as a path.
+func namedOnLine(line string, isPath func(string) bool) (string, bool) {
 	if p := cleanPath(line); isPath(p) {
 		return p, true
 	}
-	return quotedPath(line)
+	return quotedPath(line, isPath)
 }
 
 // lookBackLines is how many non-blank lines before a block (and again before
@@ -152,7 +181,7 @@ func (d *document) pathBefore(i, after int, f fence, stop func(j int) bool) stri
 			continue
 		case isFence(line):
 			if !f.open || j != f.line {
-				return ""
+				return d.fencedName(j, after)
 			}
 			if path := fenceInfoPath(f.info); path != "" {
 				return path
@@ -162,7 +191,7 @@ func (d *document) pathBefore(i, after int, f fence, stop func(j int) bool) stri
 		case stop != nil && stop(j):
 			return ""
 		}
-		if path, ok := pathFromLine(line); ok {
+		if path, ok := d.pathFromLine(line); ok {
 			return path
 		}
 		budget--
@@ -170,13 +199,46 @@ func (d *document) pathBefore(i, after int, f fence, stop func(j int) bool) stri
 	return ""
 }
 
+// fencedName returns the path named alone in a small code fence that
+// lines[j] closes, after lines[after]: an opening fence, one line that names
+// a file (without spaces) and a closing fence, as some models write the name
+// of the file before a block. The fence of a shell session holds a command,
+// not a name.
+func (d *document) fencedName(j, after int) string {
+	if j-2 <= after {
+		return ""
+	}
+	char, n, info, ok := fenceOf(d.lines[j-2])
+	endChar, endN, endInfo, endOK := fenceOf(d.lines[j])
+	if !ok || !endOK || endChar != char || endN != n || endInfo != "" || isShell(info) {
+		return ""
+	}
+	name := cleanPath(d.lines[j-1])
+	if strings.ContainsAny(name, " \t") || isFence(d.lines[j-1]) || !d.isPath(name) {
+		return ""
+	}
+	return name
+}
+
+// isShell reports whether a code fence's info string names a shell, whose
+// fences hold commands.
+func isShell(info string) bool {
+	lang, _, _ := strings.Cut(strings.ToLower(info), " ")
+	switch lang {
+	case "sh", "bash", "zsh", "fish", "shell", "console", "terminal", "shellsession",
+		"powershell", "pwsh", "ps1", "cmd", "bat", "batch":
+		return true
+	}
+	return false
+}
+
 // maxLeadInWords is the most words a lead-in line such as "In `a.go`:" may
 // have; a longer line is a sentence, and a path quoted in it is not taken.
 const maxLeadInWords = 6
 
 // quotedPath returns the single path quoted in code or bold in a short line
-// ending in ":".
-func quotedPath(line string) (string, bool) {
+// ending in ":", where isPath tells which cleaned text reads as a path.
+func quotedPath(line string, isPath func(string) bool) (string, bool) {
 	s := strings.TrimSpace(line)
 	if !strings.HasSuffix(s, ":") || len(strings.Fields(s)) > maxLeadInWords {
 		return "", false

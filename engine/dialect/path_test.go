@@ -1,6 +1,9 @@
 package dialect
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestCleanPath(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
@@ -113,7 +116,16 @@ func TestPathBefore(t *testing.T) {
 		{"in the info string of the fence around it", "a.go\n```go src/b.go\nBLOCK\n", "src/b.go"},
 		{"before the fence around it", "src/a.go\n```go\nBLOCK\n", "src/a.go"},
 		{"a few lines again before the fence", "src/a.go\nOne.\nTwo.\n```go\nOne.\nTwo.\nBLOCK\n", "src/a.go"},
-		{"not into another fence", "```\nsrc/a.go\n```\nBLOCK\n", ""},
+		{"alone in its own small fence", "```\nsrc/a.go\n```\nBLOCK\n", "src/a.go"},
+		{"in a small fence with a language", "```text\n`src/a.go`\n```\n\nBLOCK\n", "src/a.go"},
+		{"the nearer of two small fences", "```\nsrc/a.go\n```\n```\nsrc/b.go\n```\nBLOCK\n", "src/b.go"},
+		{"a small fence before the fence around it", "```\nsrc/a.go\n```\n```python\nBLOCK\n", "src/a.go"},
+		{"a small fence before the prose", "```\nsrc/a.go\n```\nWe fix it.\nBLOCK\n", "src/a.go"},
+		{"not into another fence of code", "```\nx := 1\nsrc/a.go\n```\nBLOCK\n", ""},
+		{"not into a fence of a shell", "```sh\nbin/setup\n```\nBLOCK\n", ""},
+		{"not a name with spaces in a fence", "```\nsrc/my file.go\n```\nBLOCK\n", ""},
+		{"not into a fence closed otherwise", "```\nsrc/a.go\n~~~\nBLOCK\n", ""},
+		{"not a bare name that may not be a file", "```\nconfigure\n```\nBLOCK\n", ""},
 		{"not into the previous block", "src/a.go\nEND\nBLOCK\n", ""},
 		{"not past a line the caller stops at", "src/a.go\nSTOP\nBLOCK\n", ""},
 		{"nothing before", "BLOCK\n", ""},
@@ -130,6 +142,44 @@ func TestPathBefore(t *testing.T) {
 		stop := func(j int) bool { return d.lines[j] == "STOP" }
 		if got := d.pathBefore(i, after, f, stop); got != tt.want {
 			t.Errorf("%s: pathBefore = %q, want %q\n%s", tt.name, got, tt.want, tt.text)
+		}
+	}
+}
+
+func TestPathBeforeExists(t *testing.T) {
+	// A bare name, without a folder or an extension, names a file only
+	// when the file exists; Pipfile, VERSION and configure do here.
+	files := []string{"Pipfile", "VERSION", "configure", "tmpk3j9x", "my notes"}
+	exists := func(p string) bool { return slices.Contains(files, p) }
+	for _, tt := range []struct {
+		name, text    string
+		want, without string // the path with Exists, and without it
+	}{
+		{"a bare name", "Pipfile\nBLOCK\n", "Pipfile", ""},
+		{"decorated", "**VERSION**:\nBLOCK\n", "VERSION", ""},
+		{"quoted in a lead-in", "In `configure`:\nBLOCK\n", "configure", ""},
+		{"a temp file's name", "tmpk3j9x\nBLOCK\n", "tmpk3j9x", ""},
+		{"in a small fence", "```\nconfigure\n```\nBLOCK\n", "configure", ""},
+		{"before the fence around it", "Pipfile\n```toml\nBLOCK\n", "Pipfile", ""},
+		{"nearer than a path", "src/a.go\nVERSION\nBLOCK\n", "VERSION", "src/a.go"},
+		{"not a name that is no file", "Done\nBLOCK\n", "", ""},
+		{"not a name in a sentence", "Run configure\nBLOCK\n", "", ""},
+		{"not a bare name with spaces", "my notes\nBLOCK\n", "", ""},
+		{"a path of a missing file still", "src/new.go\nBLOCK\n", "src/new.go", "src/new.go"},
+	} {
+		d := newDocument(tt.text)
+		d.exists = exists
+		i := len(d.lines) - 1
+		var f fence
+		for j, line := range d.lines[:i] {
+			f.see(j, line)
+		}
+		if got := d.pathBefore(i, -1, f, nil); got != tt.want {
+			t.Errorf("%s: pathBefore = %q, want %q\n%s", tt.name, got, tt.want, tt.text)
+		}
+		d.exists = nil
+		if got := d.pathBefore(i, -1, f, nil); got != tt.without {
+			t.Errorf("%s: without Exists, pathBefore = %q, want %q\n%s", tt.name, got, tt.without, tt.text)
 		}
 	}
 }

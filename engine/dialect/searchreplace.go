@@ -32,6 +32,10 @@ const (
 	searchMarker                // <<<<<<< SEARCH or ------- SEARCH
 	dividerMarker               // =======
 	replaceMarker               // >>>>>>> REPLACE or +++++++ REPLACE
+	// longDivider is a bare run of ten or more "=": a divider only where
+	// block structure says so (see srParser.longDivider), a markdown rule
+	// or a heading's underline elsewhere.
+	longDivider
 )
 
 // The markers as messages name them.
@@ -42,11 +46,17 @@ const (
 	clineClose  = "+++++++ REPLACE"
 )
 
-// markerOf returns the marker a line is: a run of 5 to 9 of one marker
-// character, followed by SEARCH or REPLACE (the word is required, so that a
-// git conflict marker such as "<<<<<<< HEAD" opens no block) or by nothing
-// for the divider. Space around the marker is tolerated, and so is the ">"
-// after the word that aider and Cline accept.
+// maxDivider is the longest run of "=" that is a divider wherever it stands;
+// a longer one is a longDivider.
+const maxDivider = 9
+
+// markerOf returns the marker a line is: a run of at least 5 of one marker
+// character followed by SEARCH or REPLACE (the word is required, so that a
+// git conflict marker such as "<<<<<<< HEAD" opens no block, and makes a run
+// of any length a marker, as Cline reads them), or a bare run of "=" for the
+// divider: 5 to 9 of them, or a longDivider when longer. Space around the
+// marker is tolerated, and so is the ">" after the word that aider and Cline
+// accept.
 func markerOf(line string) marker {
 	s := strings.TrimSpace(line)
 	if s == "" {
@@ -57,11 +67,13 @@ func markerOf(line string) marker {
 	for n < len(s) && s[n] == c {
 		n++
 	}
-	if n < 5 || n > 9 {
+	if n < 5 {
 		return notMarker
 	}
 	word := strings.TrimSuffix(strings.TrimSpace(s[n:]), ">")
 	switch {
+	case c == '=' && n == len(s) && n > maxDivider:
+		return longDivider
 	case c == '=' && n == len(s):
 		return dividerMarker
 	case (c == '<' || c == '-') && word == "SEARCH":
@@ -97,9 +109,11 @@ const (
 type srParser struct {
 	doc *document
 	// marks[i] is the marker lines[i] is; next[i] is the index of the first
-	// marker line at or after i, len(lines) when there is none.
+	// marker line at or after i, len(lines) when there is none, and firm[i]
+	// the same but for a longDivider, which block structure may make prose.
 	marks  []marker
 	next   []int
+	firm   []int
 	blocks []Block
 
 	state   srState
@@ -121,6 +135,14 @@ func parseSearchReplace(doc *document) []Block {
 	n := len(doc.lines)
 	p := &srParser{doc: doc, lastEnd: -1, xml: xmlContext{first: -1}}
 	p.marks, p.next = markLines(doc, markerOf)
+	p.firm = make([]int, n+1)
+	p.firm[n] = n
+	for i := n - 1; i >= 0; i-- {
+		p.firm[i] = p.firm[i+1]
+		if p.marks[i] != notMarker && p.marks[i] != longDivider {
+			p.firm[i] = i
+		}
+	}
 	for i := 0; i < n; i++ {
 		i = p.step(i)
 	}
@@ -155,6 +177,8 @@ func (p *srParser) step(i int) int {
 		case replaceMarker:
 			p.reject(i, unexpected(found, dividerWord))
 			p.close(i)
+		case longDivider:
+			p.longDivider(i, line)
 		default:
 			p.searchLine(i, line)
 		}
@@ -195,7 +219,7 @@ func (p *srParser) outside(i int) int {
 	case searchMarker:
 		p.start(i)
 	case dividerMarker:
-		if j := p.next[i+1]; j < len(p.marks) && p.marks[j] == replaceMarker {
+		if j := p.firm[i+1]; j < len(p.marks) && p.marks[j] == replaceMarker {
 			// The SEARCH marker was forgotten, not the path before it.
 			p.stray(i, j, p.pathBefore(i), unexpected(found, searchWord))
 			return j
@@ -211,6 +235,25 @@ func (p *srParser) outside(i int) int {
 		}
 	}
 	return i
+}
+
+// longDivider reads lines[i], a run of ten or more "=" in the SEARCH section.
+// It divides the block when it is the only divider before the REPLACE marker
+// that closes the block, as in Cline's "------------- SEARCH" blocks written
+// with long markers. When a divider of usual length follows it, it is
+// content, a heading underline in a markdown file, as it is in the REPLACE
+// section. Two long runs and no other divider leave the block unreadable.
+func (p *srParser) longDivider(i int, line string) {
+	j := p.firm[i+1]
+	switch {
+	case j == len(p.marks) || p.marks[j] != replaceMarker:
+		p.searchLine(i, line)
+	case p.next[i+1] < j:
+		p.reject(p.next[i+1], fmt.Sprintf("found %q and %q before %q: which one divides the block is unclear; divide it with %q and escape an underline with a backslash",
+			strings.TrimSpace(line), strings.TrimSpace(p.doc.lines[p.next[i+1]]), strings.TrimSpace(p.doc.lines[j]), dividerWord))
+	default:
+		p.state = inReplace
+	}
 }
 
 // found says which marker lines[i] is, for messages.
@@ -347,9 +390,28 @@ func (p *srParser) replaceLine(i int, line string) {
 	p.new = append(p.new, unescape(line))
 }
 
-// lineMarker reports whether line starts with Roo Code's line number marker.
+// lineMarkers are Roo Code's line number markers.
+var lineMarkers = [...]string{":start_line:", ":end_line:"}
+
+// lineMarker reports whether line is Roo Code's line number marker out of its
+// place: any line that starts with one, or an indented one followed by a
+// line number or nothing (an indented marker is never content a file holds,
+// and writing it into the file would be wrong; content that does hold it
+// escapes it with a backslash).
 func lineMarker(line string) bool {
-	return strings.HasPrefix(line, ":start_line:") || strings.HasPrefix(line, ":end_line:")
+	t := strings.TrimLeft(line, " \t")
+	for _, key := range lineMarkers {
+		v, ok := strings.CutPrefix(t, key)
+		if ok && (t == line || isLineNumber(strings.TrimSpace(v))) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLineNumber reports whether s is a run of digits, or empty.
+func isLineNumber(s string) bool {
+	return strings.Trim(s, "0123456789") == ""
 }
 
 // isSeparator reports whether t is the "-------" line that ends the header.
@@ -358,14 +420,22 @@ func isSeparator(t string) bool {
 }
 
 // unescape removes the backslash that escapes a marker at the start of a
-// content line: "\=======", "\<<<<<<< HEAD", "\:start_line:" and the like.
+// content line: "\=======", "\<<<<<<< HEAD", "\:start_line:" and the like,
+// and an indented "\:start_line:".
 func unescape(line string) string {
-	rest, ok := strings.CutPrefix(line, `\`)
+	t := strings.TrimLeft(line, " \t")
+	indent := line[:len(line)-len(t)]
+	rest, ok := strings.CutPrefix(t, `\`)
 	if !ok {
 		return line
 	}
-	if strings.HasPrefix(rest, ":start_line:") || strings.HasPrefix(rest, ":end_line:") {
-		return rest
+	for _, key := range lineMarkers {
+		if strings.HasPrefix(rest, key) {
+			return indent + rest
+		}
+	}
+	if indent != "" {
+		return line
 	}
 	if rest != "" && strings.IndexByte("<=>-+", rest[0]) >= 0 &&
 		strings.HasPrefix(rest, strings.Repeat(rest[:1], 5)) {
@@ -388,7 +458,7 @@ func joinLines(lines []string) string {
 func (p *srParser) pathBefore(i int) string {
 	return p.doc.pathBefore(i, p.lastEnd, p.fence, func(j int) bool {
 		t := strings.TrimSpace(p.doc.lines[j])
-		return p.marks[j] != notMarker || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">")
+		return p.marks[j] != notMarker && p.marks[j] != longDivider || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">")
 	})
 }
 
