@@ -1,0 +1,321 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graft-editor/graft/lsp/lsptest"
+)
+
+// ctxT is a context for one request of a lifecycle test.
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// wantCode checks that err is a JSON-RPC error reply with code.
+func wantCode(t *testing.T, what string, err error, code int64) *lsptest.ResponseError {
+	t.Helper()
+	var re *lsptest.ResponseError
+	if !errors.As(err, &re) {
+		t.Fatalf("%s: got %v, want a JSON-RPC error %d", what, err, code)
+	}
+	if re.Code != code {
+		t.Errorf("%s: error %d %q, want code %d", what, re.Code, re.Message, code)
+	}
+	return re
+}
+
+// wantAlive checks that the server still answers requests.
+func wantAlive(t *testing.T, e *lsptest.Editor) {
+	t.Helper()
+	err := e.Call(ctxT(t), "graft/noSuchMethod", map[string]any{}, nil)
+	var re *lsptest.ResponseError
+	if !errors.As(err, &re) {
+		t.Fatalf("server no longer answers: %v", err)
+	}
+}
+
+// shutdownExit ends the server as an editor does and checks its status.
+func shutdownExit(t *testing.T, e *lsptest.Editor) {
+	t.Helper()
+	if err := e.Shutdown(ctxT(t)); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	if err := e.Exit(); err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+	if code, err := e.Wait(10 * time.Second); err != nil || code != 0 {
+		t.Errorf("exit after shutdown: status %d, %v; want 0", code, err)
+	}
+}
+
+func TestInitializeResult(t *testing.T) {
+	out, err := exec.Command(lsptest.Build(t), "version").Output()
+	if err != nil {
+		t.Fatalf("graft version: %v", err)
+	}
+	wantVersion := strings.TrimPrefix(strings.TrimSpace(string(out)), "graft ")
+
+	tests := []struct {
+		name      string
+		opt       lsptest.Options
+		encodings []string // positionEncoding values accepted ("" = absent)
+	}{
+		{"vscode offers utf-16", lsptest.VSCode(), []string{"", "utf-16"}},
+		{"neovim offers nothing", lsptest.Neovim072(), []string{"", "utf-16"}},
+		{"utf-8 offered first", withEncodings(lsptest.VSCode(), "utf-8", "utf-16"), []string{"utf-8"}},
+		{"utf-8 offered second", withEncodings(lsptest.VSCode(), "utf-16", "utf-8"), []string{"utf-8"}},
+		{"utf-8 alone", withEncodings(lsptest.VSCode(), "utf-8"), []string{"utf-8"}},
+		{"only utf-32 offered", withEncodings(lsptest.VSCode(), "utf-32"), []string{"", "utf-16"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opt.Folders = []string{t.TempDir()}
+			e := lsptest.Start(t, tt.opt)
+			res, err := e.Initialize(ctxT(t))
+			if err != nil {
+				t.Fatalf("initialize: %v", err)
+			}
+			if !slices.Contains(tt.encodings, res.PositionEncoding) {
+				t.Errorf("positionEncoding %q, want one of %q", res.PositionEncoding, tt.encodings)
+			}
+			if res.ServerInfo == nil || res.ServerInfo.Name != "graft" || res.ServerInfo.Version != wantVersion {
+				t.Errorf("serverInfo %+v, want graft %s (as graft version says)", res.ServerInfo, wantVersion)
+			}
+
+			var raw struct {
+				Capabilities struct {
+					TextDocumentSync       json.RawMessage `json:"textDocumentSync"`
+					CodeActionProvider     json.RawMessage `json:"codeActionProvider"`
+					ExecuteCommandProvider struct {
+						Commands []string `json:"commands"`
+					} `json:"executeCommandProvider"`
+				} `json:"capabilities"`
+			}
+			if err := json.Unmarshal(res.Raw, &raw); err != nil {
+				t.Fatal(err)
+			}
+			c := raw.Capabilities
+			var sync struct {
+				OpenClose bool `json:"openClose"`
+				Change    int  `json:"change"`
+			}
+			if string(c.TextDocumentSync) != "2" {
+				if err := json.Unmarshal(c.TextDocumentSync, &sync); err != nil || !sync.OpenClose || sync.Change != 2 {
+					t.Errorf("textDocumentSync %s, want incremental (2) with openClose", c.TextDocumentSync)
+				}
+			}
+			for _, cmd := range []string{"graft.apply", "graft.preview"} {
+				if !slices.Contains(c.ExecuteCommandProvider.Commands, cmd) {
+					t.Errorf("executeCommandProvider.commands %q lacks %s", c.ExecuteCommandProvider.Commands, cmd)
+				}
+			}
+			if s := string(c.CodeActionProvider); s == "" || s == "false" || s == "null" {
+				t.Errorf("codeActionProvider %q, want true or options", s)
+			}
+			if err := e.Initialized(); err != nil {
+				t.Fatal(err)
+			}
+			shutdownExit(t, e)
+		})
+	}
+}
+
+func withEncodings(o lsptest.Options, encs ...string) lsptest.Options {
+	o.PositionEncodings = encs
+	return o
+}
+
+func TestExitStatus(t *testing.T) {
+	t.Run("shutdown then exit is 0", func(t *testing.T) {
+		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		shutdownExit(t, e)
+	})
+	t.Run("exit without shutdown is 1", func(t *testing.T) {
+		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		e.Exit()
+		if code, err := e.Wait(10 * time.Second); err != nil || code != 1 {
+			t.Errorf("status %d, %v; want 1", code, err)
+		}
+	})
+	t.Run("exit before initialize is 1", func(t *testing.T) {
+		e := lsptest.Start(t, lsptest.VSCode(t.TempDir()))
+		e.Exit()
+		if code, err := e.Wait(10 * time.Second); err != nil || code != 1 {
+			t.Errorf("status %d, %v; want 1", code, err)
+		}
+	})
+	t.Run("requests after shutdown are refused", func(t *testing.T) {
+		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		if err := e.Shutdown(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil)
+		wantCode(t, "executeCommand after shutdown", err, lsptest.CodeInvalidRequest)
+		e.Exit()
+		if code, err := e.Wait(10 * time.Second); err != nil || code != 0 {
+			t.Errorf("status %d, %v; want 0", code, err)
+		}
+	})
+	t.Run("closed input ends the server", func(t *testing.T) {
+		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		e.CloseStdin()
+		if _, err := e.Wait(10 * time.Second); err != nil {
+			t.Errorf("server outlived its editor: %v", err)
+		}
+	})
+}
+
+func TestStdioFlagAccepted(t *testing.T) {
+	opt := lsptest.Neovim072(t.TempDir())
+	opt.Args = []string{"--stdio"}
+	e, res := lsptest.StartReady(t, opt)
+	if res.ServerInfo == nil || res.ServerInfo.Name != "graft" {
+		t.Errorf("serverInfo %+v", res.ServerInfo)
+	}
+	shutdownExit(t, e)
+}
+
+func TestRequestBeforeInitialize(t *testing.T) {
+	e := lsptest.Start(t, lsptest.VSCode(t.TempDir()))
+	err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil)
+	wantCode(t, "executeCommand before initialize", err, lsptest.CodeServerNotInitialized)
+	if _, err := e.Initialize(ctxT(t)); err != nil {
+		t.Fatalf("initialize after a refused request: %v", err)
+	}
+	// initialize may be sent only once.
+	if _, err := e.Initialize(ctxT(t)); err == nil {
+		t.Error("a second initialize succeeded")
+	}
+	wantAlive(t, e)
+}
+
+func TestMalformedMessages(t *testing.T) {
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	tests := []struct {
+		name string
+		body string
+		code int64
+	}{
+		{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":`, lsptest.CodeParseError},
+		{"not JSON", `not json at all`, lsptest.CodeParseError},
+		{"garbage after the object", `{"jsonrpc":"2.0","id":2,"method":"shutdown"` + "\xff}", lsptest.CodeParseError},
+		{"JSON that is no message", `{"foo":1}`, lsptest.CodeInvalidRequest},
+		{"a number", `42`, lsptest.CodeInvalidRequest},
+		{"a batch, which LSP does not have", `[{"jsonrpc":"2.0","id":3,"method":"shutdown"}]`, lsptest.CodeInvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(e.Conn().Unmatched())
+			if err := e.WriteRaw(lsptest.Frame([]byte(tt.body))); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.Conn().WaitUnmatched(func(lsptest.Response) bool { return len(e.Conn().Unmatched()) > before }, 10*time.Second); err != nil {
+				t.Fatalf("no reply to %q: %v", tt.body, err)
+			}
+			r := e.Conn().Unmatched()[before]
+			if r.Error == nil || r.Error.Code != tt.code || string(r.ID) != "null" {
+				t.Errorf("reply to %q: id %s error %+v, want id null and code %d", tt.body, r.ID, r.Error, tt.code)
+			}
+			wantAlive(t, e)
+		})
+	}
+	t.Run("a string id is echoed", func(t *testing.T) {
+		e.WriteRaw(lsptest.Frame([]byte(`{"jsonrpc":"2.0","id":"abc","method":"graft/noSuchMethod","params":{}}`)))
+		r, err := e.Conn().WaitUnmatched(func(r lsptest.Response) bool { return string(r.ID) == `"abc"` }, 10*time.Second)
+		if err != nil || r.Error == nil || r.Error.Code != lsptest.CodeMethodNotFound {
+			t.Errorf("reply %+v, %v; want MethodNotFound for id \"abc\"", r, err)
+		}
+	})
+	shutdownExit(t, e)
+}
+
+func TestMethodNotFound(t *testing.T) {
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	err := e.Call(ctxT(t), "textDocument/noSuchThing", map[string]any{}, nil)
+	wantCode(t, "unknown request", err, lsptest.CodeMethodNotFound)
+	err = e.Call(ctxT(t), "$/noSuchThing", map[string]any{}, nil)
+	wantCode(t, "unknown $/ request", err, lsptest.CodeMethodNotFound)
+	// An unknown notification gets no reply and harms nothing.
+	e.Notify("$/noSuchNotification", map[string]any{})
+	e.Notify("workspace/noSuchNotification", map[string]any{})
+	wantAlive(t, e)
+	if got := e.Conn().Unmatched(); len(got) != 0 {
+		t.Errorf("stray replies: %+v", got)
+	}
+	shutdownExit(t, e)
+}
+
+func TestInvalidParams(t *testing.T) {
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	tests := []struct {
+		name   string
+		method string
+		params string
+	}{
+		{"executeCommand params a string", "workspace/executeCommand", `"oops"`},
+		{"executeCommand command a number", "workspace/executeCommand", `{"command":7}`},
+		{"graft.apply argument a number", "workspace/executeCommand", `{"command":"graft.apply","arguments":[42]}`},
+		{"graft.preview text a number", "workspace/executeCommand", `{"command":"graft.preview","arguments":[{"text":5}]}`},
+		{"codeAction uri a number", "textDocument/codeAction", `{"textDocument":{"uri":5},"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"context":{"diagnostics":[]}}`},
+		{"codeLens params an array", "textDocument/codeLens", `[1,2]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := e.Call(ctxT(t), tt.method, json.RawMessage(tt.params), nil)
+			wantCode(t, tt.method+" "+tt.params, err, lsptest.CodeInvalidParams)
+		})
+	}
+	wantAlive(t, e)
+	shutdownExit(t, e)
+}
+
+func TestUnknownCommand(t *testing.T) {
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	err := e.Command(ctxT(t), "graft.noSuchCommand", map[string]any{}, nil)
+	var re *lsptest.ResponseError
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "graft.noSuchCommand") {
+		t.Errorf("unknown command: %v, want an error reply naming it", err)
+	}
+	shutdownExit(t, e)
+}
+
+func TestInjectedPanic(t *testing.T) {
+	t.Run("initialize", func(t *testing.T) {
+		opt := lsptest.VSCode(t.TempDir())
+		opt.Args = []string{"--inject-panic", "initialize"}
+		e := lsptest.Start(t, opt)
+		_, err := e.Initialize(ctxT(t))
+		re := wantCode(t, "initialize that panics", err, lsptest.CodeInternalError)
+		if re != nil && strings.Contains(re.Message, "goroutine ") {
+			t.Errorf("error reply carries a stack trace: %q", re.Message)
+		}
+		wantAlive(t, e)
+		select {
+		case <-e.Exited():
+			t.Fatal("server exited after a panic")
+		default:
+		}
+		if !strings.Contains(e.Stderr(), "panic") {
+			t.Errorf("no log line about the panic on stderr:\n%s", e.Stderr())
+		}
+	})
+	t.Run("executeCommand", func(t *testing.T) {
+		opt := lsptest.VSCode(t.TempDir())
+		opt.Args = []string{"--inject-panic", "workspace/executeCommand"}
+		e, _ := lsptest.StartReady(t, opt)
+		for i := 0; i < 2; i++ {
+			err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil)
+			wantCode(t, "executeCommand that panics", err, lsptest.CodeInternalError)
+		}
+		shutdownExit(t, e)
+	})
+}
