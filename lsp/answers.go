@@ -235,7 +235,10 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, nil, fmt.Errorf("reading the answer: %w", err)
 	}
 	st := &answerState{version: snap.Version}
-	blocks, err := dialect.Parse(snap.Text, dialect.Options{})
+	// The targets are known before the view of the plan is taken: a
+	// target that changes after it refreshes the answer again.
+	view := a.s.docs.View()
+	blocks, err := dialect.Parse(snap.Text, dialect.Options{Exists: view.Exists})
 	if errors.Is(err, dialect.ErrNoBlocks) || len(blocks) > answerLimit {
 		a.setTargets(ad, gen, nil)
 		return nil, st, nil
@@ -247,9 +250,6 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	a.s.mu.Lock()
 	threshold, caps := a.s.settings.Threshold, a.s.caps
 	a.s.mu.Unlock()
-	// The targets are known before the view is taken: a target that
-	// changes after it refreshes the answer again.
-	view := a.s.docs.View()
 	targets := map[string]bool{}
 	for _, b := range blocks {
 		for _, name := range []string{b.Path, b.NewPath} {
@@ -532,7 +532,7 @@ func (a *answers) blocksOf(d *openDoc) (int32, []blockState) {
 	}
 	// Not refreshed yet: where the blocks are is known at once, their
 	// fate is not.
-	blocks, err := dialect.Parse(snap.Text, dialect.Options{})
+	blocks, err := dialect.Parse(snap.Text, dialect.Options{Exists: a.s.docs.View().Exists})
 	if err != nil || len(blocks) > answerLimit {
 		return 0, nil
 	}

@@ -109,9 +109,10 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commands, ", "))
 }
 
-// parse returns the blocks the params hold.
-func (s *server) parse(cp commandParams) ([]dialect.Block, error) {
-	opt := dialect.Options{Format: cp.Format}
+// parse returns the blocks the params hold, reading the file names they
+// give in view.
+func (s *server) parse(cp commandParams, view *workspace.View) ([]dialect.Block, error) {
+	opt := dialect.Options{Format: cp.Format, Exists: view.Exists}
 	if cp.URI != "" {
 		path, err := uriPath(cp.URI)
 		if err != nil {
@@ -175,7 +176,8 @@ func (s *server) parse(cp commandParams) ([]dialect.Block, error) {
 
 // plan resolves the blocks of cp against the documents as they are now.
 func (s *server) plan(ctx context.Context, cp commandParams, progress func(done, total int)) (*plan, error) {
-	blocks, err := s.parse(cp)
+	view := s.docs.View()
+	blocks, err := s.parse(cp, view)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +185,6 @@ func (s *server) plan(ctx context.Context, cp commandParams, progress func(done,
 	threshold := s.settings.Threshold
 	caps := s.caps
 	s.mu.Unlock()
-	view := s.docs.View()
 	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
 		Engine:   engine.Options{Threshold: threshold},
 		Progress: progress,

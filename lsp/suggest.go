@@ -149,11 +149,11 @@ func newSuggestions(s *server) *suggestions {
 // its document as it is now, becomes a pending suggestion there. Nothing
 // is applied.
 func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error) {
-	blocks, err := g.s.parse(cp)
+	view := g.s.docs.View()
+	blocks, err := g.s.parse(cp, view)
 	if err != nil {
 		return nil, err
 	}
-	view := g.s.docs.View()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.stopped {

@@ -358,3 +358,16 @@ func bufferDocument(roots []*Root, abs, text string) (Document, error) {
 	}
 	return Document{Text: text, Exists: true, Mode: mode}, nil
 }
+
+// Exists reports whether name, as an edit wrote it, is an open buffer or a
+// regular file inside the view's roots: what dialect.Options.Exists asks.
+func (v *View) Exists(name string) bool {
+	abs, err := v.Path(name)
+	if err != nil {
+		return false
+	}
+	if _, ok := v.lookup(abs); ok {
+		return true
+	}
+	return isRegular(abs)
+}

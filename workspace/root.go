@@ -132,3 +132,16 @@ func evalExisting(p string) (string, error) {
 		p = parent
 	}
 }
+
+// Exists reports whether name, as an edit wrote it, is a regular file
+// inside the root: what dialect.Options.Exists asks.
+func (r *Root) Exists(name string) bool {
+	abs, err := r.Path(name)
+	return err == nil && isRegular(abs)
+}
+
+// isRegular reports whether the file at abs is a regular file.
+func isRegular(abs string) bool {
+	fi, err := os.Stat(abs)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -106,7 +106,7 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "graft apply: --target: %v\n", err)
 		return exitUsage
 	}
-	opt := dialect.Options{Format: f.format, Target: target, Exists: fileExists(root)}
+	opt := dialect.Options{Format: f.format, Target: target, Exists: root.Exists}
 	blocks, err := readBlocks(f.files, stdin, opt, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "graft apply: %v\n", err)
@@ -166,19 +166,6 @@ func targetPath(root *workspace.Root, target string) (string, error) {
 		return "", err
 	}
 	return root.Rel(p), nil
-}
-
-// fileExists returns the dialect.Options.Exists of root: whether a name,
-// relative to the root, is a regular file inside it.
-func fileExists(root *workspace.Root) func(name string) bool {
-	return func(name string) bool {
-		p, err := root.Path(name)
-		if err != nil {
-			return false
-		}
-		fi, err := os.Stat(p)
-		return err == nil && fi.Mode().IsRegular()
-	}
 }
 
 // readBlocks reads and parses the answers in files, in order, or stdin
