@@ -180,15 +180,9 @@ const maxFollowBytes = 1 << 20
 // into new. The common ends are skipped first, in linear time, so that a
 // change of a few lines costs little whatever the size of the text.
 func lineDiffEdits(old, new string) []udiff.Edit {
-	p := 0
-	for p < len(old) && p < len(new) && old[p] == new[p] {
-		p++
-	}
+	p := commonPrefix(old, new)
 	p = strings.LastIndexByte(old[:p], '\n') + 1 // back to a line start
-	s := 0
-	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
-		s++
-	}
+	s := commonSuffix(old[p:], new[p:])
 	// The common end starts at a line start of old.
 	for s > 0 && len(old)-s > p && old[len(old)-s-1] != '\n' {
 		s--
@@ -206,6 +200,34 @@ func lineDiffEdits(old, new string) []udiff.Edit {
 		edits[i].End += p
 	}
 	return edits
+}
+
+// commonChunk is how many bytes commonPrefix and commonSuffix compare at
+// a time, as one comparison of strings, before they look at single bytes.
+const commonChunk = 64
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n+commonChunk <= min(len(a), len(b)) && a[n:n+commonChunk] == b[n:n+commonChunk] {
+		n += commonChunk
+	}
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// commonSuffix returns the length of the longest common suffix of a and b.
+func commonSuffix(a, b string) int {
+	n := 0
+	for n+commonChunk <= min(len(a), len(b)) && a[len(a)-n-commonChunk:len(a)-n] == b[len(b)-n-commonChunk:len(b)-n] {
+		n += commonChunk
+	}
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
 }
 
 // shiftOffset returns where the offset off of the old text of edits is in

@@ -106,3 +106,26 @@ func TestSummarizeChange(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFollowEditAbove measures what carrying a suggestion's place
+// across one line typed above it costs in a 100,000-line buffer: the
+// common ends are skipped in linear time, and only the changed line is
+// diffed.
+func BenchmarkFollowEditAbove(b *testing.B) {
+	var sb strings.Builder
+	for i := range 100_000 {
+		sb.WriteString("\tline := ")
+		sb.WriteString(strings.Repeat("x", i%40))
+		sb.WriteString("\n")
+	}
+	old := sb.String()
+	at := strings.Index(old, "\tline := xxxxxxxx\n")
+	new := old[:at] + "\t// typed\n" + old[at:]
+	off := len(old) - 1000
+	b.ReportAllocs()
+	for b.Loop() {
+		if to, lost := shiftOffset(lineDiffEdits(old, new), off); lost || to != off+len("\t// typed\n") {
+			b.Fatalf("offset %d maps to %d (lost %v)", off, to, lost)
+		}
+	}
+}
