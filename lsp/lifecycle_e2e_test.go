@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -317,5 +320,154 @@ func TestInjectedPanic(t *testing.T) {
 			wantCode(t, "executeCommand that panics", err, lsptest.CodeInternalError)
 		}
 		shutdownExit(t, e)
+	})
+}
+
+// applyStatus runs graft.apply on an answer and returns the first block's
+// status and message.
+func applyStatus(t *testing.T, e *lsptest.Editor, answer string) (status, message string) {
+	t.Helper()
+	var r struct {
+		Blocks []struct {
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		} `json:"blocks"`
+	}
+	if err := e.Command(ctxT(t), "graft.apply", map[string]any{"text": answer}, &r); err != nil {
+		t.Fatalf("graft.apply: %v", err)
+	}
+	if len(r.Blocks) == 0 {
+		t.Fatalf("graft.apply: no blocks")
+	}
+	return r.Blocks[0].Status, r.Blocks[0].Message
+}
+
+// searchReplace is a search-replace block changing old to new in path.
+func searchReplace(path, old, new string) string {
+	return path + "\n<<<<<<< SEARCH\n" + old + "=======\n" + new + ">>>>>>> REPLACE\n"
+}
+
+func TestWorkspaceFolders(t *testing.T) {
+	one, two, three := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, d := range []string{one, two, three} {
+		for _, name := range []string{"f.txt", "g.txt"} {
+			if err := os.WriteFile(filepath.Join(d, name), []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(one, two))
+	apply := func(dir string, name ...string) string {
+		file := "f.txt"
+		if len(name) > 0 {
+			file = name[0]
+		}
+		status, _ := applyStatus(t, e, searchReplace(filepath.Join(dir, file), "old\n", "new\n"))
+		return status
+	}
+	if got := apply(two); got != "applied" {
+		t.Errorf("file in the second folder: %s, want applied", got)
+	}
+	if got := apply(three); got != "failed" {
+		t.Errorf("file outside every folder: %s, want failed", got)
+	}
+	if err := e.ChangeFolders([]string{three}, []string{two}); err != nil {
+		t.Fatal(err)
+	}
+	if got := apply(three); got != "applied" {
+		t.Errorf("file in an added folder: %s, want applied", got)
+	}
+	// A file of a removed folder (one the editor has not opened, so that
+	// only the folder decides) is out of bounds.
+	if got := apply(two, "g.txt"); got != "failed" {
+		t.Errorf("file in a removed folder: %s, want failed", got)
+	}
+	for _, d := range []string{one, two, three} {
+		for _, name := range []string{"f.txt", "g.txt"} {
+			if b, _ := os.ReadFile(filepath.Join(d, name)); string(b) != "old\n" {
+				t.Errorf("%s/%s written on disk: %q", d, name, b)
+			}
+		}
+	}
+	if got := apply(one, "g.txt"); got != "applied" {
+		t.Errorf("file in the first folder, still there: %s, want applied", got)
+	}
+	shutdownExit(t, e)
+}
+
+func TestInitializationOptions(t *testing.T) {
+	// "retrun" for "return": a fuzzy match, well above the default
+	// threshold and below 1.
+	const file = "package a\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n"
+	answer := searchReplace("a.go", "func add(a, b int) int {\n\tretrun a + b\n}\n", "func add(a, b int) int {\n\treturn b + a\n}\n")
+	tests := []struct {
+		name   string
+		opts   any
+		status string
+	}{
+		{"default threshold", nil, "applied"},
+		{"threshold 1 allows exact matches only", map[string]any{"threshold": 1}, "failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "a.go"), []byte(file), 0o644)
+			opt := lsptest.VSCode(dir)
+			opt.InitializationOptions = tt.opts
+			e, _ := lsptest.StartReady(t, opt)
+			if status, msg := applyStatus(t, e, answer); status != tt.status {
+				t.Errorf("status %s (%s), want %s", status, msg, tt.status)
+			}
+			shutdownExit(t, e)
+		})
+	}
+	for _, bad := range []map[string]any{{"threshold": 1.5}, {"threshold": "high"}, {"logLevel": "loud"}} {
+		opt := lsptest.VSCode(t.TempDir())
+		opt.InitializationOptions = bad
+		e := lsptest.Start(t, opt)
+		_, err := e.Initialize(ctxT(t))
+		wantCode(t, fmt.Sprintf("initializationOptions %v", bad), err, lsptest.CodeInvalidParams)
+	}
+}
+
+func TestLogging(t *testing.T) {
+	t.Run("--log FILE takes the log off stderr", func(t *testing.T) {
+		logFile := filepath.Join(t.TempDir(), "graft.log")
+		opt := lsptest.VSCode(t.TempDir())
+		opt.Args = []string{"--log", logFile, "--log-level", "debug"}
+		e, _ := lsptest.StartReady(t, opt)
+		shutdownExit(t, e)
+		b, err := os.ReadFile(logFile)
+		if err != nil || !strings.Contains(string(b), "initialize") || !strings.Contains(string(b), "debug") {
+			t.Errorf("log file: %v\n%s", err, b)
+		}
+		if s := e.Stderr(); s != "" {
+			t.Errorf("stderr not empty with --log:\n%s", s)
+		}
+	})
+	t.Run("initializationOptions logLevel overrides --log-level", func(t *testing.T) {
+		opt := lsptest.VSCode(t.TempDir())
+		opt.Args = []string{"--log-level", "error"}
+		opt.InitializationOptions = map[string]any{"logLevel": "debug"}
+		e, _ := lsptest.StartReady(t, opt)
+		if err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil); err != nil {
+			var re *lsptest.ResponseError
+			if !errors.As(err, &re) {
+				t.Fatal(err)
+			}
+		}
+		shutdownExit(t, e)
+		if !strings.Contains(e.Stderr(), "debug") {
+			t.Errorf("no debug lines on stderr:\n%s", e.Stderr())
+		}
+	})
+	t.Run("--log-level error keeps info off stderr", func(t *testing.T) {
+		opt := lsptest.VSCode(t.TempDir())
+		opt.Args = []string{"--log-level", "error"}
+		e, _ := lsptest.StartReady(t, opt)
+		shutdownExit(t, e)
+		if s := e.Stderr(); s != "" {
+			t.Errorf("stderr at level error after a clean session:\n%s", s)
+		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -247,8 +248,13 @@ func (e *Editor) Encoding() string {
 	return e.encoding
 }
 
-// Options returns the options the editor was started with.
-func (e *Editor) Options() Options { return e.opt }
+// Options returns the editor's options (Folders as changed by
+// ChangeFolders).
+func (e *Editor) Options() Options {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.opt
+}
 
 // CloseStdin closes the server's input, as an editor that goes away does.
 func (e *Editor) CloseStdin() error { return e.in.Close() }
@@ -329,9 +335,31 @@ func (e *Editor) handle(req *Request) (any, error) {
 	return nil, &ResponseError{Code: CodeMethodNotFound, Message: "method not found: " + req.Method}
 }
 
+// ChangeFolders adds and removes workspace folders, sending
+// workspace/didChangeWorkspaceFolders as an editor does when the user
+// edits the workspace.
+func (e *Editor) ChangeFolders(added, removed []string) error {
+	e.mu.Lock()
+	folders := append([]string(nil), e.opt.Folders...)
+	for _, r := range removed {
+		folders = slices.DeleteFunc(folders, func(f string) bool { return URI(f) == URI(r) })
+	}
+	folders = append(folders, added...)
+	e.opt.Folders = folders
+	e.mu.Unlock()
+	event := map[string][]protocol.WorkspaceFolder{"added": folderList(added), "removed": folderList(removed)}
+	return e.conn.Notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": event})
+}
+
 func (e *Editor) workspaceFolders() []protocol.WorkspaceFolder {
-	var out []protocol.WorkspaceFolder
-	for _, f := range e.opt.Folders {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return folderList(e.opt.Folders)
+}
+
+func folderList(dirs []string) []protocol.WorkspaceFolder {
+	out := []protocol.WorkspaceFolder{}
+	for _, f := range dirs {
 		out = append(out, protocol.WorkspaceFolder{URI: string(URI(f)), Name: filepath.Base(f)})
 	}
 	return out
