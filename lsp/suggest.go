@@ -168,7 +168,10 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 	for i, b := range blocks {
 		sg := &suggestion{block: b}
 		sg.res = workspace.BlockResult{Index: i, Path: b.Path, Dialect: b.Dialect}
-		f, err := g.fileFor(ctx, view, b)
+		f, err := g.fileFor(view, b)
+		if err != nil && b.Err != nil {
+			err = b.Err // the malformed block says more than its path
+		}
 		if err == nil && b.Err == nil && isFileOp(b.Op) {
 			err = fmt.Errorf("%s a file is not a suggestion, which changes text in an open document: use graft.apply", fileOpVerb(b.Op))
 		}
@@ -260,7 +263,7 @@ func fileOpVerb(op engine.Op) string {
 
 // fileFor returns the file block b targets, made when it has no
 // suggestions yet (it is then kept only once it has some).
-func (g *suggestions) fileFor(ctx context.Context, view *workspace.View, b dialect.Block) (*suggestedFile, error) {
+func (g *suggestions) fileFor(view *workspace.View, b dialect.Block) (*suggestedFile, error) {
 	if b.Path == "" {
 		return nil, fmt.Errorf("the block names no file, and no target uri was given")
 	}
@@ -615,13 +618,15 @@ func (g *suggestions) changed(ctx context.Context, d *openDoc) {
 // documents as they are now, and shows where they stand.
 func (g *suggestions) refresh(abs string) {
 	ctx := context.Background()
-	view := g.s.docs.View()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	f := g.files[abs]
 	if g.stopped || f == nil {
 		return
 	}
+	// Taken under the lock, the view is never older than the one the
+	// suggestions were last resolved against.
+	view := g.s.docs.View()
 	if err := g.refreshLocked(ctx, view, f); err != nil {
 		g.s.log.Warn("refresh suggestions", zap.String("path", abs), zap.Error(err))
 	}
