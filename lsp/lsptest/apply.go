@@ -20,6 +20,9 @@ func (e *Editor) applyEditRequest(params json.RawMessage) (any, error) {
 	rec := AppliedEdit{Params: params}
 	if err := json.Unmarshal(params, &rec.Decoded); err != nil {
 		rec.Err = fmt.Errorf("decoding workspace/applyEdit params: %w", err)
+		e.rec.mu.Lock()
+		e.rec.protocolError("%v: %s", rec.Err, params)
+		e.rec.mu.Unlock()
 		e.rec.edit(rec)
 		return nil, &ResponseError{Code: CodeInvalidParams, Message: rec.Err.Error()}
 	}

@@ -486,3 +486,37 @@ func TestBeforeApplyEdit(t *testing.T) {
 		t.Errorf("buffer %q v%d", e.Text(path), e.Version(path))
 	}
 }
+
+func TestProtocolErrors(t *testing.T) {
+	opt := VSCode(t.TempDir())
+	opt.AllowProtocolErrors = true
+	e, s := newTestEditor(t, opt)
+	send := func(m wireMessage) {
+		m.JSONRPC = "2.0"
+		b, _ := json.Marshal(m)
+		s.w.Write(Frame(b))
+	}
+	send(wireMessage{Method: "textDocument/publishDiagnostics", Params: json.RawMessage(`{"uri":"file:///a","diagnostics":null}`)})
+	send(wireMessage{ID: json.RawMessage(`1`), Method: "window/workDoneProgress/create", Params: json.RawMessage(`{"token":"t1"}`)})
+	send(wireMessage{Method: "$/progress", Params: json.RawMessage(`{"token":"t1","value":{"kind":"begin","title":"x"}}`)})
+	send(wireMessage{Method: "$/progress", Params: json.RawMessage(`{"token":"t2","value":{"kind":"begin","title":"x"}}`)})
+	send(wireMessage{ID: json.RawMessage(`2`), Method: "graft/whatever", Params: json.RawMessage(`{}`)})
+	send(wireMessage{ID: json.RawMessage(`3`), Method: "workspace/applyEdit", Params: json.RawMessage(`{"edit":{"documentChanges":[{"kind":"move"}]}}`)})
+	for _, id := range []string{"1", "2", "3"} {
+		if m := <-s.got; string(m.ID) != id {
+			t.Fatalf("reply %s, want id %s", m.ID, id)
+		}
+	}
+	got := strings.Join(e.ProtocolErrors(), "\n")
+	for _, want := range []string{"without a diagnostics array", `token "t2"`, "unknown request graft/whatever", "unknown kind"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("protocol errors lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, `"t1"`) {
+		t.Errorf("progress for a created token reported:\n%s", got)
+	}
+	if pd, _ := e.Diagnostics("file:///a"); !pd.Null {
+		t.Errorf("null diagnostics not marked: %+v", pd)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -78,6 +79,11 @@ type Options struct {
 	// Capabilities, when not nil, is sent as the client capabilities
 	// instead of those built from the fields above.
 	Capabilities map[string]any
+
+	// AllowProtocolErrors keeps a test from failing at cleanup when the
+	// server sent what a real editor rejects (see ProtocolErrors), for
+	// tests that provoke it.
+	AllowProtocolErrors bool
 
 	// BeforeApplyEdit, when set, runs when a workspace/applyEdit request
 	// arrives, before the editor looks at it: a test can change a buffer
@@ -177,6 +183,9 @@ func Start(tb testing.TB, opt Options) *Editor {
 		default:
 			cmd.Process.Kill()
 			<-e.exited
+		}
+		if errs := e.ProtocolErrors(); len(errs) > 0 && !opt.AllowProtocolErrors {
+			tb.Errorf("lsptest: the server broke the protocol:\n%s", strings.Join(errs, "\n"))
 		}
 		if tb.Failed() {
 			tb.Logf("graft serve stderr:\n%s", e.stderr.String())
@@ -332,6 +341,9 @@ func (e *Editor) handle(req *Request) (any, error) {
 	case "workspace/workspaceFolders":
 		return e.workspaceFolders(), nil
 	}
+	e.rec.mu.Lock()
+	e.rec.protocolError("unknown request %s %s", req.Method, req.Params)
+	e.rec.mu.Unlock()
 	return nil, &ResponseError{Code: CodeMethodNotFound, Message: "method not found: " + req.Method}
 }
 

@@ -3,6 +3,7 @@ package lsptest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -67,7 +68,12 @@ type records struct {
 	created  []json.RawMessage
 	requests []ServerRequest
 	edits    []AppliedEdit
-	bad      []string // notifications the editor could not decode
+	bad      []string // protocol errors the editor saw, see ProtocolErrors
+}
+
+// protocolError records a protocol error; r.mu must be held.
+func (r *records) protocolError(format string, args ...any) {
+	r.bad = append(r.bad, fmt.Sprintf(format, args...))
 }
 
 func (r *records) init() {
@@ -123,7 +129,9 @@ func (e *Editor) record(req *Request) {
 			return
 		}
 		pd := PublishedDiagnostics{Version: p.Version, Null: len(p.Diagnostics) == 0 || string(p.Diagnostics) == "null"}
-		if !pd.Null {
+		if pd.Null {
+			r.protocolError("publishDiagnostics for %s without a diagnostics array: %s", p.URI, req.Params)
+		} else {
 			if err := json.Unmarshal(p.Diagnostics, &pd.Diagnostics); err != nil {
 				bad(err)
 				return
@@ -154,6 +162,9 @@ func (e *Editor) record(req *Request) {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
 			bad(err)
 			return
+		}
+		if !slices.ContainsFunc(r.created, func(t json.RawMessage) bool { return string(t) == string(p.Token) }) {
+			r.protocolError("$/progress for token %s, never created with window/workDoneProgress/create", p.Token)
 		}
 		r.progress = append(r.progress, Progress{Token: p.Token, Value: p.Value, Raw: req.Params})
 	}
@@ -289,10 +300,12 @@ func (e *Editor) WaitAppliedEdits(n int, timeout time.Duration) ([]AppliedEdit, 
 	return got, nil
 }
 
-// BadNotifications lists the server notifications the editor could not
-// decode (a real editor would log or reject them); a correct server
-// leaves it empty.
-func (e *Editor) BadNotifications() []string {
+// ProtocolErrors lists what the server sent that a real editor would
+// reject or log as an error: notifications that do not decode, null
+// diagnostics, $/progress for a token never created, workspace/applyEdit
+// params that do not decode, requests the editor does not know. Unless
+// Options.AllowProtocolErrors is set, a test with any fails at cleanup.
+func (e *Editor) ProtocolErrors() []string {
 	e.rec.mu.Lock()
 	defer e.rec.mu.Unlock()
 	return append([]string(nil), e.rec.bad...)
@@ -324,3 +337,6 @@ func (e *Editor) wait(timeout time.Duration, cond func(*records) bool) error {
 		}
 	}
 }
+
+// BadNotifications is ProtocolErrors under the name it had first.
+func (e *Editor) BadNotifications() []string { return e.ProtocolErrors() }
