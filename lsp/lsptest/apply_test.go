@@ -520,3 +520,32 @@ func TestProtocolErrors(t *testing.T) {
 		t.Errorf("null diagnostics not marked: %+v", pd)
 	}
 }
+
+func TestUnadvertisedCapabilities(t *testing.T) {
+	dir := t.TempDir()
+	e, s := newTestEditor(t, Options{Folders: []string{dir}, AllowProtocolErrors: true})
+	send := func(id, method, params string) {
+		b, _ := json.Marshal(wireMessage{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: json.RawMessage(params)})
+		s.w.Write(Frame(b))
+		<-s.got
+	}
+	send(`1`, "window/workDoneProgress/create", `{"token":1}`)
+	send(`2`, "workspace/codeLens/refresh", `null`)
+	send(`3`, "workspace/applyEdit", `{"edit":{"documentChanges":[{"kind":"create","uri":"`+string(URI(filepath.Join(dir, "n")))+`"}]}}`)
+	got := strings.Join(e.ProtocolErrors(), "\n")
+	for _, want := range []string{"workDoneProgress/create sent", "codeLens/refresh sent", "neither documentChanges nor resourceOperations"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("protocol errors lack %q:\n%s", want, got)
+		}
+	}
+
+	// A client with documentChanges but without "delete" gets no delete.
+	opt := VSCode(dir)
+	opt.ResourceOperations = []string{"create"}
+	opt.AllowProtocolErrors = true
+	e, s = newTestEditor(t, opt)
+	send(`4`, "workspace/applyEdit", `{"edit":{"documentChanges":[{"kind":"delete","uri":"`+string(URI(filepath.Join(dir, "n")))+`"}]}}`)
+	if got := strings.Join(e.ProtocolErrors(), "\n"); !strings.Contains(got, `"delete" resource operation`) {
+		t.Errorf("protocol errors: %s", got)
+	}
+}

@@ -309,6 +309,11 @@ func (e *Editor) handle(req *Request) (any, error) {
 		return nil, nil
 	}
 	e.rec.request(req.Method, req.Params)
+	if why := e.unadvertised(req); why != "" {
+		e.rec.mu.Lock()
+		e.rec.protocolError("%s sent to a client that %s", req.Method, why)
+		e.rec.mu.Unlock()
+	}
 	switch req.Method {
 	case "workspace/applyEdit":
 		if e.opt.BeforeApplyEdit != nil {
@@ -345,6 +350,53 @@ func (e *Editor) handle(req *Request) (any, error) {
 	e.rec.protocolError("unknown request %s %s", req.Method, req.Params)
 	e.rec.mu.Unlock()
 	return nil, &ResponseError{Code: CodeMethodNotFound, Message: "method not found: " + req.Method}
+}
+
+// unadvertised says why req uses a capability the client did not
+// advertise, or returns "".
+func (e *Editor) unadvertised(req *Request) string {
+	o := &e.opt // fields Start set, never written again (unlike Folders)
+	if o.Capabilities != nil {
+		return ""
+	}
+	switch req.Method {
+	case "window/workDoneProgress/create":
+		if !o.WorkDoneProgress {
+			return "does not advertise window.workDoneProgress"
+		}
+	case "workspace/codeLens/refresh":
+		if !o.CodeLens {
+			return "does not advertise workspace.codeLens.refreshSupport"
+		}
+	case "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh",
+		"workspace/inlayHint/refresh", "workspace/inlineValue/refresh":
+		return "does not advertise its refreshSupport"
+	case "workspace/applyEdit":
+		var p ApplyWorkspaceEditParams
+		if json.Unmarshal(req.Params, &p) != nil || p.Edit.DocumentChanges == nil {
+			return ""
+		}
+		if !o.DocumentChanges && len(o.ResourceOperations) == 0 {
+			return "advertises neither documentChanges nor resourceOperations, in documentChanges"
+		}
+		for _, c := range p.Edit.DocumentChanges {
+			var kind string
+			switch {
+			case c.CreateFile != nil:
+				kind = "create"
+			case c.RenameFile != nil:
+				kind = "rename"
+			case c.DeleteFile != nil:
+				kind = "delete"
+			default:
+				continue
+			}
+			if !slices.Contains(o.ResourceOperations, kind) {
+				return fmt.Sprintf("does not advertise the %q resource operation", kind)
+			}
+		}
+	}
+	return ""
 }
 
 // ChangeFolders adds and removes workspace folders, sending
