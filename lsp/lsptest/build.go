@@ -31,6 +31,9 @@ func Build(tb testing.TB) string {
 	build.once.Do(func() {
 		if p := os.Getenv(BinaryEnv); p != "" {
 			build.path = p
+			if f, err := os.Open(p); err == nil { // for go test's cache, as touchSources
+				f.Close()
+			}
 			return
 		}
 		build.path, build.err = buildGraft()
@@ -70,7 +73,35 @@ func buildGraft() (string, error) {
 	if err := os.Rename(tmp.Name(), bin); err != nil {
 		return "", fmt.Errorf("installing test binary: %w", err)
 	}
+	if err := touchSources(root); err != nil {
+		return "", err
+	}
 	return bin, nil
+}
+
+// touchSources opens every source file of the module that the binary is
+// built from, so that go test's result cache, which tracks the files a
+// test opens, knows that the results depend on them: a change in the
+// server's code then reruns the tests that drive it.
+func touchSources(root string) error {
+	cmd := exec.Command("go", "list", "-deps", "-f",
+		`{{if .Module}}{{if .Module.Main}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}{{"\n"}}{{.}}{{"\n"}}{{end}}{{end}}{{end}}`, "./cmd/graft")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("listing the sources of ./cmd/graft: %v", err)
+	}
+	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i := 0; i+1 < len(lines); i += 2 {
+		files = append(files, filepath.Join(lines[i], lines[i+1]))
+	}
+	for _, f := range files {
+		if fh, err := os.Open(f); err == nil {
+			fh.Close()
+		}
+	}
+	return nil
 }
 
 // moduleRoot is the directory of the main module's go.mod, as `go env
