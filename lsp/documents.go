@@ -107,7 +107,7 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	if err := d.buf.Change(p.TextDocument.Version, changes, s.encoding()); err != nil {
 		s.log.Error("didChange", zap.String("uri", d.uri), zap.Error(err))
 		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
-			"Graft lost track of %s (%v); close and reopen it before applying edits to it.", d.uri, err))
+			"Graft lost track of %s (%v); close and reopen it (or send its whole text) before applying edits to it.", d.uri, err))
 		return nil, nil
 	}
 	s.changed(ctx, d)
