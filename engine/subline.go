@@ -92,7 +92,10 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	last := int(v.src[best.end-1])
 	_, size := utf8.DecodeRuneInString(r.d.lf[last:])
 	h := looseHit{v: v, at: best.start, n: best.end - best.start, start: r.d.fromLF(int(v.src[best.start])), end: r.d.fromLF(last + size), align: align, score: score}
-	m := r.fragment(h, rd, "similarity")
+	m, err := r.fragment(h, rd, "similarity")
+	if err != nil {
+		return nil, err, true
+	}
 	m.Notes = append(m.Notes, fmt.Sprintf("matched part of line %d, %d character(s) differ from the search", best.line+1, best.dist))
 	return m, nil, true
 }

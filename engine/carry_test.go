@@ -1,0 +1,63 @@
+package engine
+
+import "testing"
+
+func TestCarry(t *testing.T) {
+	tests := []struct {
+		name       string
+		b, f, t    string
+		want       string
+		conflicted bool
+	}{
+		{name: "a rename keeps aligned columns",
+			b: "_C_int = C.int", f: "_C_int             = C.int", t: "_C_int_2 = C.int",
+			want: "_C_int_2             = C.int"},
+		{name: "trailing blanks stay",
+			b: "x := f(a)", f: "x := f(a)  ", t: "x := f(b)", want: "x := f(b)  "},
+		{name: "an operator changes inside the file's spacing",
+			b: "meta.hiddenLockfile||!meta.loadedFromDisk", f: "meta.hiddenLockfile || !meta.loadedFromDisk",
+			t: "meta.hiddenLockfile&&!meta.loadedFromDisk", want: "meta.hiddenLockfile && !meta.loadedFromDisk"},
+		{name: "an inner tab stays",
+			b: "case 1: return x", f: "case 1:\treturn x", t: "case 1: return y", want: "case 1:\treturn y"},
+		{name: "an argument added keeps the file's spacing",
+			b: "foo(a)", f: "foo( a )", t: "foo(a, b)", want: "foo( a, b )"},
+		{name: "an argument deleted",
+			b: "foo(a, b)", f: "foo(a,  b)", t: "foo(a)", want: "foo(a)"},
+		{name: "a comment appended to a line with trailing blanks",
+			b: "x := 1", f: "x := 1  ", t: "x := 1 // one", want: "x := 1 // one  "},
+		{name: "an operator shortened inside the file's spacing",
+			b: "if absx>=Ln2X56 {", f: "if absx >= Ln2X56 {", t: "if absx>Ln2X56 {", want: "if absx > Ln2X56 {"},
+		{name: "an operator lengthened inside the file's spacing",
+			b: "x[i]<byte(max)", f: "x[i] < byte(max)", t: "x[i]<=byte(max)", want: "x[i] <= byte(max)"},
+		{name: "spacing the model really changed",
+			b: "a+b", f: "a+b", t: "a + b", want: "a + b"},
+		{name: "a change apart from a stale name merges",
+			b: "var hashs Hash = 1", f: "var hash Hash = 1", t: "var hashs Hash = 2", want: "var hash Hash = 2"},
+		{name: "a change on a stale name conflicts",
+			b: "var hashs Hash", f: "var hash Hash", t: "var hashsTmp Hash", conflicted: true},
+		{name: "a change away from a stale name merges",
+			b: "debugs(x)", f: "debug(x)", t: "debugs(x, y)", conflicted: false, want: "debug(x, y)"},
+		{name: "a rename beside a stale name merges",
+			b: "Greate   CCMask = 1 << 1", f: "Greater   CCMask = 1 << 1", t: "Greate   CCMaskVal = 1 << 1", want: "Greater   CCMaskVal = 1 << 1"},
+		{name: "the model fixing its own slip agrees with the file",
+			b: "fmt.Pritnln(x)", f: "fmt.Println(x)", t: "fmt.Println(y)", want: "fmt.Println(y)"},
+		{name: "curly quotes in the copy are the file's straight ones",
+			b: "say(\u201chi\u201d, n)", f: "say(\"hi\", n)", t: "say(\u201chi\u201d, m)", want: "say(\"hi\", m)"},
+		{name: "a whole line rewritten over a whitespace-only difference",
+			b: "return  nil", f: "return nil", t: "panic(err)", want: "panic(err)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := carry(tc.b, tc.f, tc.t)
+			if tc.conflicted {
+				if ok {
+					t.Fatalf("carry(%q, %q, %q) = %q, want a conflict", tc.b, tc.f, tc.t, got)
+				}
+				return
+			}
+			if !ok || got != tc.want {
+				t.Fatalf("carry(%q, %q, %q) = %q, %v, want %q", tc.b, tc.f, tc.t, got, ok, tc.want)
+			}
+		})
+	}
+}
