@@ -61,3 +61,26 @@ func TestCarry(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCarry checks carry's invariants: a change carried onto a file line
+// equal to the model's copy is the model's new line (unicode punctuation
+// aside); no change leaves the file's line as it is; and whatever the
+// three lines, carry does not panic.
+func FuzzCarry(f *testing.F) {
+	f.Add("x := f(a)", "x  :=  f(a)  ", "x := f(b)")
+	f.Add("a||!b", "a || !b", "a&&!b")
+	f.Add("var hashs Hash", "var hash Hash", "var hashsTmp Hash")
+	f.Add("foo(a, b)", "foo(a,\tb)", "foo(a)")
+	f.Add("say(\u201chi\u201d)", "say(\"hi\")", "say(\u201cho\u201d)")
+	f.Fuzz(func(t *testing.T, b, file, new string) {
+		// Unicode punctuation the model kept stays the file's (here the
+		// same line's), so the new line comes back as it is but for it.
+		if got, ok := carry(b, b, new); !ok || got != new && loose(got) != loose(new) {
+			t.Fatalf("carry(%q, %q, %q) = %q, %v; want the new line", b, b, new, got, ok)
+		}
+		if got, ok := carry(b, file, b); !ok || got != file {
+			t.Fatalf("carry(%q, %q, %q) = %q, %v; want the file's line", b, file, b, got, ok)
+		}
+		carry(b, file, new)
+	})
+}
