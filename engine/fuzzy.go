@@ -494,6 +494,9 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 	if len(mg.missing) > 0 {
 		m.Notes = append(m.Notes, "kept line(s) "+lineList(mg.missing)+", which the model's copy leaves out")
 	}
+	if len(mg.rewrote) > 0 {
+		m.Notes = append(m.Notes, "rewrote line(s) "+lineList(mg.rewrote)+" as the model wrote them: its change does not line up with the file's version of them word by word")
+	}
 	if len(mg.into) > 0 {
 		m.Notes = append(m.Notes, "merged the model's change into line(s) "+lineList(mg.into)+", keeping what differs there from the model's copy")
 	}

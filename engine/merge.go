@@ -78,7 +78,19 @@ func diffKey(line string) string {
 // new lines: they get the file's).
 type outLine struct {
 	text, eol string
+	// blank says the line is a blank line on one side only: one the
+	// replacement adds (blankNew), or one of the file the search lacks
+	// (blankFile). Side by side, the two are the same blank line.
+	blank blankSide
 }
+
+type blankSide uint8
+
+const (
+	blankNone blankSide = iota
+	blankNew
+	blankFile
+)
 
 // merger carries the state of one merge.
 type merger struct {
@@ -99,6 +111,7 @@ type merger struct {
 	kept    []int         // file lines kept that differ from the model's copy
 	missing []int         // file lines kept that the model's copy lacks
 	into    []int         // file lines that differ from the model's copy and took its change
+	rewrote []int         // file lines that differ from the model's copy, replaced by its lines as written
 	punct   map[rune]bool // unicode punctuation the region's file lines use
 
 	// A replacement with one elision line keeps some of its hunk's search
@@ -110,9 +123,11 @@ type merger struct {
 }
 
 // merged says which file lines a merge kept although the model's copy of
-// them differs (kept) or lacks them (missing), and which it changed while
-// keeping what differs (into): 0-based file lines.
-type merged struct{ kept, missing, into []int }
+// them differs (kept) or lacks them (missing), which it changed while
+// keeping what differs (into), and which it replaced by the model's lines
+// as written although they differ from its copy (rewrote): 0-based file
+// lines.
+type merged struct{ kept, missing, into, rewrote []int }
 
 // merge builds the lines that replace region r.
 func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, error) {
@@ -177,7 +192,7 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, err
 	}
 	m.tails(len(s))
 	m.insertions(len(s))
-	return m.out, merged{kept: m.kept, missing: m.missing, into: m.into}, nil
+	return m.out, merged{kept: m.kept, missing: m.missing, into: m.into, rewrote: m.rewrote}, nil
 }
 
 // elisionHunks finds the hunks whose replacement elides lines the search
@@ -306,7 +321,13 @@ func (m *merger) tails(s int) {
 func (m *merger) emitNew(h, i int) {
 	line := m.t[i]
 	if isBlank(line) {
-		m.out = append(m.out, outLine{})
+		if n := len(m.out); n > 0 && m.out[n-1].blank == blankFile {
+			// The file has the blank line the model adds, where the
+			// search lacked it: it stands for this one.
+			m.out[n-1].blank = blankNone
+			return
+		}
+		m.out = append(m.out, outLine{blank: blankNew})
 		return
 	}
 	hk := m.hs[h]
@@ -327,6 +348,7 @@ func (m *merger) emitNew(h, i int) {
 		}
 		m.clash[j] = true
 	}
+	m.rewriting(h)
 	if m.r.folded {
 		line = foldText(line, m.fileRunes())
 	}
@@ -339,6 +361,18 @@ func (m *merger) emitNew(h, i int) {
 		line = ind + strings.TrimLeft(line, " \t")
 	}
 	m.out = append(m.out, outLine{text: line})
+}
+
+// rewriting records the file lines of hunk h that differ in their bytes
+// from the model's copy and that its replacement lines, written as the
+// model wrote them, replace: the change could not be carried onto them.
+func (m *merger) rewriting(h int) {
+	hk := m.hs[h]
+	for j := hk.sa; j < hk.sb; j++ {
+		if f := m.pairOf[j]; f >= 0 && !m.merged[j] && m.s[j].text != m.ix.text(f) && !slices.Contains(m.rewrote, f) {
+			m.rewrote = append(m.rewrote, f)
+		}
+	}
 }
 
 // sources pairs each replacement line with the search line it is a
@@ -473,13 +507,31 @@ func (m *merger) fileOnly(o op, last, next int) error {
 			if !blank {
 				return m.conflict(h, o.f, -1)
 			}
+			if hk.tb > hk.ta && isBlank(m.t[hk.ta]) {
+				// The insertion opens with the blank line the file has
+				// here and the search lacked: the file's stands for it.
+				m.keep(o.f)
+				m.out[len(m.out)-1].blank = blankFile
+				m.enter(h)
+				return nil
+			}
 			m.enter(h)
 		}
 	}
 	if !blank {
 		m.missing = append(m.missing, o.f)
+		m.keep(o.f)
+		return nil
 	}
 	m.keep(o.f)
+	k := len(m.out) - 1
+	if k > 0 && m.out[k-1].blank == blankNew {
+		// A blank line the model adds right before it is this one.
+		m.out[k-1] = m.out[k]
+		m.out = m.out[:k]
+		return nil
+	}
+	m.out[k].blank = blankFile
 	return nil
 }
 
