@@ -32,13 +32,17 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	}
 	thr := r.opt.threshold()
 	k := int(float64(n) * (1 - thr))
+	// Places up to twice as far are looked for too: not to be taken, but
+	// as twins whose differences from the best place the search may have
+	// confused.
+	reach := 2 * k
 	_, _, sig := looseKey(needle)
 	ix := r.index()
 	type hit struct{ line, start, end, dist int }
 	var hits []hit
 	budget := scanBudget
 	for i := range ix.key {
-		if int(ix.n[i]) < n-k || bits.OnesCount64(sig&^ix.sig[i]) > k {
+		if int(ix.n[i]) < n-reach || bits.OnesCount64(sig&^ix.sig[i]) > reach {
 			continue
 		}
 		if budget--; budget < 0 {
@@ -46,7 +50,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 		}
 		text := ix.loose(i)
 		for from := 0; from < len(text); {
-			s, e, d, ok := editdist.Find(needle, text[from:], k)
+			s, e, d, ok := editdist.Find(needle, text[from:], reach)
 			if !ok {
 				break
 			}
@@ -59,7 +63,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	}
 	sort.SliceStable(hits, func(a, b int) bool { return hits[a].dist < hits[b].dist })
 	best := hits[0]
-	if best.dist == 0 || (best.start == 0 && best.end == int(ix.n[best.line])) {
+	if best.dist > k || best.dist == 0 || (best.start == 0 && best.end == int(ix.n[best.line])) {
 		return nil, nil, false
 	}
 	score := 1 - float64(best.dist)/float64(n)
@@ -80,6 +84,33 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d about equally (%.0f%% similar); quote more of the line", best.line+1, tied[0].line+1, 100*score)
 			for _, h := range append([]hit{best}, tied...) {
 				e.Candidates = append(e.Candidates, Candidate{StartLine: h.line + 1, EndLine: h.line + 1, Score: 1 - float64(h.dist)/float64(n)})
+			}
+			return nil, e, true
+		}
+	}
+	// Another place within reach is a twin: the words that tell it from
+	// the best one decide, as for blocks (see twin).
+	raw := func(h hit) string {
+		v := r.view(h.line, h.line+1)
+		last := int(v.src[h.end-1])
+		_, size := utf8.DecodeRuneInString(r.d.lf[last:])
+		return r.d.lf[v.src[h.start] : last+size]
+	}
+	for k, h := range hits[1:] {
+		if k == 8 {
+			break
+		}
+		if h.line == best.line && h.start < best.end && best.start < h.end {
+			continue
+		}
+		if v := sideOn(rd.old, raw(best), raw(h)); v.other > 0 || v.chosen <= v.neither {
+			spans := []Span{{best.line + 1, best.line + 1}, {h.line + 1, h.line + 1}}
+			if r.hintPicks(spans, rd.hint, 0) {
+				break
+			}
+			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d, which differ where the search matches neither; quote the text as the file has it, or give a line number", best.line+1, h.line+1)
+			for _, c := range []hit{best, h} {
+				e.Candidates = append(e.Candidates, Candidate{StartLine: c.line + 1, EndLine: c.line + 1, Score: 1 - float64(c.dist)/float64(n)})
 			}
 			return nil, e, true
 		}

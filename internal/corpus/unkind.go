@@ -66,11 +66,16 @@ func buildTrapTwinThird(g *Generator, rng *rand.Rand) (Case, error) {
 		}
 		search := slices.Clone(region)
 		search[x] = renameIn(l, line, w, third)
-		c, ok := pickChange(rng, s, search, true)
+		from, m := start, n
+		if rng.IntN(3) == 0 {
+			// Only the line that tells the twins apart, quoted alone.
+			from, m, search = start+x, 1, search[x:x+1]
+		}
+		c, ok := pickChange(rng, s, search, m > 1)
 		if !ok {
 			return Case{}, errSkip
 		}
-		d := newDraft(rng, s, lines, start, n, change{})
+		d := newDraft(rng, s, lines, from, m, change{})
 		d.model = c.entries(search)
 		d.trap = true
 		d.pinned = true
