@@ -321,10 +321,10 @@ func (m *merger) tails(s int) {
 func (m *merger) emitNew(h, i int) {
 	line := m.t[i]
 	if isBlank(line) {
-		if n := len(m.out); n > 0 && m.out[n-1].blank == blankFile {
+		if k := m.blankBefore(blankFile); k >= 0 {
 			// The file has the blank line the model adds, where the
 			// search lacked it: it stands for this one.
-			m.out[n-1].blank = blankNone
+			m.out[k].blank = blankNone
 			return
 		}
 		m.out = append(m.out, outLine{blank: blankNew})
@@ -523,16 +523,26 @@ func (m *merger) fileOnly(o op, last, next int) error {
 		m.keep(o.f)
 		return nil
 	}
-	m.keep(o.f)
-	k := len(m.out) - 1
-	if k > 0 && m.out[k-1].blank == blankNew {
+	if k := m.blankBefore(blankNew); k >= 0 {
 		// A blank line the model adds right before it is this one.
-		m.out[k-1] = m.out[k]
-		m.out = m.out[:k]
+		m.out = slices.Delete(m.out, k, k+1)
+		m.keep(o.f)
 		return nil
 	}
-	m.out[k].blank = blankFile
+	m.keep(o.f)
+	m.out[len(m.out)-1].blank = blankFile
 	return nil
+}
+
+// blankBefore returns the index of a blank line of the given side among
+// the blank lines that end the output so far, or -1.
+func (m *merger) blankBefore(side blankSide) int {
+	for k := len(m.out) - 1; k >= 0 && isBlank(m.out[k].text); k-- {
+		if m.out[k].blank == side {
+			return k
+		}
+	}
+	return -1
 }
 
 func (m *merger) conflict(h, f, s int) error {

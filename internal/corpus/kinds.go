@@ -48,6 +48,7 @@ func kindSpecs() []kindSpec {
 		{Kind{Name: "stale-token", Next: true, Doc: "the copy spells a name of a line one letter off the file's, and the edit changes another part of the line"}, buildStaleToken},
 		{Kind{Name: "subline-spacing", Next: true, Doc: "part of a line quoted with the blanks around its operators left out, an operator or name changed"}, buildSublineSpacing},
 		{Kind{Name: "aligned-change", Next: true, Doc: "a changed line has aligned columns or trailing blanks in the file that the copy lacks"}, buildAlignedChange},
+		{Kind{Name: "blank-added", Next: true, Doc: "a blank line of the region left out of Old and kept in New"}, mistakeKind(6, 40, (*draft).blankAdded)},
 		{Kind{Name: "escaped-fuzzy", Next: true, Doc: "Old over-escaped (and New, unless plain) with a damaged kept line: found only by similarity"}, buildEscapedFuzzy},
 	}
 }

@@ -198,12 +198,21 @@ func (g *Generator) staleToken(rng *rand.Rand, trap bool) (Case, error) {
 		}
 		read := renameIn(l, line, w, stale) // the line as the model read it
 		var model, merged, what string
+		// Now and then the stale token is a word of a message the file
+		// has reworded since.
+		if at, word, ok := stringWord(rng, l, line); ok && rng.IntN(3) == 0 {
+			w, stale = word, slip(rng, word)
+			if stale == w || strings.Contains(s.text, stale) {
+				continue
+			}
+			read = line[:at] + stale + line[at+len(word):]
+		}
 		if trap {
 			to := newName(rng, l, stale)
 			if countWord(s.text, to) > 0 {
 				continue
 			}
-			model, what = renameIn(l, read, stale, to), "rename "+stale+" to "+to
+			model, what = replaceWord(read, stale, to), "change "+stale+" to "+to
 		} else {
 			var ok bool
 			for range 4 {
@@ -238,6 +247,25 @@ func (g *Generator) staleToken(rng *rand.Rand, trap bool) (Case, error) {
 		return d.build(), nil
 	}
 	return Case{}, errSkip
+}
+
+// stringWord draws a word of a string literal of line that a typo can
+// hit, and returns its offset in the line.
+func stringWord(rng *rand.Rand, l *lang, line string) (int, string, bool) {
+	var words []span
+	for _, t := range scan(l, line) {
+		if t.kind != tokString {
+			continue
+		}
+		for _, w := range typoWords(line[t.start:t.end]) {
+			words = append(words, span{t.start + w.start, t.start + w.end})
+		}
+	}
+	if len(words) == 0 {
+		return 0, "", false
+	}
+	w := words[rng.IntN(len(words))]
+	return w.start, line[w.start:w.end], true
 }
 
 // spacedOperators are binary operators written with a blank on each side,
@@ -487,4 +515,27 @@ func buildEscapedFuzzy(g *Generator, rng *rand.Rand) (Case, error) {
 // once too often writes it.
 func escapeQuotes(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
+}
+
+// blankAdded leaves a blank line of the region out of Old but keeps it in
+// New, as a model that forgot it in its search and wrote it back in its
+// replacement: the file's blank line is the one the replacement has, and
+// the file must not gain a second.
+func (d *draft) blankAdded() error {
+	var idx []int
+	for i := 1; i+1 < len(d.model); i++ {
+		if e := d.model[i]; e.op == '=' && isBlank(e.old) && !isBlank(d.model[i-1].old) && d.model[i-1].op == '=' {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return errSkip
+	}
+	i := idx[d.rng.IntN(len(idx))]
+	d.model[i] = entry{op: '+', new: d.model[i].new, src: -1}
+	if !d.recognizable() {
+		return errSkip
+	}
+	d.note("blank line %d left out of Old, kept in New", d.startLine()+d.model[i-1].src+1)
+	return nil
 }
