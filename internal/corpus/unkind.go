@@ -67,8 +67,12 @@ func buildTrapTwinThird(g *Generator, rng *rand.Rand) (Case, error) {
 		search := slices.Clone(region)
 		search[x] = renameIn(l, line, w, third)
 		from, m := start, n
-		if rng.IntN(3) == 0 {
-			// Only the line that tells the twins apart, quoted alone.
+		// Now and then only the line that tells the twins apart, quoted
+		// alone, when both twins' lines are as like it as a match must
+		// be (a search of one short line is far from a twin of another
+		// length).
+		alike := func(a string) bool { return similarity(squeeze(search[x]), squeeze(a)) >= 0.85 }
+		if rng.IntN(3) == 0 && alike(line) && alike(twinBlock[x]) {
 			from, m, search = start+x, 1, search[x:x+1]
 		}
 		c, ok := pickChange(rng, s, search, m > 1)
@@ -200,8 +204,9 @@ func (g *Generator) staleToken(rng *rand.Rand, trap bool) (Case, error) {
 		var model, merged, what string
 		// Now and then the stale token is a word of a message the file
 		// has reworded since.
-		if at, word, ok := stringWord(rng, l, line); ok && rng.IntN(3) == 0 {
-			w, stale = word, slip(rng, word)
+		at := -1 // the offset of a stale word of a message
+		if a, word, ok := stringWord(rng, l, line); ok && rng.IntN(3) == 0 {
+			w, stale, at = word, slip(rng, word), a
 			if stale == w || strings.Contains(s.text, stale) {
 				continue
 			}
@@ -209,10 +214,17 @@ func (g *Generator) staleToken(rng *rand.Rand, trap bool) (Case, error) {
 		}
 		if trap {
 			to := newName(rng, l, stale)
-			if countWord(s.text, to) > 0 {
+			if strings.Contains(s.text, to) {
 				continue
 			}
-			model, what = replaceWord(read, stale, to), "change "+stale+" to "+to
+			model = renameIn(l, read, stale, to)
+			if at >= 0 {
+				model = read[:at] + to + read[at+len(stale):]
+			}
+			if model == read {
+				continue
+			}
+			what = "change " + stale + " to " + to
 		} else {
 			var ok bool
 			for range 4 {
