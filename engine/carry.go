@@ -175,6 +175,18 @@ func carry(b, f, t string) (string, bool) {
 				g.text = fl.text[ls.start:ls.end]
 			}
 			out = append(out, g)
+		case j-i == l-k && j-i > 1: // as many tokens replaced one by one
+			for p := 0; p < j-i; p++ {
+				if bl.toks[i+p].key != tl.toks[k+p].key {
+					ft := fl.toks[at[i+p]]
+					out = append(out, splice{ft.start, ft.end, tl.text[tl.toks[k+p].start:tl.toks[k+p].end]})
+				}
+			}
+			for p := 0; p <= j-i; p++ {
+				if g := tl.gap(k + p); g != bl.gap(i+p) {
+					out = append(out, splice{fgap(i + p).start, fgap(i + p).end, g})
+				}
+			}
 		default: // tokens [i, j) replaced
 			ls, rs := fgap(i), fgap(j)
 			start, end := ls.end, rs.start

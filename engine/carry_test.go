@@ -29,6 +29,8 @@ func TestCarry(t *testing.T) {
 			b: "if absx>=Ln2X56 {", f: "if absx >= Ln2X56 {", t: "if absx>Ln2X56 {", want: "if absx > Ln2X56 {"},
 		{name: "an operator lengthened inside the file's spacing",
 			b: "x[i]<byte(max)", f: "x[i] < byte(max)", t: "x[i]<=byte(max)", want: "x[i] <= byte(max)"},
+		{name: "two names renamed side by side keep the columns between them",
+			b: "element element", f: "element      element", t: "newElement newElement", want: "newElement      newElement"},
 		{name: "spacing the model really changed",
 			b: "a+b", f: "a+b", t: "a + b", want: "a + b"},
 		{name: "a change apart from a stale name merges",
