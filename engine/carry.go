@@ -211,7 +211,14 @@ func carry(b, f, t string) (string, bool) {
 		s.text = tl.gap(q)
 		out = append(out, s)
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].start < out[b].start })
+	// A gap between two replaced tokens is an empty splice at the start of
+	// the second: it goes first.
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].start != out[b].start {
+			return out[a].start < out[b].start
+		}
+		return out[a].end < out[b].end
+	})
 	var sb strings.Builder
 	last := 0
 	for _, s := range out {
