@@ -118,10 +118,13 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	}
 	ops = ix.refine(s, ops, lo, hi)
 	reg, ok := ix.score(s, ops)
-	if ok && reg.fileOnly > 0 && len(s)*w <= wholeWindowCells {
+	if ok && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells {
 		// Lines of the file left out in the middle may be a jump: the
 		// exact pairs after them copies of the search's lines, while the
-		// lines it was copied from changed a little. Aligning the whole
+		// lines it was copied from changed a little. Lines of the search
+		// left out may be one too: "return err" and "}" paired with the
+		// next statement's copies, while a mistyped line and the lines
+		// before it are skipped. Aligning the whole
 		// window by similarity tells: it wins only when it breaks fewer
 		// lines (not when it is cheaper, as it is when it shifts every
 		// line onto a neighbour one digit away, or trades a forgotten line

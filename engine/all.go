@@ -34,7 +34,10 @@ func (r *resolver) all(old, new string) (*Match, error) {
 				break
 			}
 			at := from + i
-			m := r.fragment(r.hit(v, at, len(needle)), rd, "")
+			m, err := r.fragment(r.hit(v, at, len(needle)), rd, "")
+			if err != nil {
+				return nil, err
+			}
 			changes = append(changes, m.Changes...)
 			from = at + len(needle)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
 )
 
 // fuzzy resolves a reading whose search does not occur as it is, even
@@ -139,6 +140,16 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
 		return nil, e
 	}
+	if twin, line := r.twin(s, chosen, regs, thr); twin != nil {
+		spans := []Span{{chosen.first + 1, chosen.last + 1}, {twin.first + 1, twin.last + 1}}
+		if !r.hintPicks(spans, rd.hint, 0) {
+			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles lines %d-%d and lines %d-%d, which differ where the search matches neither (its line %q); quote the lines as the file has them, or give a line number",
+				chosen.first+1, chosen.last+1, twin.first+1, twin.last+1, strings.TrimSpace(s[line].text))
+			e.Candidates = append(e.Candidates, r.candidate(s, chosen), r.candidate(s, twin))
+			return nil, e
+		}
+		note = fmt.Sprintf("line hint %d chose lines %d-%d over their twin, lines %d-%d", rd.hint, chosen.first+1, chosen.last+1, twin.first+1, twin.last+1)
+	}
 	m, err := r.place(s, new, chosen, rd)
 	if err != nil {
 		return nil, err
@@ -184,6 +195,105 @@ func (r *resolver) elsewhere(s []sline, reg *region, occs map[uint64]*lineOccurr
 		}
 	}
 	return -1, -1
+}
+
+// twin finds another region about as similar as a match must be that
+// differs from the chosen one where the search does not side with the
+// chosen one. Where two places are both good matches, the words that tell
+// them apart decide (white space and unicode punctuation aside): the
+// search must have some of them as the chosen place has them, none as the
+// other has them, and fewer that neither has. A name the search has that
+// is a letter or two from one twin's and nothing like the other's is a
+// name the model remembers wrongly, not a typo for the closer twin. It
+// returns the twin and the first search line that sides with neither, or
+// nil.
+func (r *resolver) twin(s []sline, chosen *region, regs []region, thr float64) (*region, int) {
+	at := chosen.pairs(len(s))
+	ix := r.index()
+	for k := range regs {
+		o := &regs[k]
+		// A twin need only be as similar as a match must be: the lines
+		// in which it differs are what the search may have confused.
+		if o == chosen || o.score < thr || o.overlaps(chosen) {
+			continue
+		}
+		other := o.pairs(len(s))
+		var v sides
+		first := -1
+		for i := range s {
+			if s[i].blank || s[i].elision {
+				continue
+			}
+			var w sides
+			switch {
+			case at[i] < 0 && other[i] < 0:
+				continue
+			case at[i] < 0:
+				w.other++ // a line only the twin has
+			case other[i] < 0:
+				// A line only the chosen place has tells them apart as a
+				// whole.
+				if s[i].loose == ix.loose(at[i]) {
+					w.chosen++
+				} else {
+					w.neither++
+				}
+			default:
+				w = sideOn(s[i].text, ix.text(at[i]), ix.text(other[i]))
+			}
+			if w.neither+w.other > 0 && first < 0 {
+				first = i
+			}
+			v.chosen, v.other, v.neither = v.chosen+w.chosen, v.other+w.other, v.neither+w.neither
+		}
+		if v.chosen+v.other+v.neither > 0 && (v.other > 0 || v.chosen <= v.neither) {
+			return o, max(first, 0)
+		}
+	}
+	return nil, -1
+}
+
+// sides counts the differences between two places that a search line has
+// as the chosen place has them, as the other has them, or as neither.
+type sides struct{ chosen, other, neither int }
+
+// sideOn counts, for each difference between file line a (the chosen
+// place) and its twin b, whether the search line s has it as a, as b, or
+// neither way. Elsewhere on the line s may differ from both (a stale or
+// mistyped word the twins share).
+func sideOn(s, a, b string) sides {
+	al, bl, sl := cutTokens(a), cutTokens(b), cutTokens(s)
+	ak := al.keys()
+	apart, said := lcs.DiffLines(ak, bl.keys()), lcs.DiffLines(ak, sl.keys())
+	var v sides
+	for _, x := range apart {
+		side := &v.chosen
+		for _, y := range said {
+			if touches(x, y) {
+				side = &v.neither
+				if sameEdit(x, y, bl, sl) {
+					side = &v.other
+				}
+				break
+			}
+		}
+		*side++
+	}
+	return v
+}
+
+// pairs returns the file line paired with each of n search lines, or -1.
+func (r *region) pairs(n int) []int {
+	at := make([]int, n)
+	for i := range at {
+		at[i] = -1
+	}
+	for _, o := range r.ops {
+		if o.kind == opPair {
+			at[o.s] = o.f
+		}
+	}
+	return at
 }
 
 // exactPairs counts the non-blank search lines a region holds as they are.
@@ -383,6 +493,9 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 	}
 	if len(mg.missing) > 0 {
 		m.Notes = append(m.Notes, "kept line(s) "+lineList(mg.missing)+", which the model's copy leaves out")
+	}
+	if len(mg.rewrote) > 0 {
+		m.Notes = append(m.Notes, "rewrote line(s) "+lineList(mg.rewrote)+" as the model wrote them: its change does not line up with the file's version of them word by word")
 	}
 	if len(mg.into) > 0 {
 		m.Notes = append(m.Notes, "merged the model's change into line(s) "+lineList(mg.into)+", keeping what differs there from the model's copy")

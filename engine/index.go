@@ -130,15 +130,20 @@ type vote struct {
 // common, or resemble too many lines.
 func (ix *index) candidates(s []sline, approximate bool) candidateSet {
 	occs := map[uint64]*lineOccurrences{}
+	var bloom uint64 // one bit per search key, to skip most file lines without a map look-up
 	for _, l := range s {
 		if !l.blank && !l.elision {
 			occs[l.key] = &lineOccurrences{}
+			bloom |= 1 << (l.key >> 58)
 		}
 	}
 	if len(occs) == 0 {
 		return candidateSet{}
 	}
 	for i, k := range ix.key {
+		if bloom&(1<<(k>>58)) == 0 {
+			continue
+		}
 		if o := occs[k]; o != nil {
 			o.count++
 			if len(o.lines) < commonLine {

@@ -18,6 +18,9 @@ type reading struct {
 	// the literal reading of a search that also reads as numbered lines,
 	// which is in the file only if its numbers are (a table of signals).
 	strict bool
+	// escaped says the reading interprets the escapes of a search that was
+	// escaped once too often; its replacement is read the same way.
+	escaped bool
 }
 
 // readings returns the ways to read an edit, the literal one first. When
@@ -35,13 +38,17 @@ func readings(old, new string, hint int) []reading {
 		}
 		rs = append(rs, reading{old: o, new: n, hint: h, tags: []string{"line-numbers"}})
 		if uo, un, ok := unescapeEdit(o, n); ok {
-			rs = append(rs, reading{old: uo, new: un, hint: h, tags: []string{"line-numbers", "escape-normalized"}})
+			rs = append(rs, reading{old: uo, new: un, hint: h, tags: []string{"line-numbers", "escape-normalized"}, escaped: true})
+		} else if uo, un, ok := unescapeQuotes(o, n); ok {
+			rs = append(rs, reading{old: uo, new: un, hint: h, tags: []string{"line-numbers", "escape-normalized"}, escaped: true})
 		}
 		return rs
 	}
 	rs = append(rs, reading{old: old, new: new, hint: hint, literal: true})
 	if uo, un, ok := unescapeEdit(old, new); ok {
-		rs = append(rs, reading{old: uo, new: un, hint: hint, tags: []string{"escape-normalized"}})
+		rs = append(rs, reading{old: uo, new: un, hint: hint, tags: []string{"escape-normalized"}, escaped: true})
+	} else if uo, un, ok := unescapeQuotes(old, new); ok {
+		rs = append(rs, reading{old: uo, new: un, hint: hint, tags: []string{"escape-normalized"}, escaped: true})
 	}
 	if to, tn, ok := trimBoundary(old, new); ok {
 		rs = append(rs, reading{old: to, new: tn, hint: hint, tags: []string{"trimmed-boundary"}})
@@ -194,6 +201,37 @@ func unescapeEdit(old, new string) (string, string, bool) {
 		return "", "", false
 	}
 	return unescape(old), unescape(new), true
+}
+
+// unescapeQuotes interprets the escaped quotes and backslashes of a model
+// that quoted its lines inside a string once too often but kept their line
+// breaks (\" for ", \\ for \), in the search and the replacement
+// together: the change is the one between the two read that way. Other
+// escapes (\n in a string literal of the code) are left as they are. It
+// reports false when the search has nothing to interpret.
+func unescapeQuotes(old, new string) (string, string, bool) {
+	uo := unescapeQuoteRunes(old)
+	if uo == old {
+		return "", "", false
+	}
+	return uo, unescapeQuoteRunes(new), true
+}
+
+func unescapeQuoteRunes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) && strings.IndexByte("\"'`\\", s[i+1]) >= 0 {
+			i++
+			c = s[i]
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 func unescape(s string) string {

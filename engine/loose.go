@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -39,7 +40,8 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 			// "})"). Leave it to the line-level alignment.
 			return nil, nil, false
 		}
-		return r.fragment(h, rd, "whitespace-normalized"), nil, true
+		m, err := r.fragment(h, rd, "whitespace-normalized")
+		return m, err, true
 	}
 	ix := r.index()
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
@@ -210,10 +212,60 @@ func (r *resolver) sameShape(h looseHit, old string) bool {
 }
 
 // fragment replaces part of a line (or from the middle of one line to the
-// middle of another) that matched the search ignoring white space. Only
-// the part the model changed is rewritten: the common beginning and end
-// of its search and replacement stay as the file has them.
-func (r *resolver) fragment(h looseHit, rd reading, strategy string) *Match {
+// middle of another) that matched the search ignoring white space, or
+// nearly. The model's change is carried onto the file's text token by
+// token (see carry), so that the file keeps its own spacing around it;
+// where it touches a token that the file has differently from the search,
+// it is a conflict.
+func (r *resolver) fragment(h looseHit, rd reading, strategy string) (*Match, *Error) {
+	d := r.d
+	file := d.text[h.start:h.end]
+	if text, ok := carry(rd.old, toLF(file), rd.new); ok {
+		text = d.withEOL(text)
+		p, q := commonEnds(file, text)
+		return &Match{
+			Strategy:  strings.Join(append(append([]string(nil), rd.tags...), strategy), "+"),
+			Score:     round3(h.score),
+			StartLine: d.lineAt(h.start) + 1,
+			EndLine:   d.lineAt(max(h.start, h.end-1)) + 1,
+			Changes:   []Change{{Start: h.start + p, End: h.end - q, Text: text[p : len(text)-q]}},
+		}, nil
+	}
+	if h.align != nil {
+		return nil, &Error{
+			Reason:  ReasonConflict,
+			Summary: fmt.Sprintf("conflict at line %d: the edit changes a part of the line that differs in the file from the model's copy", d.lineAt(h.start)+1),
+			Detail:  fmt.Sprintf("the file reads:\n  %s\nthe model's copy reads:\n  %s\nand the model changes it to:\n  %s\n", file, rd.old, rd.new),
+		}
+	}
+	return r.spliceFragment(h, rd, strategy), nil
+}
+
+// commonEnds returns the lengths of the common beginning and end of a and
+// b, on rune boundaries, not overlapping.
+func commonEnds(a, b string) (int, int) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	for p > 0 && p < len(a) && !utf8.RuneStart(a[p]) {
+		p--
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	for q > 0 && !utf8.RuneStart(a[len(a)-q]) {
+		q--
+	}
+	return p, q
+}
+
+// spliceFragment rewrites the part of a fragment between the common
+// beginning and end of the model's search and replacement: the fallback
+// for a fragment whose tokens do not line up with the file's (a word the
+// file writes in two).
+func (r *resolver) spliceFragment(h looseHit, rd reading, strategy string) *Match {
 	start, end := h.start, h.end
 	old, new := rd.old, rd.new
 	p, q := editdist.CommonEnds(old, new)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode"
 
-	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
 	"github.com/graft-editor/graft/engine/internal/editdist"
 )
@@ -79,7 +78,19 @@ func diffKey(line string) string {
 // new lines: they get the file's).
 type outLine struct {
 	text, eol string
+	// blank says the line is a blank line on one side only: one the
+	// replacement adds (blankNew), or one of the file the search lacks
+	// (blankFile). Side by side, the two are the same blank line.
+	blank blankSide
 }
+
+type blankSide uint8
+
+const (
+	blankNone blankSide = iota
+	blankNew
+	blankFile
+)
 
 // merger carries the state of one merge.
 type merger struct {
@@ -93,11 +104,14 @@ type merger struct {
 	pairOf  []int  // file line paired with each search line, or -1
 	dist    []int  // edit distance of each paired search line to its file line
 	merged  []bool // search lines whose file line took the model's change
+	clash   []bool // search lines whose change touches a token their file line has differently
+	source  []int  // the search line each replacement line is a changed version of, or -1
 	re      *reindenter
 	out     []outLine
 	kept    []int         // file lines kept that differ from the model's copy
 	missing []int         // file lines kept that the model's copy lacks
 	into    []int         // file lines that differ from the model's copy and took its change
+	rewrote []int         // file lines that differ from the model's copy, replaced by its lines as written
 	punct   map[rune]bool // unicode punctuation the region's file lines use
 
 	// A replacement with one elision line keeps some of its hunk's search
@@ -109,15 +123,17 @@ type merger struct {
 }
 
 // merged says which file lines a merge kept although the model's copy of
-// them differs (kept) or lacks them (missing), and which it changed while
-// keeping what differs (into): 0-based file lines.
-type merged struct{ kept, missing, into []int }
+// them differs (kept) or lacks them (missing), which it changed while
+// keeping what differs (into), and which it replaced by the model's lines
+// as written although they differ from its copy (rewrote): 0-based file
+// lines.
+type merged struct{ kept, missing, into, rewrote []int }
 
 // merge builds the lines that replace region r.
 func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, error) {
 	hs, hunkOf := hunks(s, t)
 	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf, emitted: make([]bool, len(hs))}
-	m.pairOf, m.dist, m.merged = make([]int, len(s)), make([]int, len(s)), make([]bool, len(s))
+	m.pairOf, m.dist, m.merged, m.clash = make([]int, len(s)), make([]int, len(s)), make([]bool, len(s)), make([]bool, len(s))
 	for i := range m.pairOf {
 		m.pairOf[i] = -1
 	}
@@ -142,6 +158,7 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, err
 	if err := m.elisionHunks(); err != nil {
 		return nil, merged{}, err
 	}
+	m.sources()
 
 	last := -1 // the last search line handled
 	for k, o := range r.ops {
@@ -175,7 +192,7 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, err
 	}
 	m.tails(len(s))
 	m.insertions(len(s))
-	return m.out, merged{kept: m.kept, missing: m.missing, into: m.into}, nil
+	return m.out, merged{kept: m.kept, missing: m.missing, into: m.into, rewrote: m.rewrote}, nil
 }
 
 // elisionHunks finds the hunks whose replacement elides lines the search
@@ -297,26 +314,41 @@ func (m *merger) tails(s int) {
 }
 
 // emitNew emits replacement line i of hunk h, indented like the file.
-// Where the model changed a line whose file version differs from its copy
-// (a stale or mistyped line), the two changes are merged within the line
-// when they touch different parts of it.
+// Where the line is a changed version of a search line paired with a file
+// line, the model's change is carried onto the file's line token by token
+// (see carry), keeping the file's bytes around it; when the change touches
+// a token the file has differently, the line is a conflict (see pair).
 func (m *merger) emitNew(h, i int) {
 	line := m.t[i]
 	if isBlank(line) {
-		m.out = append(m.out, outLine{})
+		if k := m.blankBefore(blankFile); k >= 0 {
+			// The file has the blank line the model adds, where the
+			// search lacked it: it stands for this one.
+			m.out[k].blank = blankNone
+			return
+		}
+		m.out = append(m.out, outLine{blank: blankNew})
 		return
 	}
 	hk := m.hs[h]
-	if j := hk.sa + i - hk.ta; hk.sb-hk.sa == hk.tb-hk.ta && m.pairOf[j] >= 0 && m.dist[j] > 0 {
+	if j := m.source[i]; j >= 0 && m.pairOf[j] >= 0 {
 		f := m.ix.text(m.pairOf[j])
-		if content, ok := mergeLine(m.s[j].text, f, line); ok {
-			ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(f))
+		b := m.s[j].text
+		if content, ok := carry(strings.TrimLeft(b, " \t"), strings.TrimLeft(f, " \t"), strings.TrimLeft(line, " \t")); ok {
+			if m.r.folded {
+				content = foldText(content, m.fileRunes())
+			}
+			ind := m.re.indent(indentOf(line), indentOf(b), indentOf(f))
 			m.out = append(m.out, outLine{text: ind + content})
 			m.merged[j] = true
-			m.into = append(m.into, m.pairOf[j])
+			if m.dist[j] > 0 {
+				m.into = append(m.into, m.pairOf[j])
+			}
 			return
 		}
+		m.clash[j] = true
 	}
+	m.rewriting(h)
 	if m.r.folded {
 		line = foldText(line, m.fileRunes())
 	}
@@ -329,6 +361,50 @@ func (m *merger) emitNew(h, i int) {
 		line = ind + strings.TrimLeft(line, " \t")
 	}
 	m.out = append(m.out, outLine{text: line})
+}
+
+// rewriting records the file lines of hunk h that differ in their bytes
+// from the model's copy and that its replacement lines, written as the
+// model wrote them, replace: the change could not be carried onto them.
+func (m *merger) rewriting(h int) {
+	hk := m.hs[h]
+	for j := hk.sa; j < hk.sb; j++ {
+		if f := m.pairOf[j]; f >= 0 && !m.merged[j] && m.s[j].text != m.ix.text(f) && !slices.Contains(m.rewrote, f) {
+			m.rewrote = append(m.rewrote, f)
+		}
+	}
+}
+
+// sources pairs each replacement line with the search line it is a
+// changed version of, or -1: in a hunk with as many lines on both sides,
+// line for line; in another, each replacement line with the next search
+// line of the hunk it resembles, in order. Hunks whose replacement elides
+// lines are left alone.
+func (m *merger) sources() {
+	m.source = make([]int, len(m.t))
+	for i := range m.source {
+		m.source[i] = -1
+	}
+	for h, hk := range m.hs {
+		if m.marker[h] >= 0 {
+			continue
+		}
+		if hk.sb-hk.sa == hk.tb-hk.ta {
+			for i := hk.ta; i < hk.tb; i++ {
+				m.source[i] = hk.sa + i - hk.ta
+			}
+			continue
+		}
+		next := hk.sa
+		for i := hk.ta; i < hk.tb && next < hk.sb; i++ {
+			for j := next; j < hk.sb; j++ {
+				if !m.s[j].blank && resembles(&m.s[j], m.t[i]) {
+					m.source[i], next = j, j+1
+					break
+				}
+			}
+		}
+	}
 }
 
 // fileRunes returns the unicode punctuation the region's file lines use
@@ -371,7 +447,14 @@ func (m *merger) pair(o op) error {
 		m.keep(o.f)
 		return nil
 	}
-	if o.dist > 0 && !m.merged[o.s] && !isTypo(m.s[o.s].text, m.ix.text(o.f)) && !m.agrees(h, o.f) {
+	switch {
+	case m.merged[o.s] || m.agrees(h, o.f):
+	case m.clash[o.s]:
+		// The model changes a token its copy has differently from the
+		// file: whatever the reason (a stale read, a slip), the change
+		// has no safe meaning there.
+		return m.conflict(h, o.f, o.s)
+	case o.dist > 0 && !isTypo(m.s[o.s].text, m.ix.text(o.f)):
 		return m.conflict(h, o.f, o.s)
 	}
 	return nil
@@ -424,14 +507,42 @@ func (m *merger) fileOnly(o op, last, next int) error {
 			if !blank {
 				return m.conflict(h, o.f, -1)
 			}
+			if hk.tb > hk.ta && isBlank(m.t[hk.ta]) {
+				// The insertion opens with the blank line the file has
+				// here and the search lacked: the file's stands for it.
+				m.keep(o.f)
+				m.out[len(m.out)-1].blank = blankFile
+				m.enter(h)
+				return nil
+			}
 			m.enter(h)
 		}
 	}
 	if !blank {
 		m.missing = append(m.missing, o.f)
+		m.keep(o.f)
+		return nil
+	}
+	if k := m.blankBefore(blankNew); k >= 0 {
+		// A blank line the model adds right before it is this one.
+		m.out = slices.Delete(m.out, k, k+1)
+		m.keep(o.f)
+		return nil
 	}
 	m.keep(o.f)
+	m.out[len(m.out)-1].blank = blankFile
 	return nil
+}
+
+// blankBefore returns the index of a blank line of the given side among
+// the blank lines that end the output so far, or -1.
+func (m *merger) blankBefore(side blankSide) int {
+	for k := len(m.out) - 1; k >= 0 && isBlank(m.out[k].text); k-- {
+		if m.out[k].blank == side {
+			return k
+		}
+	}
+	return -1
 }
 
 func (m *merger) conflict(h, f, s int) error {
@@ -455,100 +566,6 @@ func (m *merger) conflict(h, f, s int) error {
 		Summary: fmt.Sprintf("conflict at line %d: the edit changes a line that differs in the file from the model's copy", f+1),
 		Detail:  b.String(),
 	}
-}
-
-// mergeLine merges, within one line, the difference between the model's
-// copy b and the file's version f with the model's change from b to t,
-// indentation aside. The lines are compared word by word (a word, a run
-// of white space, or one other character), so that two changes to the
-// same name or number never splice into a third: the merge fails when the
-// two touch the same word, or insert different text at the same place.
-func mergeLine(b, f, t string) (string, bool) {
-	var words wordCodes
-	bc := words.encode(strings.TrimLeft(b, " \t"))
-	fc := words.encode(strings.TrimLeft(f, " \t"))
-	tc := words.encode(strings.TrimLeft(t, " \t"))
-	if words.full {
-		return "", false
-	}
-	ef, et := udiff.Strings(bc, fc), udiff.Strings(bc, tc)
-	for _, x := range ef {
-		for _, y := range et {
-			if x != y && x.Start == y.Start && (x.Start == x.End || y.Start == y.End) {
-				return "", false
-			}
-		}
-	}
-	edits, ok := udiff.Merge(ef, et)
-	if !ok {
-		return "", false
-	}
-	out, err := udiff.Apply(bc, edits)
-	if err != nil {
-		return "", false
-	}
-	return words.decode(out), true
-}
-
-// wordCodes stands each distinct word of some lines for one rune of the
-// private use area, so that a character diff of the codes is a word diff.
-type wordCodes struct {
-	code  map[string]rune
-	words []string
-	full  bool // more distinct words than codes
-}
-
-const firstCode, lastCode = '\ue000', '\uf8ff'
-
-func (w *wordCodes) encode(line string) string {
-	if w.code == nil {
-		w.code = map[string]rune{}
-	}
-	var b strings.Builder
-	for _, word := range splitWords(line) {
-		c, ok := w.code[word]
-		if !ok {
-			c = firstCode + rune(len(w.words))
-			if c > lastCode {
-				w.full = true
-				return ""
-			}
-			w.code[word] = c
-			w.words = append(w.words, word)
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-func (w *wordCodes) decode(codes string) string {
-	var b strings.Builder
-	for _, c := range codes {
-		b.WriteString(w.words[c-firstCode])
-	}
-	return b.String()
-}
-
-// splitWords splits a line into words, runs of white space and single
-// other characters, keeping every byte.
-func splitWords(s string) []string {
-	var out []string
-	for i := 0; i < len(s); {
-		j := i + 1
-		switch c := s[i]; {
-		case isWordByte(c):
-			for j < len(s) && isWordByte(s[j]) {
-				j++
-			}
-		case c == ' ' || c == '\t':
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-		}
-		out = append(out, s[i:j])
-		i = j
-	}
-	return out
 }
 
 // isTypo reports whether two lines differ only by a slip of the keyboard

@@ -38,7 +38,8 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 	if e.ReplaceAll {
 		return r.all(old, new)
 	}
-	var best *Match
+	var best, escaped *Match
+	var bestOld, escapedOld string
 	var bestErr *Error
 	for _, rd := range readings(old, new, e.Line) {
 		m, err := r.reading(rd)
@@ -60,8 +61,22 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 		if m.Strategy == "exact" {
 			return m, nil
 		}
+		if rd.escaped {
+			escaped, escapedOld = m, rd.old
+		}
 		if best == nil || m.Score > best.Score {
-			best = m
+			best, bestOld = m, rd.old
+		}
+	}
+	// A reading that takes the search for escaped once too often, finds
+	// the place another reading found, and explains more of the search's
+	// lines there as they are, is how the search was written: its
+	// replacement is read the same way, or the escapes would be written
+	// into the file.
+	if escaped != nil && best != nil && best != escaped && escaped.StartLine <= best.EndLine && best.StartLine <= escaped.EndLine {
+		lo, hi := min(best.StartLine, escaped.StartLine)-1, max(best.EndLine, escaped.EndLine)
+		if r.linesFound(escapedOld, lo, hi) > r.linesFound(bestOld, lo, hi) {
+			best = escaped
 		}
 	}
 	if best != nil {
@@ -69,6 +84,23 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 	}
 	r.alreadyApplied(bestErr, old, new)
 	return nil, bestErr
+}
+
+// linesFound counts the non-blank lines of a search that stand among
+// file lines [lo, hi), white space aside.
+func (r *resolver) linesFound(search string, lo, hi int) int {
+	ix := r.index()
+	have := map[string]bool{}
+	for i := lo; i < hi; i++ {
+		have[ix.loose(i)] = true
+	}
+	n := 0
+	for _, l := range splitLines(search) {
+		if k := loose(l); k != "" && have[k] {
+			n++
+		}
+	}
+	return n
 }
 
 // alreadyApplied adds to a refusal that the replacement is in the file

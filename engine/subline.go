@@ -32,13 +32,17 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	}
 	thr := r.opt.threshold()
 	k := int(float64(n) * (1 - thr))
+	// Places up to twice as far are looked for too: not to be taken, but
+	// as twins whose differences from the best place the search may have
+	// confused.
+	reach := 2 * k
 	_, _, sig := looseKey(needle)
 	ix := r.index()
 	type hit struct{ line, start, end, dist int }
 	var hits []hit
 	budget := scanBudget
 	for i := range ix.key {
-		if int(ix.n[i]) < n-k || bits.OnesCount64(sig&^ix.sig[i]) > k {
+		if int(ix.n[i]) < n-reach || bits.OnesCount64(sig&^ix.sig[i]) > reach {
 			continue
 		}
 		if budget--; budget < 0 {
@@ -46,7 +50,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 		}
 		text := ix.loose(i)
 		for from := 0; from < len(text); {
-			s, e, d, ok := editdist.Find(needle, text[from:], k)
+			s, e, d, ok := editdist.Find(needle, text[from:], reach)
 			if !ok {
 				break
 			}
@@ -59,7 +63,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	}
 	sort.SliceStable(hits, func(a, b int) bool { return hits[a].dist < hits[b].dist })
 	best := hits[0]
-	if best.dist == 0 || (best.start == 0 && best.end == int(ix.n[best.line])) {
+	if best.dist > k || best.dist == 0 || (best.start == 0 && best.end == int(ix.n[best.line])) {
 		return nil, nil, false
 	}
 	score := 1 - float64(best.dist)/float64(n)
@@ -84,6 +88,33 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 			return nil, e, true
 		}
 	}
+	// Another place within reach is a twin: the words that tell it from
+	// the best one decide, as for blocks (see twin).
+	raw := func(h hit) string {
+		v := r.view(h.line, h.line+1)
+		last := int(v.src[h.end-1])
+		_, size := utf8.DecodeRuneInString(r.d.lf[last:])
+		return r.d.lf[v.src[h.start] : last+size]
+	}
+	for k, h := range hits[1:] {
+		if k == 8 {
+			break
+		}
+		if h.line == best.line && h.start < best.end && best.start < h.end {
+			continue
+		}
+		if v := sideOn(rd.old, raw(best), raw(h)); v.other > 0 || v.chosen <= v.neither {
+			spans := []Span{{best.line + 1, best.line + 1}, {h.line + 1, h.line + 1}}
+			if r.hintPicks(spans, rd.hint, 0) {
+				break
+			}
+			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d, which differ where the search matches neither; quote the text as the file has it, or give a line number", best.line+1, h.line+1)
+			for _, c := range []hit{best, h} {
+				e.Candidates = append(e.Candidates, Candidate{StartLine: c.line + 1, EndLine: c.line + 1, Score: 1 - float64(c.dist)/float64(n)})
+			}
+			return nil, e, true
+		}
+	}
 	v := r.view(best.line, best.line+1)
 	align := editdist.Align(needle, v.text[best.start:best.end])
 	if align == nil {
@@ -92,7 +123,10 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	last := int(v.src[best.end-1])
 	_, size := utf8.DecodeRuneInString(r.d.lf[last:])
 	h := looseHit{v: v, at: best.start, n: best.end - best.start, start: r.d.fromLF(int(v.src[best.start])), end: r.d.fromLF(last + size), align: align, score: score}
-	m := r.fragment(h, rd, "similarity")
+	m, err := r.fragment(h, rd, "similarity")
+	if err != nil {
+		return nil, err, true
+	}
 	m.Notes = append(m.Notes, fmt.Sprintf("matched part of line %d, %d character(s) differ from the search", best.line+1, best.dist))
 	return m, nil, true
 }

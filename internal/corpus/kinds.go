@@ -43,6 +43,13 @@ func kindSpecs() []kindSpec {
 		{Kind{Name: "chained", Next: true, Doc: "several edits, out of file order, one quoting text an earlier one wrote"}, buildChained},
 		{Kind{Name: "stale-merge", Next: true, Doc: "the edit changes a line the file changed since, in another part of the line"}, buildStaleMerge},
 		{Kind{Name: "trap-conflict", Next: true, Trap: true, Doc: "the edit changes a line the file changed since, in the same characters"}, buildTrapConflict},
+		{Kind{Name: "trap-twin-third", Next: true, Trap: true, Doc: "twin blocks differ in one name on one line; the search has a third name one or two letters from one twin's"}, buildTrapTwinThird},
+		{Kind{Name: "trap-stale-token", Next: true, Trap: true, Doc: "the copy spells a name of a line one letter off the file's, and the edit renames that name"}, buildTrapStaleToken},
+		{Kind{Name: "stale-token", Next: true, Doc: "the copy spells a name of a line one letter off the file's, and the edit changes another part of the line"}, buildStaleToken},
+		{Kind{Name: "subline-spacing", Next: true, Doc: "part of a line quoted with the blanks around its operators left out, an operator or name changed"}, buildSublineSpacing},
+		{Kind{Name: "aligned-change", Next: true, Doc: "a changed line has aligned columns or trailing blanks in the file that the copy lacks"}, buildAlignedChange},
+		{Kind{Name: "blank-added", Next: true, Doc: "a blank line of the region left out of Old and kept in New"}, mistakeKind(6, 40, (*draft).blankAdded)},
+		{Kind{Name: "escaped-fuzzy", Next: true, Doc: "Old over-escaped (and New, unless plain) with a damaged kept line: found only by similarity"}, buildEscapedFuzzy},
 	}
 }
 
