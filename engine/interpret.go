@@ -45,6 +45,9 @@ func readings(old, new string, hint int) []reading {
 		return rs
 	}
 	rs = append(rs, reading{old: old, new: new, hint: hint, literal: true})
+	if uo, un, ok := unfence(old, new); ok {
+		rs = append(rs, reading{old: uo, new: un, hint: hint, tags: []string{"unfenced"}})
+	}
 	if uo, un, ok := unescapeEdit(old, new); ok {
 		rs = append(rs, reading{old: uo, new: un, hint: hint, tags: []string{"escape-normalized"}, escaped: true})
 	} else if uo, un, ok := unescapeQuotes(old, new); ok {
