@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/workspace"
 )
 
 // applyReply is the reply to graft.apply.
@@ -23,19 +24,12 @@ type applyReply struct {
 	Blocks        []blockReport `json:"blocks"`
 }
 
-// blockReport is one block's entry in a reply.
+// blockReport is one block's entry in a reply: the report of graft
+// apply --json, with the document and the range.
 type blockReport struct {
-	Index     int             `json:"index"`
-	Path      string          `json:"path"`
-	Dialect   string          `json:"dialect"`
-	Status    string          `json:"status"`
-	Strategy  string          `json:"strategy"`
-	Score     float64         `json:"score"`
-	StartLine int             `json:"startLine"`
-	EndLine   int             `json:"endLine"`
-	Message   string          `json:"message"`
-	URI       string          `json:"uri"`
-	Range     *protocol.Range `json:"range"`
+	workspace.BlockReport
+	URI   string          `json:"uri"`
+	Range *protocol.Range `json:"range"`
 }
 
 // previewReply is the reply to graft.preview.
