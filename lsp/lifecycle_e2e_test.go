@@ -396,10 +396,10 @@ func TestWorkspaceFolders(t *testing.T) {
 }
 
 func TestInitializationOptions(t *testing.T) {
-	// "retrun" for "return": a fuzzy match, well above the default
-	// threshold and below 1.
+	// "retrun" for "return" on a line the edit keeps: a fuzzy match,
+	// well above the default threshold and below 1.
 	const file = "package a\n\nfunc add(a, b int) int {\n\treturn a + b\n}\n"
-	answer := searchReplace("a.go", "func add(a, b int) int {\n\tretrun a + b\n}\n", "func add(a, b int) int {\n\treturn b + a\n}\n")
+	answer := searchReplace("a.go", "func add(a, b int) int {\n\tretrun a + b\n}\n", "func add(b, a int) int {\n\tretrun a + b\n}\n")
 	tests := []struct {
 		name   string
 		opts   any
