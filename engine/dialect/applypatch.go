@@ -225,7 +225,9 @@ func (p *patchParser) body(i int) {
 		case m == addFile:
 			i = p.addFile(i, path)
 		case m == deleteFile:
+			// The format deletes a file by its name alone.
 			p.add(engine.Edit{Op: engine.OpDelete, Path: path}, i, i, pathErr(i, m, path))
+			p.blocks[len(p.blocks)-1].Unchecked = true
 			i++
 		case m == updateFile:
 			i = p.updateFile(i, path)

@@ -44,10 +44,20 @@ type Options struct {
 // malformed (Edit then holds what could be read: at least Dialect and Source,
 // and Path when known). A malformed block becomes a failed block in the
 // report, it does not stop the others.
+//
+// A deletion (engine.OpDelete) carries in Old the lines it removes, which
+// must be the whole file for it to apply, as git apply requires of a
+// diff to /dev/null: a diff without hunks has an empty Old, and only
+// deletes an empty file. A dialect whose deletion names no content at all
+// (apply-patch's "*** Delete File") sets Unchecked instead.
 type Block struct {
 	engine.Edit
 	// Err says what is wrong with a malformed block; nil for a good one.
 	Err error
+	// Unchecked marks a deletion that the dialect's own rule lets through
+	// whatever the file holds: its content is not checked, and the report
+	// says so.
+	Unchecked bool
 }
 
 // ErrNoBlocks is returned by [Parse] when the text holds no edit block at

@@ -130,12 +130,17 @@ func render(blocks []Block, err error) string {
 		if blk.EndOfFile {
 			b.WriteString(" eof")
 		}
+		if blk.Unchecked {
+			b.WriteString(" unchecked")
+		}
 		b.WriteString("\n")
 		switch {
 		case blk.Err != nil:
 			fmt.Fprintf(&b, "  error: %s\n", blk.Err)
 		case blk.Op == engine.OpReplace:
 			fmt.Fprintf(&b, "  old %q\n  new %q\n", blk.Old, blk.New)
+		case blk.Op == engine.OpDelete && blk.Old != "":
+			fmt.Fprintf(&b, "  old %q\n", blk.Old)
 		case blk.Op == engine.OpDelete || blk.Op == engine.OpMove:
 			// The header line says it all.
 		default:
@@ -179,7 +184,8 @@ func checkBlocks(t *testing.T, text string, blocks []Block) {
 				t.Errorf("block %d: insert after line %d", i+1, b.Line)
 			}
 		case engine.OpDelete:
-			if b.Path == "" || b.Old != "" || b.New != "" {
+			// The lines it removes, unless the dialect deletes by name.
+			if b.Path == "" || b.Unchecked && b.Old != "" || b.New != "" {
 				t.Errorf("block %d: delete of %q with old %q and new %q", i+1, b.Path, b.Old, b.New)
 			}
 		case engine.OpMove:

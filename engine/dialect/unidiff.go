@@ -23,7 +23,9 @@ import (
 // Each hunk becomes one edit: Old is its context and removed lines, New its
 // context and added lines, and its numbers are only a line hint, since the
 // resolver finds the place by the text. "/dev/null" on one side creates or
-// deletes the file, and two different names move it before its hunks apply.
+// deletes the file (a deletion carries the removed lines in Old, which must
+// be the whole file), and two different names move it before its hunks
+// apply.
 //
 // go-diff reads the names in the file headers (see headerNames). The hunks
 // are read by hand (see unidiffhunk.go), because models write them loosely
@@ -283,7 +285,7 @@ func (p *udParser) emitFile(f *fileDiff) {
 		b.New, b.Err = f.content(newPath)
 	case newPath == devNull:
 		b.Op = engine.OpDelete
-		b.Err = f.checkDelete(oldPath)
+		b.Old, b.Err = f.removed(oldPath)
 	case len(f.hunks) == 0 && oldPath == newPath:
 		b.Err = fmt.Errorf("line %d: the diff of %s has no hunks", at, path)
 	default:
@@ -339,18 +341,22 @@ func (f *fileDiff) content(path string) (string, error) {
 	return b.String(), nil
 }
 
-// checkDelete reports a hunk of the diff that deletes path which is not
-// all removed lines.
-func (f *fileDiff) checkDelete(path string) error {
+// removed returns the lines the diff that deletes path removes: the old
+// side of its hunks, in order, which the file must hold and nothing else;
+// empty when it has no hunk. A hunk that adds lines is an error.
+func (f *fileDiff) removed(path string) (string, error) {
+	var b strings.Builder
 	for _, hk := range f.hunks {
 		if hk.err != nil {
-			return hk.err
+			return "", hk.err
 		}
 		if k := hk.index('+'); k >= 0 {
-			return fmt.Errorf("line %d: the diff deletes %s, but its hunk adds lines", hk.lines[k].at+1, path)
+			return "", fmt.Errorf("line %d: the diff deletes %s, but its hunk adds lines", hk.lines[k].at+1, path)
 		}
+		old, _ := hk.sides()
+		b.WriteString(old)
 	}
-	return nil
+	return b.String(), nil
 }
 
 // emitHunk adds the block of a hunk of the file path; its source starts at
