@@ -18,8 +18,8 @@ type PlanOptions struct {
 	Engine engine.Options
 	// Atomic withholds every change unless every block applies.
 	Atomic bool
-	// Progress, when set, is called after the blocks of each file are
-	// planned, with the number of blocks planned so far and in all.
+	// Progress, when set, is called after each block is resolved, with
+	// the number of blocks planned so far and in all.
 	Progress func(done, total int)
 }
 
@@ -45,9 +45,19 @@ type BlockResult struct {
 	Status  engine.Status
 	// Strategy, Score, StartLine and EndLine describe the match (see
 	// engine.Match); for a withheld block, the match it would have had.
+	// The lines are those of the file as it was before the answer, what
+	// the person and the editor see, even for a block resolved after
+	// earlier blocks of the same file; a region those blocks wrote is
+	// reported as the region it replaced. In a file the answer creates,
+	// they are lines of the created text.
 	Strategy           string
 	Score              float64
 	StartLine, EndLine int
+	// ResolvedStartLine and ResolvedEndLine are the lines of the match in
+	// the text the block was resolved against: the file as the earlier
+	// blocks of the answer left it. They equal StartLine and EndLine
+	// when no earlier block changed the file's lines.
+	ResolvedStartLine, ResolvedEndLine int
 	// Message is the error for a block that failed or was skipped, and
 	// the resolver's notes for one that applied.
 	Message string
@@ -122,14 +132,15 @@ func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptio
 	for _, f := range files {
 		done -= len(f.blocks)
 	}
+	p.done = done
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p.run(ctx, f)
-		if done += len(f.blocks); opt.Progress != nil {
-			opt.Progress(done, len(blocks))
-		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if opt.Atomic {
 		p.withhold()
@@ -146,6 +157,17 @@ type planner struct {
 	// seen holds the state the files already planned are left in, by
 	// absolute path, for the files a later one reaches by a move.
 	seen map[string]document
+	// done counts the blocks planned so far, for PlanOptions.Progress.
+	done int
+}
+
+// planned counts n more blocks planned, and says so to the Progress
+// callback.
+func (p *planner) planned(n int) {
+	p.done += n
+	if p.opt.Progress != nil && n > 0 {
+		p.opt.Progress(p.done, len(p.blocks))
+	}
 }
 
 // A document is a file's state in the middle of a plan.
@@ -237,6 +259,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 		for _, i := range f.blocks {
 			p.fail(i, err, 0)
 		}
+		p.planned(len(f.blocks))
 		fc.After = fc.Before
 		p.res.Files = append(p.res.Files, fc)
 		return
@@ -248,6 +271,9 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	for k := 0; k < len(f.blocks); {
 		i := f.blocks[k]
 		b := p.blocks[i]
+		if ctx.Err() != nil {
+			return // Plan returns the error
+		}
 		switch {
 		case failed >= 0:
 			p.skip(i, failed)
@@ -255,23 +281,21 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 			p.fail(i, b.Err, 0)
 			failed = i
 		case b.Op == engine.OpReplace || b.Op == engine.OpInsert:
-			n := textRun(p.blocks, f.blocks[k:])
-			failed = p.editText(&st, f.blocks[k:k+n])
-			k += n
-			continue
+			failed = p.editText(&st, i)
 		case f.conflicts[i]:
 			p.fail(i, fmt.Errorf("cannot move %s to %s: other blocks edit %s", p.src.Rel(st.abs), b.NewPath, b.NewPath), 0)
 			failed = i
 		default:
 			start := time.Now()
-			m, err := p.fileOp(ctx, &st, b.Edit)
+			m, err := p.fileOp(ctx, &st, b)
 			if err != nil {
 				p.fail(i, err, time.Since(start))
 				failed = i
 			} else {
-				p.apply(i, m, time.Since(start))
+				p.apply(i, m, st.lines, time.Since(start))
 			}
 		}
+		p.planned(1)
 		k++
 	}
 
@@ -327,76 +351,63 @@ func (p *planner) action(blocks []int) Action {
 	return ActionModify
 }
 
-// A fileState is one file in the middle of a plan: where it is and what
-// it holds.
+// A fileState is one file in the middle of a plan: where it is, what it
+// holds, and how its lines moved from the file as it was.
 type fileState struct {
 	abs string
 	document
+	lines lineMap
 }
 
-// textRun returns how many of the blocks, from the first, change text in
-// place: the run that engine.ApplyEdits resolves together.
-func textRun(blocks []dialect.Block, indexes []int) int {
-	n := 0
-	for _, i := range indexes {
-		b := blocks[i]
-		if b.Err != nil || (b.Op != engine.OpReplace && b.Op != engine.OpInsert) {
-			break
-		}
-		n++
-	}
-	return n
-}
-
-// editText resolves a run of text edits against the file and returns the
-// index of the block that failed, or -1.
-func (p *planner) editText(st *fileState, run []int) int {
+// editText resolves the text edit of block i against the file, as the
+// blocks before it left it, and returns i when it failed, or -1.
+//
+// The blocks of a file are resolved one at a time, rather than together
+// by engine.ApplyEdits, so that each one's lines can be told in the file
+// as it was, and each one counts for PlanOptions.Progress.
+func (p *planner) editText(st *fileState, i int) int {
 	if !st.exists {
-		p.fail(run[0], &fs.PathError{Op: "edit", Path: p.src.Rel(st.abs), Err: fs.ErrNotExist}, 0)
-		for _, i := range run[1:] {
-			p.skip(i, run[0])
-		}
-		return run[0]
+		p.fail(i, &fs.PathError{Op: "edit", Path: p.src.Rel(st.abs), Err: fs.ErrNotExist}, 0)
+		return i
 	}
-	edits := make([]engine.Edit, len(run))
-	for k, i := range run {
-		edits[k] = p.blocks[i].Edit
+	e := p.blocks[i].Edit
+	// A line hint is a line of the file as it was.
+	switch {
+	case e.Op == engine.OpReplace && e.Line > 0:
+		e.Line = st.lines.forward(e.Line)
+	case e.Op == engine.OpInsert && e.Line != engine.AtEnd:
+		e.Line = st.lines.forwardAfter(e.Line)
 	}
-	text, outcomes := engine.ApplyEdits(st.text, edits, p.opt.Engine)
+	text, outcomes := engine.ApplyEdits(st.text, []engine.Edit{e}, p.opt.Engine)
+	o := outcomes[0]
+	if o.Status != engine.StatusApplied {
+		p.failIn(i, st.text, st.lines.explainErr(o.Err), o.Elapsed)
+		return i
+	}
+	p.apply(i, o.Match, st.lines, o.Elapsed)
+	st.lines.record(o.Match, st.text, text)
 	st.text = text
-	failed := -1
-	for k, o := range outcomes {
-		i := run[k]
-		switch o.Status {
-		case engine.StatusApplied:
-			p.apply(i, o.Match, o.Elapsed)
-		case engine.StatusFailed:
-			p.failIn(i, text, o.Err, o.Elapsed)
-			failed = i
-		default:
-			p.skip(i, failed)
-		}
-	}
-	return failed
+	return -1
 }
 
 // fileOp carries out a create, a delete or a move on the file, and
 // returns the match that describes it.
-func (p *planner) fileOp(ctx context.Context, st *fileState, e engine.Edit) (*engine.Match, error) {
+func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*engine.Match, error) {
+	e := b.Edit
 	rel := p.src.Rel(st.abs)
 	m := &engine.Match{Strategy: e.Op.String(), Score: 1, StartLine: 1}
 	switch e.Op {
 	case engine.OpCreate:
 		switch {
 		case !st.exists:
-			st.text, st.exists = e.New, true
+			st.text, st.exists, st.lines = e.New, true, nil
 			m.Notes = []string{"created " + rel}
 		case st.text == e.New:
 			m.Notes = []string{rel + " already exists with this content; nothing to do"}
 		case st.text == "":
 			// An empty file has nothing to lose: an empty search for it
 			// (aider's, OpenCode's way to write a file) fills it.
-			st.text = e.New
+			st.text, st.lines = e.New, nil
 			m.Notes = []string{"filled " + rel + ", which was empty"}
 		default:
 			return nil, fmt.Errorf("cannot create %s: it already exists with other content; not overwritten", rel)
@@ -406,9 +417,11 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, e engine.Edit) (*en
 		if !st.exists {
 			return nil, &fs.PathError{Op: "delete", Path: rel, Err: fs.ErrNotExist}
 		}
-		m.EndLine = lineCount(st.text)
-		m.Notes = []string{"deleted " + rel}
-		st.text, st.exists = "", false
+		var err error
+		if m, err = p.deletion(st, b); err != nil {
+			return nil, err
+		}
+		st.text, st.exists, st.lines = "", false, nil
 	case engine.OpMove:
 		if !st.exists {
 			return nil, &fs.PathError{Op: "move", Path: rel, Err: fs.ErrNotExist}
@@ -435,6 +448,58 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, e engine.Edit) (*en
 	return m, nil
 }
 
+// deletion checks the deletion b of the file against what it holds, and
+// returns the match that describes it: the lines b removes must be the
+// whole file, found as any search is (so a fuzzy match says so), unless
+// b's dialect deletes by name alone; a deletion that names no line only
+// deletes an empty file. This is git apply's rule for a diff to
+// /dev/null.
+func (p *planner) deletion(st *fileState, b dialect.Block) (*engine.Match, error) {
+	rel := p.src.Rel(st.abs)
+	n := lineCount(st.text)
+	switch {
+	case b.Unchecked:
+		return &engine.Match{Strategy: engine.OpDelete.String(), Score: 1, StartLine: 1, EndLine: n,
+			Notes: []string{fmt.Sprintf("deleted %s; its content was not checked: %s deletes a file by its name alone", rel, b.Dialect)}}, nil
+	case b.Old == "" && st.text == "":
+		return &engine.Match{Strategy: "exact", Score: 1, StartLine: 1, EndLine: 0,
+			Notes: []string{"deleted " + rel + ", which was empty"}}, nil
+	case b.Old == "":
+		return nil, &engine.Error{Reason: engine.ReasonNotFound,
+			Summary: fmt.Sprintf("not deleted: the deletion of %s removes none of its %s; a deletion must remove every line of the file, as git apply requires", rel, plural(n, "line"))}
+	}
+	m, err := engine.Resolve(st.text, engine.Edit{Path: b.Path, Old: b.Old, Dialect: b.Dialect}, p.opt.Engine)
+	if err != nil {
+		// Why the removed lines are not there, with the candidates.
+		var e *engine.Error
+		if errors.As(st.lines.explainErr(err), &e) {
+			c := *e
+			c.Summary = fmt.Sprintf("not deleted: the lines the deletion removes are not what %s holds: %s", rel, e.Summary)
+			return nil, &c
+		}
+		return nil, fmt.Errorf("not deleted: %w", err)
+	}
+	if rest := m.Apply(st.text); rest != "" {
+		what := fmt.Sprintf("lines %d-%d", m.StartLine, m.EndLine)
+		if m.EndLine <= m.StartLine {
+			what = fmt.Sprintf("line %d", m.StartLine)
+		}
+		return nil, &engine.Error{Reason: engine.ReasonNotFound,
+			Summary: fmt.Sprintf("not deleted: the lines the deletion removes are only %s of %s, which has %s; the rest would be lost, and a deletion must remove every line of the file, as git apply requires",
+				what, rel, plural(n, "line"))}
+	}
+	m.Notes = append(m.Notes, "deleted "+rel)
+	return m, nil
+}
+
+// plural returns "1 line" or "n lines".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // lineCount returns the number of lines of s; a final newline ends the
 // last line rather than starting another.
 func lineCount(s string) int {
@@ -444,11 +509,14 @@ func lineCount(s string) int {
 	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
 }
 
-// apply records that block i applied as m says.
-func (p *planner) apply(i int, m *engine.Match, elapsed time.Duration) {
+// apply records that block i applied as m says, m resolved against a
+// text whose lines moved from the file as it was as lines says.
+func (p *planner) apply(i int, m *engine.Match, lines lineMap, elapsed time.Duration) {
 	r := &p.res.Blocks[i]
 	r.Status, r.Strategy, r.Score = engine.StatusApplied, m.Strategy, m.Score
-	r.StartLine, r.EndLine, r.Message = m.StartLine, m.EndLine, m.Message()
+	r.ResolvedStartLine, r.ResolvedEndLine = m.StartLine, m.EndLine
+	r.StartLine, r.EndLine = lines.back(m.StartLine, m.EndLine)
+	r.Message = m.Message()
 	r.Elapsed = elapsed
 }
 

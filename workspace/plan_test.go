@@ -22,8 +22,9 @@ func create(path, text string) dialect.Block {
 	return dialect.Block{Edit: engine.Edit{Path: path, Op: engine.OpCreate, New: text, Dialect: dialect.SearchReplace}}
 }
 
+// remove deletes path by name alone, as apply-patch's "*** Delete File".
 func remove(path string) dialect.Block {
-	return dialect.Block{Edit: engine.Edit{Path: path, Op: engine.OpDelete}}
+	return dialect.Block{Edit: engine.Edit{Path: path, Op: engine.OpDelete, Dialect: dialect.ApplyPatch}, Unchecked: true}
 }
 
 func move(path, to string) dialect.Block {
