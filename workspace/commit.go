@@ -6,70 +6,233 @@ import (
 	"fmt"
 
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
 )
 
 // ErrChangedOnDisk is wrapped by the error Commit reports for a file whose
 // content changed between Plan and Commit; the file is left alone.
 var ErrChangedOnDisk = errors.New("changed on disk since the edits were planned")
 
-// Commit writes the files res changes under root, each atomically and with
-// its mode kept, in the order of res.Files. A file that changed on disk
-// since the plan read it is left alone. When a file cannot be written, the
-// blocks that applied to it are marked failed in res with the reason, the
-// other files are still written, and the error returned joins every such
-// failure.
+// CommitOptions tune CommitWith.
+type CommitOptions struct {
+	// Atomic makes the commit a transaction: every file is staged before
+	// any is written, and when one cannot be written the files already
+	// written are restored, so that either every file changes or none.
+	Atomic bool
+	// Force changes read-only files too.
+	Force bool
+}
+
+// Commit is CommitWith with the default options: each file on its own,
+// read-only files refused.
 func Commit(ctx context.Context, root *Root, res *Result) error {
+	return CommitWith(ctx, root, res, CommitOptions{})
+}
+
+// CommitWith writes the files res changes under root, in the order of
+// res.Files, each all or nothing: its new content is written to a synced
+// temporary file beside it, which is renamed over it (a file with other
+// hard links is rewritten in place instead, so that they all see the
+// change). A file keeps its mode, without the setuid and setgid bits, and
+// its owner and group when the process may give them. Right before each
+// rename, the file is checked to hold what the plan read; a file changed
+// meanwhile is left alone, with ErrChangedOnDisk. A new file is created
+// exclusively, never over one that appeared meanwhile. A deletion or a
+// move of a symbolic link acts on the link itself.
+//
+// A file that is not written is reported so in res: the blocks that
+// applied to it fail with the reason ("a.txt not written: ..."), and it no
+// longer counts as changed. The error returned joins every such failure.
+// With opt.Atomic, one failure leaves every file as it was. Concurrent
+// graft processes must hold the root's lock (see Root.Lock and Apply).
+func CommitWith(ctx context.Context, root *Root, res *Result, opt CommitOptions) error {
+	if opt.Atomic {
+		return commitAtomic(ctx, root, res, opt)
+	}
 	var errs []error
 	for i := range res.Files {
 		f := &res.Files[i]
 		if !f.Changed {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return err
+		err := ctx.Err()
+		var c *change
+		if err == nil {
+			c, err = root.stage(f, opt.Force)
 		}
-		if err := commitFile(root, f); err != nil {
-			err = fmt.Errorf("%s not written: %w", f.Path, err)
-			errs = append(errs, err)
-			for _, b := range f.Blocks {
-				if r := &res.Blocks[b]; r.Status == engine.StatusApplied {
-					r.Status, r.Err, r.Message = engine.StatusFailed, err, err.Error()
-				}
-			}
+		if err == nil {
+			err = c.commit()
+			c.cleanup()
 		}
+		if err != nil {
+			errs = append(errs, notWritten(res, i, err))
+			continue
+		}
+		res.annotate(i, c.notes)
 	}
 	return errors.Join(errs...)
 }
 
-// commitFile writes one file's change, after checking that the file is
-// still what the plan read.
-func commitFile(root *Root, f *FileChange) error {
-	now, err := root.ReadFile(f.abs)
+// commitAtomic is CommitWith for a transaction.
+func commitAtomic(ctx context.Context, root *Root, res *Result, opt CommitOptions) error {
+	var changes []*change
+	var files []int
+	defer func() {
+		for _, c := range changes {
+			c.cleanup()
+		}
+	}()
+	written := map[int]bool{} // written, and could not be restored
+	failAll := func(failed int, err error) error {
+		errs := []error{notWritten(res, failed, err)}
+		for _, i := range files {
+			if i != failed && !written[i] {
+				notWritten(res, i, fmt.Errorf("the edits are atomic, and %s could not be written", res.Files[failed].Path))
+			}
+		}
+		return errors.Join(errs...)
+	}
+	for i := range res.Files {
+		f := &res.Files[i]
+		if !f.Changed {
+			continue
+		}
+		files = append(files, i)
+		err := ctx.Err()
+		var c *change
+		if err == nil {
+			c, err = root.stage(f, opt.Force)
+		}
+		if err != nil {
+			return failAll(i, err)
+		}
+		changes = append(changes, c)
+	}
+	for k, c := range changes {
+		err := ctx.Err()
+		if err == nil {
+			err = c.commit()
+		}
+		if err == nil {
+			continue
+		}
+		var undoErrs []error
+		for j := k - 1; j >= 0; j-- {
+			if uerr := changes[j].undo(); uerr != nil {
+				undoErrs = append(undoErrs, fmt.Errorf("%s was written and could not be restored: %w", res.Files[files[j]].Path, uerr))
+			}
+		}
+		for j, c := range changes {
+			if c.done { // say so, rather than "not written"
+				res.annotate(files[j], []string{"written although the transaction failed: it could not be restored"})
+				written[files[j]] = true
+			}
+		}
+		return errors.Join(append([]error{failAll(files[k], err)}, undoErrs...)...)
+	}
+	for j, c := range changes {
+		res.annotate(files[j], c.notes)
+	}
+	return nil
+}
+
+// notWritten records in res that file i was not written, for the reason
+// err, and returns the error that says so.
+func notWritten(res *Result, i int, err error) error {
+	err = fmt.Errorf("%s not written: %w", res.Files[i].Path, err)
+	res.Fail(i, err)
+	return err
+}
+
+// annotate adds notes to the message of every block that applied to file i.
+func (r *Result) annotate(i int, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	for _, b := range r.Files[i].Blocks {
+		br := &r.Blocks[b]
+		if br.Status != engine.StatusApplied {
+			continue
+		}
+		for _, n := range notes {
+			if br.Message != "" {
+				br.Message += "\n"
+			}
+			br.Message += n
+		}
+	}
+}
+
+// ApplyOptions tune Apply.
+type ApplyOptions struct {
+	// Plan tunes the plan; Plan.Atomic makes the commit a transaction.
+	Plan PlanOptions
+	// Force changes read-only files too.
+	Force bool
+}
+
+// Apply plans blocks against the files under root and writes what they
+// change, safely among concurrent graft processes: it plans, takes the
+// root's lock, and when a file the plan changes is no longer what the plan
+// read (another process wrote it meanwhile), plans again against what is
+// on disk now, so that no edit is lost; then it commits (see CommitWith)
+// and releases the lock. The result says what happened to every block and
+// file; the error is only for an interruption or a lock that cannot be
+// taken, every write failure being reported in the result.
+func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOptions) (*Result, error) {
+	res, err := Plan(ctx, root.Links(), blocks, opt.Plan)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if now.Exists != f.Existed || now.Text != f.Before {
-		return ErrChangedOnDisk
+	if !res.changes() {
+		return res, nil
 	}
-	switch {
-	case !f.Exists:
-		if f.Existed {
-			return root.Remove(f.abs)
+	unlock, err := root.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if root.stale(res) {
+		if res, err = Plan(ctx, root.Links(), blocks, opt.Plan); err != nil {
+			return nil, err
 		}
-		return nil
-	case f.newAbs != "":
-		if f.Existed {
-			// A rename keeps the file's mode and identity; the new
-			// text, if any, is then written over it.
-			if err := root.Rename(f.abs, f.newAbs); err != nil {
-				return err
-			}
-			if f.After == f.Before {
-				return nil
+	}
+	err = CommitWith(ctx, root, res, CommitOptions{Atomic: opt.Plan.Atomic, Force: opt.Force})
+	if cerr := ctx.Err(); cerr != nil {
+		return res, fmt.Errorf("interrupted while writing: %w", err)
+	}
+	return res, nil
+}
+
+// changes reports whether the result changes a file.
+func (r *Result) changes() bool {
+	for _, f := range r.Files {
+		if f.Changed {
+			return true
+		}
+	}
+	return false
+}
+
+// stale reports whether a file the result reads is no longer what the plan
+// read, or a move's destination has appeared.
+func (r *Root) stale(res *Result) bool {
+	for _, f := range res.Files {
+		rel, err := r.local(f.abs)
+		if err != nil {
+			continue
+		}
+		doc, _, err := r.read(rel)
+		if err != nil || doc.Exists != f.Existed || doc.Text != f.Before {
+			return true
+		}
+		if f.newAbs != "" {
+			if dst, err := r.local(f.newAbs); err == nil {
+				if _, err := r.fsys.Lstat(dst); err == nil {
+					return true
+				}
 			}
 		}
-		return root.WriteFile(f.newAbs, f.After)
-	default:
-		return root.WriteFile(f.abs, f.After)
 	}
+	return false
 }

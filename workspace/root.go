@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // maxLinkHops bounds how many dangling symbolic links Path follows in a
@@ -18,12 +19,16 @@ import (
 const maxLinkHops = 40
 
 // A Root is a workspace directory. Every path an edit names is resolved
-// against it and must stay inside it.
+// against it and must stay inside it, and every file operation under it
+// goes through an os.Root, so that no path component is followed outside
+// whatever changes underneath.
 type Root struct {
-	dir string // absolute, symbolic links evaluated
+	dir  string   // absolute, symbolic links evaluated
+	fsys *os.Root // the directory, opened once
 }
 
-// Open returns the workspace rooted at dir, which must be a directory.
+// Open returns the workspace rooted at dir, which must be a directory. The
+// Root holds the directory open until Close.
 func Open(dir string) (*Root, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -40,8 +45,16 @@ func Open(dir string) (*Root, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("workspace root %s: %w", dir, ErrNotDir)
 	}
-	return &Root{dir: real}, nil
+	fsys, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	return &Root{dir: real, fsys: fsys}, nil
 }
+
+// Close releases the directory the Root holds open. A closed Root still
+// maps paths, but reads and writes fail.
+func (r *Root) Close() error { return r.fsys.Close() }
 
 // Dir returns the absolute path of the root, symbolic links evaluated.
 func (r *Root) Dir() string { return r.dir }
@@ -50,28 +63,75 @@ func (r *Root) Dir() string { return r.dir }
 // edit wrote it: relative to the root (slash-separated), or absolute. Its
 // longest existing prefix is resolved through symbolic links, so the path
 // returned is where reads and writes really land; a name that would land
-// outside the root is an error wrapping ErrOutsideRoot.
+// outside the root is an error wrapping ErrOutsideRoot, and a name holding
+// a control character (a newline, a NUL, an escape) one wrapping
+// ErrBadName.
 func (r *Root) Path(name string) (string, error) {
+	abs, _, err := r.resolve(name)
+	return abs, err
+}
+
+// resolve is Path, and also returns the path with the directories
+// resolved but a last component that is a symbolic link kept as the link.
+func (r *Root) resolve(name string) (real, link string, err error) {
 	if name == "" {
-		return "", &fs.PathError{Op: "resolve", Path: name, Err: errors.New("empty path")}
+		return "", "", &fs.PathError{Op: "resolve", Path: name, Err: errors.New("empty path")}
+	}
+	if err := checkName(name); err != nil {
+		return "", "", err
 	}
 	p := filepath.FromSlash(name)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(r.dir, p)
 	}
 	p = filepath.Clean(p)
-	real, err := evalExisting(p)
+	real, err = evalExisting(p)
 	if err != nil {
-		return "", &fs.PathError{Op: "resolve", Path: name, Err: err}
+		return "", "", &fs.PathError{Op: "resolve", Path: name, Err: err}
 	}
 	if !r.contains(real) {
 		err := ErrOutsideRoot
 		if r.contains(p) {
 			err = fmt.Errorf("%w: a symbolic link leads to %s", ErrOutsideRoot, real)
 		}
-		return "", &fs.PathError{Op: "resolve", Path: name, Err: err}
+		return "", "", &fs.PathError{Op: "resolve", Path: name, Err: err}
 	}
-	return real, nil
+	link = real
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if dir, err := evalExisting(filepath.Dir(p)); err == nil {
+			if l := filepath.Join(dir, filepath.Base(p)); l != r.dir && r.contains(l) {
+				link = l
+			}
+		}
+	}
+	return real, link, nil
+}
+
+// Links returns a Source that maps paths as Path does, except that a last
+// component that is a symbolic link is kept as the link: a plan over it
+// deletes or moves the link itself, as git does, while an edit goes
+// through the link to its target (which Commit reports). It reads as the
+// Root does.
+func (r *Root) Links() Source { return linkSource{r} }
+
+// linkSource is the Source Links returns.
+type linkSource struct{ *Root }
+
+// Path is Root.Path, keeping a last component that is a link.
+func (s linkSource) Path(name string) (string, error) {
+	_, link, err := s.resolve(name)
+	return link, err
+}
+
+// checkName refuses a name with a control character, which could forge
+// lines of a report or hide what a path is; the error quotes the name.
+func checkName(name string) error {
+	for _, c := range name {
+		if unicode.IsControl(c) {
+			return fmt.Errorf("path %q: %w (%U)", name, ErrBadName, c)
+		}
+	}
+	return nil
 }
 
 // Rel returns abs relative to the root, slash-separated, for reports. A
@@ -85,6 +145,19 @@ func (r *Root) Rel(abs string) string {
 		return filepath.ToSlash(abs)
 	}
 	return filepath.ToSlash(rel)
+}
+
+// local returns abs as a path relative to the root, as the os.Root takes
+// it, or an error wrapping ErrOutsideRoot.
+func (r *Root) local(abs string) (string, error) {
+	if !r.contains(abs) {
+		return "", &fs.PathError{Op: "resolve", Path: abs, Err: ErrOutsideRoot}
+	}
+	rel, err := filepath.Rel(r.dir, abs)
+	if err != nil {
+		return "", &fs.PathError{Op: "resolve", Path: abs, Err: err}
+	}
+	return rel, nil
 }
 
 // contains reports whether the clean absolute path p is the root or lies
@@ -133,11 +206,62 @@ func evalExisting(p string) (string, error) {
 	}
 }
 
+// follow resolves the symbolic links that the last component of rel, a
+// path under the root, leads through, and returns the path under the root
+// that an edit of rel writes: rel itself when it is no link or does not
+// exist, else the link's target, which must stay inside the root.
+func (r *Root) follow(rel string) (string, error) {
+	for hops := 0; ; hops++ {
+		fi, err := r.fsys.Lstat(rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return rel, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return rel, nil
+		}
+		if hops >= maxLinkHops {
+			return "", &fs.PathError{Op: "resolve", Path: filepath.ToSlash(rel), Err: errors.New("too many symbolic links")}
+		}
+		target, err := r.fsys.Readlink(rel)
+		if err != nil {
+			return "", err
+		}
+		var abs string
+		if filepath.IsAbs(target) {
+			abs = filepath.Clean(target)
+			if !r.contains(abs) {
+				if real, err := evalExisting(abs); err == nil {
+					abs = real
+				}
+			}
+		} else {
+			abs = filepath.Join(r.dir, filepath.Dir(rel), target)
+		}
+		next, err := r.local(abs)
+		if err != nil {
+			return "", &fs.PathError{Op: "resolve", Path: filepath.ToSlash(rel),
+				Err: fmt.Errorf("%w: a symbolic link leads to %s", ErrOutsideRoot, target)}
+		}
+		rel = next
+	}
+}
+
 // Exists reports whether name, as an edit wrote it, is a regular file
 // inside the root: what dialect.Options.Exists asks.
 func (r *Root) Exists(name string) bool {
 	abs, err := r.Path(name)
-	return err == nil && isRegular(abs)
+	if err != nil {
+		return false
+	}
+	rel, err := r.local(abs)
+	if err != nil {
+		return false
+	}
+	fi, err := r.fsys.Stat(rel)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // isRegular reports whether the file at abs is a regular file.

@@ -1,11 +1,7 @@
 package workspace
 
 import (
-	"errors"
-	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 )
 
 // newFileMode is the mode of the files WriteFile creates.
@@ -16,94 +12,63 @@ const newFileMode fs.FileMode = 0o644
 // directory, which is synced, given the mode of the file it replaces (0644
 // for a new file) and renamed over it. Readers see the old content or the
 // new, never a mix, and a failure leaves the file as it was. The parent
-// directories of a new file are created.
+// directories of a new file are created. A symbolic link inside the root
+// is written through, to its target.
 func (r *Root) WriteFile(name, text string) error {
-	abs, err := r.Path(name)
-	if err != nil {
-		return err
-	}
-	mode := newFileMode
-	switch fi, err := os.Stat(abs); {
-	case err == nil && !fi.Mode().IsRegular():
-		return &fs.PathError{Op: "write", Path: r.Rel(abs), Err: ErrNotRegular}
-	case err == nil:
-		mode = fi.Mode().Perm()
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	dir := filepath.Dir(abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := writeAtomic(abs, text, mode); err != nil {
-		return &fs.PathError{Op: "write", Path: r.Rel(abs), Err: err}
-	}
-	return nil
+	return r.change(name, func(f *FileChange) error {
+		f.After, f.Exists = text, true
+		return nil
+	})
 }
 
-// writeAtomic writes text to a temporary file beside abs and renames it
-// over abs; the temporary file is removed if anything fails.
-func writeAtomic(abs, text string, mode fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".graft-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err := f.WriteString(text); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), abs)
-}
-
-// Remove deletes the file at name, a path Path accepts. It refuses
-// directories.
+// Remove deletes the file at name, a path Path accepts; a symbolic link is
+// deleted itself, not its target. It refuses directories.
 func (r *Root) Remove(name string) error {
-	abs, err := r.Path(name)
-	if err != nil {
-		return err
-	}
-	fi, err := os.Lstat(abs)
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
-		return &fs.PathError{Op: "remove", Path: r.Rel(abs), Err: ErrIsDir}
-	}
-	return os.Remove(abs)
+	return r.change(name, func(f *FileChange) error {
+		if !f.Existed {
+			return &fs.PathError{Op: "remove", Path: f.Path, Err: fs.ErrNotExist}
+		}
+		f.After, f.Exists = "", false
+		return nil
+	})
 }
 
 // Rename moves the file at from to to, both paths Path accepts, creating
-// the parent directories of to. It refuses to replace an existing file.
+// the parent directories of to. A symbolic link is moved itself. It
+// refuses to replace an existing file.
 func (r *Root) Rename(from, to string) error {
-	src, err := r.Path(from)
-	if err != nil {
-		return err
-	}
 	dst, err := r.Path(to)
 	if err != nil {
 		return err
 	}
-	if _, err := os.Lstat(dst); err == nil {
-		return &os.LinkError{Op: "rename", Old: r.Rel(src), New: r.Rel(dst), Err: fs.ErrExist}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	return r.change(from, func(f *FileChange) error {
+		if !f.Existed {
+			return &fs.PathError{Op: "rename", Path: f.Path, Err: fs.ErrNotExist}
+		}
+		f.newAbs, f.NewPath = dst, r.Rel(dst)
+		return nil
+	})
+}
+
+// change makes one change to the file at name, as edit describes it on a
+// FileChange holding the file as it is now.
+func (r *Root) change(name string, edit func(*FileChange) error) error {
+	_, abs, err := r.resolve(name)
+	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return fmt.Errorf("rename %s: %w", r.Rel(src), err)
+	doc, err := r.ReadFile(abs)
+	if err != nil {
+		return err
 	}
-	return os.Rename(src, dst)
+	f := &FileChange{Path: r.Rel(abs), abs: abs, Before: doc.Text, After: doc.Text, Existed: doc.Exists, Exists: doc.Exists}
+	if err := edit(f); err != nil {
+		return err
+	}
+	c, err := r.stage(f, true)
+	if err != nil {
+		return err
+	}
+	defer c.cleanup()
+	return c.commit()
 }

@@ -131,7 +131,7 @@ func TestWriteFileRefusesOutsideAndDirectories(t *testing.T) {
 	}{
 		{"../escape.txt", ErrOutsideRoot},
 		{"out/escape.txt", ErrOutsideRoot},
-		{"sub", ErrNotRegular},
+		{"sub", ErrIsDir},
 	} {
 		if err := root.WriteFile(tt.name, "x"); !errors.Is(err, tt.want) {
 			t.Errorf("WriteFile(%q) error = %v, want %v", tt.name, err, tt.want)
@@ -188,13 +188,29 @@ func TestRename(t *testing.T) {
 	}
 }
 
-func TestWriteAtomicRemovesTheTemporaryFileOnFailure(t *testing.T) {
-	dir := newTree(t, map[string]string{"sub/keep.go": "x"}, nil)
-	// Renaming a file over a non-empty directory fails, at the last step.
-	if err := writeAtomic(filepath.Join(dir, "sub"), "new\n", 0o644); err == nil {
-		t.Fatal("writeAtomic over a directory succeeded")
+func TestCommitFailureRemovesTheTemporaryFile(t *testing.T) {
+	dir := newTree(t, map[string]string{"a.go": "old\n"}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := readTree(t, dir); len(got) != 1 || got["sub/keep.go"] != "x" {
-		t.Errorf("after a failed write the tree is %q, want only sub/keep.go", got)
+	f := &FileChange{Path: "a.go", abs: filepath.Join(dir, "a.go"), Before: "old\n", After: "new\n", Existed: true, Exists: true}
+	c, err := root.stage(f, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file turns into a directory between staging and the rename.
+	if err := os.Remove(filepath.Join(dir, "a.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "a.go", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.commit(); err == nil {
+		t.Fatal("commit over a directory succeeded")
+	}
+	c.cleanup()
+	if got := readTree(t, dir); len(got) != 0 {
+		t.Errorf("after a failed commit the tree holds files %q, want none", got)
 	}
 }

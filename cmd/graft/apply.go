@@ -25,7 +25,9 @@ flags:
   --root DIR       workspace root (default: current directory)
   --dry-run        change nothing; print the unified diff that would be applied
   --json           print the JSON report on stdout
-  --atomic         apply nothing unless every block resolves
+  --atomic         apply nothing unless every block resolves and every file
+                   can be written
+  --force          change read-only files too
   --format NAME    force a dialect instead of auto-detection: %s
   --threshold F    minimum similarity for a fuzzy match, in (0, 1] (default %g)
   --target FILE    the file for blocks that name no path
@@ -40,6 +42,7 @@ type applyFlags struct {
 	dryRun    bool
 	json      bool
 	atomic    bool
+	force     bool
 	format    string
 	threshold float64
 	target    string
@@ -58,6 +61,7 @@ func parseApplyFlags(args []string) (*applyFlags, error) {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "")
 	fs.BoolVar(&f.json, "json", false, "")
 	fs.BoolVar(&f.atomic, "atomic", false, "")
+	fs.BoolVar(&f.force, "force", false, "")
 	fs.StringVar(&f.format, "format", "", "")
 	fs.Float64Var(&f.threshold, "threshold", engine.DefaultThreshold, "")
 	fs.StringVar(&f.target, "target", "", "")
@@ -113,21 +117,21 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 
-	res, err := workspace.Plan(ctx, root, blocks, workspace.PlanOptions{
+	popt := workspace.PlanOptions{
 		Engine: engine.Options{Threshold: f.threshold},
 		Atomic: f.atomic,
-	})
+	}
+	var res *workspace.Result
+	if f.dryRun {
+		res, err = workspace.Plan(ctx, root.Links(), blocks, popt)
+	} else {
+		// A file that cannot be written fails its blocks in res, which
+		// the report shows; only an interruption needs saying here.
+		res, err = workspace.Apply(ctx, root, blocks, workspace.ApplyOptions{Plan: popt, Force: f.force})
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "graft apply: %v\n", err)
 		return exitFailed
-	}
-	if !f.dryRun {
-		// A file that cannot be written fails its blocks in res, which
-		// the report shows; only an interruption needs saying here.
-		if err := workspace.Commit(ctx, root, res); err != nil && ctx.Err() != nil {
-			fmt.Fprintf(stderr, "graft apply: interrupted while writing: %v\n", err)
-			return exitFailed
-		}
 	}
 
 	switch {
