@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -76,13 +77,54 @@ func (p *strParser) stream(start int) int {
 			p.value(raw, at, p.doc.span(at, start+int(dec.InputOffset())), 0)
 		case errors.As(err, &syntax):
 			// The line of the offending byte is consumed: it is not JSON.
+			p.broken(start+from, start+int(syntax.Offset)-1, syntax)
 			return p.doc.lineAt(start+int(syntax.Offset)-1) - 1
 		default:
 			// The end of the text, or a value it cuts short: stop, rather
 			// than decode the rest of the text again from each later line.
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				p.broken(start+from, len(p.doc.text), nil)
+			}
 			return len(p.doc.lines)
 		}
 	}
+}
+
+// broken reports the JSON value that starts at text[at] and breaks at
+// text[end] (the end of the text when syntax is nil: the value is cut
+// short) as a malformed block, when it names the keys of an edit: an edit
+// cut short by a model's output limit must not pass for prose.
+func (p *strParser) broken(at, end int, syntax *json.SyntaxError) {
+	end = max(at, min(end, len(p.doc.text)))
+	if at >= len(p.doc.text) || !mentionsEdit(p.doc.text[at:min(end+1, len(p.doc.text))]) {
+		return
+	}
+	line := p.doc.lineAt(min(end, len(p.doc.text)-1))
+	col := end - p.doc.starts[line-1] + 1
+	var err error
+	switch {
+	case syntax == nil:
+		err = fmt.Errorf("line %d: the JSON value is truncated: the answer ends at line %d, column %d, before the value closes; it was likely cut short, send it whole", p.doc.lineAt(at), line, col)
+	case p.fenceAfter(line):
+		err = fmt.Errorf("line %d: the JSON value is truncated: %v at line %d, column %d, and the code fence closes after it; it was likely cut short, send it whole", p.doc.lineAt(at), syntax, line, col)
+	default:
+		err = fmt.Errorf("line %d: the JSON value is not valid: %v at line %d, column %d", p.doc.lineAt(at), syntax, line, col)
+	}
+	p.blocks = append(p.blocks, Block{
+		Edit: engine.Edit{Dialect: StrReplace, Source: engine.Span{StartLine: p.doc.lineAt(at), EndLine: line}},
+		Err:  err,
+	})
+}
+
+// fenceAfter reports whether line (1-based), or the line after it, is a
+// code fence line.
+func (p *strParser) fenceAfter(line int) bool {
+	for i := line - 1; i <= line && i < len(p.doc.lines); i++ {
+		if isFence(p.doc.lines[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // skipSeparators returns the offset of the first byte at or after i in s that
