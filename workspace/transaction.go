@@ -219,7 +219,11 @@ func (r *Root) writeTemp(rel, text string, mode fs.FileMode, was fs.FileInfo) (t
 	temp = filepath.Join(filepath.Dir(rel), "."+base+tempMark+hex.EncodeToString(rnd[:]))
 	f, err := r.fsys.OpenFile(temp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return "", err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", fmt.Errorf("cannot write a file in %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil {
