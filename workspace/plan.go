@@ -120,7 +120,8 @@ func (r *Result) OK() bool { return r.Count(engine.StatusApplied) == len(r.Block
 // against the text the ones before it left; after a block fails, the
 // later blocks of the same file are skipped and other files go on. A file
 // that cannot be read (outside the root, binary, not UTF-8) fails every
-// block that names it. Plan returns an error only when ctx is done.
+// block that names it. Plan returns an error only when ctx is done, and
+// then at once, even in the middle of a block.
 func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptions) (*Result, error) {
 	p := &planner{src: src, blocks: blocks, opt: opt, seen: map[string]document{}}
 	p.res.Blocks = make([]BlockResult, len(blocks))
@@ -281,7 +282,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 			p.fail(i, b.Err, 0)
 			failed = i
 		case b.Op == engine.OpReplace || b.Op == engine.OpInsert:
-			failed = p.editText(&st, i)
+			failed = p.editText(ctx, &st, i)
 		case f.conflicts[i]:
 			p.fail(i, fmt.Errorf("cannot move %s to %s: other blocks edit %s", p.src.Rel(st.abs), b.NewPath, b.NewPath), 0)
 			failed = i
@@ -365,7 +366,7 @@ type fileState struct {
 // The blocks of a file are resolved one at a time, rather than together
 // by engine.ApplyEdits, so that each one's lines can be told in the file
 // as it was, and each one counts for PlanOptions.Progress.
-func (p *planner) editText(st *fileState, i int) int {
+func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	if !st.exists {
 		p.fail(i, &fs.PathError{Op: "edit", Path: p.src.Rel(st.abs), Err: fs.ErrNotExist}, 0)
 		return i
@@ -378,8 +379,19 @@ func (p *planner) editText(st *fileState, i int) int {
 	case e.Op == engine.OpInsert && e.Line != engine.AtEnd:
 		e.Line = st.lines.forwardAfter(e.Line)
 	}
-	text, outcomes := engine.ApplyEdits(st.text, []engine.Edit{e}, p.opt.Engine)
-	o := outcomes[0]
+	type resolved struct {
+		text string
+		o    engine.Outcome
+	}
+	r, err := await(ctx, func() resolved {
+		text, outcomes := engine.ApplyEdits(st.text, []engine.Edit{e}, p.opt.Engine)
+		return resolved{text, outcomes[0]}
+	})
+	if err != nil {
+		p.fail(i, err, 0)
+		return i
+	}
+	text, o := r.text, r.o
 	if o.Status != engine.StatusApplied {
 		p.failIn(i, st.text, st.lines.explainErr(o.Err), o.Elapsed)
 		return i
@@ -418,7 +430,7 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*
 			return nil, &fs.PathError{Op: "delete", Path: rel, Err: fs.ErrNotExist}
 		}
 		var err error
-		if m, err = p.deletion(st, b); err != nil {
+		if m, err = p.deletion(ctx, st, b); err != nil {
 			return nil, err
 		}
 		st.text, st.exists, st.lines = "", false, nil
@@ -454,7 +466,7 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*
 // b's dialect deletes by name alone; a deletion that names no line only
 // deletes an empty file. This is git apply's rule for a diff to
 // /dev/null.
-func (p *planner) deletion(st *fileState, b dialect.Block) (*engine.Match, error) {
+func (p *planner) deletion(ctx context.Context, st *fileState, b dialect.Block) (*engine.Match, error) {
 	rel := p.src.Rel(st.abs)
 	n := lineCount(st.text)
 	switch {
@@ -468,7 +480,18 @@ func (p *planner) deletion(st *fileState, b dialect.Block) (*engine.Match, error
 		return nil, &engine.Error{Reason: engine.ReasonNotFound,
 			Summary: fmt.Sprintf("not deleted: the deletion of %s removes none of its %s; a deletion must remove every line of the file, as git apply requires", rel, plural(n, "line"))}
 	}
-	m, err := engine.Resolve(st.text, engine.Edit{Path: b.Path, Old: b.Old, Dialect: b.Dialect}, p.opt.Engine)
+	type resolved struct {
+		m   *engine.Match
+		err error
+	}
+	r, err := await(ctx, func() resolved {
+		m, err := engine.Resolve(st.text, engine.Edit{Path: b.Path, Old: b.Old, Dialect: b.Dialect}, p.opt.Engine)
+		return resolved{m, err}
+	})
+	if err != nil {
+		return nil, err
+	}
+	m, err := r.m, r.err
 	if err != nil {
 		// Why the removed lines are not there, with the candidates.
 		var e *engine.Error
@@ -490,6 +513,25 @@ func (p *planner) deletion(st *fileState, b dialect.Block) (*engine.Match, error
 	}
 	m.Notes = append(m.Notes, "deleted "+rel)
 	return m, nil
+}
+
+// await returns what f computes, or ctx's error as soon as ctx is done:
+// f then finishes unseen, which is harmless as it only computes. This is
+// how Plan stops at once, even in the middle of a long resolution.
+func await[T any](ctx context.Context, f func() T) (T, error) {
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }
 
 // plural returns "1 line" or "n lines".

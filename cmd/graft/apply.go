@@ -6,9 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/graft-editor/graft/engine"
@@ -18,8 +18,9 @@ import (
 
 const applyUsage = `usage: graft apply [flags] [FILE...]
 
-Apply the edit blocks in FILEs, or in stdin when there is none, to the files
-of the workspace. Flags may come before or after the FILEs.
+Apply the edit blocks in FILEs, or in stdin when there is none ("-" is
+stdin too), to the files of the workspace. Flags may come before or after
+the FILEs. Answers must be UTF-8 text.
 
 flags:
   --root DIR       workspace root (default: current directory)
@@ -33,8 +34,18 @@ flags:
   --target FILE    the file for blocks that name no path
 
 exit status: 0 every block applied (or would, with --dry-run), 1 a block
-failed or was skipped, 2 bad usage or unreadable input.
+failed or was skipped, 2 bad usage or unreadable input, 130 interrupted
+(Ctrl-C): nothing is written after it, and a file being written is either
+finished or left as it was.
+
+With --json, an error that stops graft before the report is printed as
+{"error": "...", "exitStatus": N} on stdout too.
 `
+
+// printApplyUsage prints the usage of graft apply on w.
+func printApplyUsage(w io.Writer) {
+	fmt.Fprintf(w, applyUsage, strings.Join(dialect.Names(), ", "), engine.DefaultThreshold)
+}
 
 // applyFlags holds the command line of graft apply.
 type applyFlags struct {
@@ -46,7 +57,7 @@ type applyFlags struct {
 	format    string
 	threshold float64
 	target    string
-	files     []string // the answers to read; none: stdin
+	files     []string // the answers to read; none: stdin; "-": stdin
 }
 
 // parseApplyFlags parses the arguments of graft apply, flags and FILEs in
@@ -93,33 +104,31 @@ func parseApplyFlags(args []string) (*applyFlags, error) {
 func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, err := parseApplyFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stdout, applyUsage, strings.Join(dialect.Names(), ", "), engine.DefaultThreshold)
+		printApplyUsage(stdout)
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "graft apply: %v\nRun \"graft apply -h\" for usage.\n", err)
-		return exitUsage
+		return applyError(stdout, stderr, wantsJSON(args), exitUsage, err, "Run \"graft help apply\" for usage.")
 	}
 	root, err := workspace.Open(f.root)
 	if err != nil {
-		fmt.Fprintf(stderr, "graft apply: %v\n", err)
-		return exitUsage
+		return applyError(stdout, stderr, f.json, exitUsage, err, "")
 	}
 	target, err := targetPath(root, f.target)
 	if err != nil {
-		fmt.Fprintf(stderr, "graft apply: --target: %v\n", err)
-		return exitUsage
+		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--target: %w", err), "")
 	}
 	opt := dialect.Options{Format: f.format, Target: target, Exists: root.Exists}
-	blocks, err := readBlocks(f.files, stdin, opt, stderr)
+	blocks, err := readBlocks(ctx, f.files, stdin, opt, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "graft apply: %v\n", err)
-		return exitUsage
+		return applyError(stdout, stderr, f.json, exitUsage, err, "")
 	}
+	prog := startProgress(stderr, len(blocks), f.json)
 
 	popt := workspace.PlanOptions{
-		Engine: engine.Options{Threshold: f.threshold},
-		Atomic: f.atomic,
+		Engine:   engine.Options{Threshold: f.threshold},
+		Atomic:   f.atomic,
+		Progress: prog.Update,
 	}
 	var res *workspace.Result
 	if f.dryRun {
@@ -129,9 +138,9 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// the report shows; only an interruption needs saying here.
 		res, err = workspace.Apply(ctx, root, blocks, workspace.ApplyOptions{Plan: popt, Force: f.force})
 	}
+	prog.Stop()
 	if err != nil {
-		fmt.Fprintf(stderr, "graft apply: %v\n", err)
-		return exitFailed
+		return applyError(stdout, stderr, f.json, exitFailed, interrupted(ctx, err), "")
 	}
 
 	switch {
@@ -172,46 +181,50 @@ func targetPath(root *workspace.Root, target string) (string, error) {
 	return root.Rel(p), nil
 }
 
-// readBlocks reads and parses the answers in files, in order, or stdin
-// when there are none. An answer without blocks is only an error when no
-// answer has any.
-func readBlocks(files []string, stdin io.Reader, opt dialect.Options, stderr io.Writer) ([]dialect.Block, error) {
-	type answer struct{ name, text string }
-	var answers []answer
-	if len(files) == 0 {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("read stdin: %w", err)
+// wantsJSON reports whether args, which did not parse, ask for the JSON
+// report, so that even a usage error is reported in JSON.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
 		}
-		answers = append(answers, answer{"stdin", string(data)})
-	}
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		answers = append(answers, answer{name, string(data)})
-	}
-	var all []dialect.Block
-	for _, a := range answers {
-		blocks, err := dialect.Parse(a.text, opt)
-		switch {
-		case errors.Is(err, dialect.ErrNoBlocks):
-			if len(answers) > 1 {
-				fmt.Fprintf(stderr, "graft apply: %s: no edit blocks\n", a.name)
-			}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "json" {
 			continue
-		case err != nil:
-			return nil, fmt.Errorf("%s: %w", a.name, err)
 		}
-		all = append(all, blocks...)
-	}
-	if len(all) == 0 {
-		names := make([]string, len(answers))
-		for i, a := range answers {
-			names[i] = a.name
+		if b, err := strconv.ParseBool(value); !hasValue || err == nil && b {
+			return true
 		}
-		return nil, fmt.Errorf("no edit blocks in %s", strings.Join(names, ", "))
 	}
-	return all, nil
+	return false
+}
+
+// interrupted names an error that ctx's interruption caused as such.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	switch {
+	case strings.Contains(err.Error(), "interrupted"):
+		return err // says so already
+	case errors.Is(err, context.Canceled):
+		return errors.New("interrupted before anything was written")
+	}
+	return fmt.Errorf("interrupted: %w", err)
+}
+
+// applyError reports err, which stops graft apply with status code, on
+// stderr with hint, and as a JSON error object on stdout when the report
+// is JSON; it returns code.
+func applyError(stdout, stderr io.Writer, asJSON bool, code int, err error, hint string) int {
+	fmt.Fprintf(stderr, "graft apply: %s\n", escapeText(err.Error()))
+	if hint != "" {
+		fmt.Fprintln(stderr, hint)
+	}
+	if asJSON {
+		if jerr := writeJSONError(stdout, err, code); jerr != nil {
+			fmt.Fprintf(stderr, "graft apply: %v\n", jerr)
+		}
+	}
+	return code
 }

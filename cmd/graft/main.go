@@ -8,6 +8,13 @@
 //	graft apply [flags] [FILE...]
 //	graft serve [--stdio] [--log FILE] [--log-level LEVEL]
 //	graft version
+//	graft help [COMMAND]
+//
+// Ctrl-C (SIGINT) stops graft at once in every phase: while it reads the
+// answer and plans, nothing has been written; while it writes, the file
+// being written is finished or left as it was, and no other is started.
+// graft then exits with status 130, as a shell reports a command that
+// SIGINT ended.
 package main
 
 import (
@@ -23,6 +30,9 @@ const (
 	exitOK     = 0 // every block applied
 	exitFailed = 1 // a block failed or was skipped
 	exitUsage  = 2 // bad usage or unreadable input
+	// exitInterrupted is the status of a run that Ctrl-C stopped: 128
+	// plus SIGINT's number, as shells report it.
+	exitInterrupted = 130
 )
 
 const usage = `usage: graft <command> [arguments]
@@ -30,14 +40,20 @@ const usage = `usage: graft <command> [arguments]
 commands:
   apply [flags] [FILE...]   apply the edit blocks in FILEs, or stdin when none
   serve [flags]             run the language server over stdin and stdout
-  version                   print graft's version
+  version                   print graft's version (also: graft --version)
+  help [COMMAND]            print this, or the usage of COMMAND
 
-Run "graft apply -h" for the flags of apply.
+Run "graft help apply" for the flags of apply.
 `
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if ctx.Err() != nil {
+		// Only an interrupt cancels ctx: whatever the command made of
+		// it, the run was stopped.
+		code = exitInterrupted
+	}
 	stop()
 	os.Exit(code)
 }
@@ -53,13 +69,38 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runApply(ctx, args, stdin, stdout, stderr)
 	case "serve":
 		return runServe(ctx, args, os.Stdin, os.Stdout, stderr)
-	case "version":
+	case "version", "-version", "--version":
 		return runVersion(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+		return runHelp(args, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "graft: unknown command %q\n%s", cmd, usage)
 		return exitUsage
 	}
+}
+
+// runHelp is graft help [COMMAND].
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "graft help: unexpected arguments %q\n", args[1:])
+		return exitUsage
+	}
+	switch args[0] {
+	case "apply":
+		printApplyUsage(stdout)
+	case "serve":
+		fmt.Fprint(stdout, serveUsage)
+	case "version":
+		fmt.Fprint(stdout, "usage: graft version\n\nPrint graft's version: the module version, the VCS revision, or \"devel\".\n")
+	case "help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "graft help: unknown command %q\n%s", args[0], usage)
+		return exitUsage
+	}
+	return exitOK
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/workspace"
@@ -61,9 +66,97 @@ func writeJSON(w io.Writer, res *workspace.Result, dryRun bool) error {
 			r.Files[i].Diff = f.Diff()
 		}
 	}
-	enc := json.NewEncoder(w)
+	return encodeJSON(w, r)
+}
+
+// jsonError is what graft apply --json prints when an error stops it
+// before the report: a bad command line, an unreadable answer, an
+// interruption.
+type jsonError struct {
+	Error      string `json:"error"`
+	ExitStatus int    `json:"exitStatus"`
+}
+
+// writeJSONError writes err, which ends graft with status code, as a JSON
+// object.
+func writeJSONError(w io.Writer, err error, code int) error {
+	return encodeJSON(w, jsonError{Error: err.Error(), ExitStatus: code})
+}
+
+// encodeJSON writes v as indented JSON, in which no character that could
+// act on a terminal (controls, bidirectional and other format characters)
+// appears raw: encoding/json escapes those below U+0020, and escapeJSON the
+// others.
+func encodeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSON(buf.Bytes()))
+	return err
+}
+
+// escapeJSON returns the encoded JSON data with every rune that
+// unsafeRune reports written as a \u escape. Such runes can only be in
+// strings, where the escape means the same.
+func escapeJSON(data []byte) []byte {
+	if !bytes.ContainsFunc(data, unsafeRune) {
+		return data
+	}
+	var b bytes.Buffer
+	for _, r := range string(data) {
+		if !unsafeRune(r) {
+			b.WriteRune(r)
+			continue
+		}
+		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.Bytes()
+}
+
+// unsafeRune reports whether r could act on a terminal, or hide or reorder
+// the text around it: a control character other than newline and tab, or
+// a format character (bidirectional overrides, zero-width characters).
+func unsafeRune(r rune) bool {
+	return r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r))
+}
+
+// escapeText returns s with every rune that unsafeRune reports written as
+// a Go escape (\x1b, \u202e), so that text from answers and file names
+// reaches the terminal as text; newlines and tabs stay.
+func escapeText(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if !unsafeRune(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+// displayPath returns path as the summary shows it: as it is, or quoted
+// with Go escapes when it holds a newline, a tab, a quote or another rune
+// that is not plainly printable, so that a file name can never pass for
+// another line of the report.
+func displayPath(path string) string {
+	for _, r := range path {
+		if r == '"' || r == '\\' || !strconv.IsPrint(r) {
+			return strconv.Quote(path)
+		}
+	}
+	return path
 }
 
 // writeDiff writes the unified diff of every file res changes.
@@ -82,7 +175,7 @@ func writeDiff(w io.Writer, res *workspace.Result) error {
 func writeSummary(w io.Writer, res *workspace.Result, dryRun bool) error {
 	var b strings.Builder
 	for _, r := range res.Blocks {
-		fmt.Fprintf(&b, "block %d: %s %s", r.Index+1, r.Status, where(r))
+		fmt.Fprintf(&b, "block %d: %s %s", r.Index+1, r.Status, where(&r))
 		if r.Status == engine.StatusApplied || r.Strategy != "" {
 			fmt.Fprintf(&b, " (%s, %.2f)", r.Strategy, r.Score)
 		}
@@ -92,7 +185,7 @@ func writeSummary(w io.Writer, res *workspace.Result, dryRun bool) error {
 				lineRange(r.ResolvedStartLine, r.ResolvedEndLine))
 		}
 		if r.Message != "" {
-			b.WriteString(indent(r.Message, "    "))
+			b.WriteString(indent(escapeText(r.Message), "    "))
 		}
 	}
 	changed := 0
@@ -113,9 +206,9 @@ func writeSummary(w io.Writer, res *workspace.Result, dryRun bool) error {
 }
 
 // where is the block's path and, when it landed, its lines: "a.go:3-7".
-func where(r workspace.BlockResult) string {
-	path := r.Path
-	if path == "" {
+func where(r *workspace.BlockResult) string {
+	path := displayPath(r.Path)
+	if r.Path == "" {
 		path = "(no file)"
 	}
 	switch {
