@@ -6,6 +6,7 @@ require (
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/sourcegraph/go-diff v0.9.0
+	golang.org/x/term v0.25.0
 )
 
 require (
@@ -19,6 +20,5 @@ require (
 	go.uber.org/multierr v1.10.0 // indirect
 	go.uber.org/zap v1.28.0 // indirect
 	golang.org/x/sys v0.26.0 // indirect
-	golang.org/x/term v0.25.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

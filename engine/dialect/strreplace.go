@@ -99,6 +99,9 @@ func (p *strParser) broken(at, end int, syntax *json.SyntaxError) {
 	if at >= len(p.doc.text) || !mentionsEdit(p.doc.text[at:min(end+1, len(p.doc.text))]) {
 		return
 	}
+	if syntax != nil && strings.TrimSpace(p.doc.text[end:]) == "" {
+		syntax = nil // a string cut short, then only the end of the text
+	}
 	line := p.doc.lineAt(min(end, len(p.doc.text)-1))
 	col := end - p.doc.starts[line-1] + 1
 	var err error
