@@ -213,3 +213,86 @@ func checkFile(t *testing.T, name, want string) {
 		t.Errorf("%s = %.200q, want %.200q", filepath.Base(name), got, want)
 	}
 }
+
+// TestInterruptWhileWriting sends SIGINT to graft apply as soon as the
+// first of 5,000 files is written: graft exits with status 130, every
+// file holds either its old or its new content, whole, no temporary file
+// is left, and with --atomic every file is as it was.
+func TestInterruptWhileWriting(t *testing.T) {
+	const n = 5000
+	for _, atomic := range []bool{false, true} {
+		t.Run(fmt.Sprintf("atomic=%v", atomic), func(t *testing.T) {
+			dir := t.TempDir()
+			var answer strings.Builder
+			for i := range n {
+				writeFile(t, filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)), fmt.Sprintf("old %d\n", i))
+				fmt.Fprintf(&answer, "f%04d.txt\n<<<<<<< SEARCH\nold %d\n=======\nnew %d\n>>>>>>> REPLACE\n", i, i, i)
+			}
+			answerFile := filepath.Join(t.TempDir(), "answer.md")
+			writeFile(t, answerFile, answer.String())
+			args := []string{"apply", answerFile}
+			if atomic {
+				args = append(args, "--atomic")
+			}
+			cmd := exec.Command(graftBinary(t), args...)
+			cmd.Dir = dir
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			// Wait for the first file to be written.
+			first := filepath.Join(dir, "f0000.txt")
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				if b, _ := os.ReadFile(first); string(b) == "new 0\n" {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatal("graft wrote nothing within 20 s")
+				}
+				time.Sleep(200 * time.Microsecond)
+			}
+			cmd.Process.Signal(syscall.SIGINT)
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("graft did not exit within 10 s of SIGINT")
+			}
+			var exit *exec.ExitError
+			if err == nil {
+				t.Skip("graft wrote every file before the signal: nothing to interrupt")
+			}
+			if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+				t.Fatalf("graft: %v, want exit status %d; stderr:\n%s", err, exitInterrupted, &stderr)
+			}
+			if !strings.Contains(stderr.String(), "interrupted") {
+				t.Errorf("stderr does not say it was interrupted:\n%.2000s", &stderr)
+			}
+			written := 0
+			for i := range n {
+				b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch string(b) {
+				case fmt.Sprintf("new %d\n", i):
+					written++
+				case fmt.Sprintf("old %d\n", i):
+				default:
+					t.Errorf("f%04d.txt holds %q", i, b)
+				}
+			}
+			if atomic && written > 0 {
+				t.Errorf("--atomic: %d files written after the interruption, want none", written)
+			}
+			t.Logf("%d of %d files written before graft stopped", written, n)
+			noTempFiles(t, dir)
+		})
+	}
+}
