@@ -140,7 +140,11 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	prog.Stop()
 	if err != nil {
-		return applyError(stdout, stderr, f.json, exitFailed, interrupted(ctx, err), "")
+		if res == nil {
+			return applyError(stdout, stderr, f.json, exitFailed, interrupted(ctx, err), "")
+		}
+		// Stopped while writing: the report says which files were written.
+		fmt.Fprintf(stderr, "graft apply: %s\n", escapeText(interrupted(ctx, err).Error()))
 	}
 
 	switch {
@@ -205,6 +209,10 @@ func interrupted(ctx context.Context, err error) error {
 		return err
 	}
 	switch {
+	case strings.HasPrefix(err.Error(), "interrupted while writing"):
+		// The error joins one per file not written, which the report
+		// shows.
+		return errors.New("interrupted while writing; the files not written are reported so")
 	case strings.Contains(err.Error(), "interrupted"):
 		return err // says so already
 	case errors.Is(err, context.Canceled):

@@ -236,8 +236,8 @@ func TestInterruptWhileWriting(t *testing.T) {
 			}
 			cmd := exec.Command(graftBinary(t), args...)
 			cmd.Dir = dir
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -274,6 +274,9 @@ func TestInterruptWhileWriting(t *testing.T) {
 			if !strings.Contains(stderr.String(), "interrupted") {
 				t.Errorf("stderr does not say it was interrupted:\n%.2000s", &stderr)
 			}
+			if strings.Count(stderr.String(), "\n") > 1 {
+				t.Errorf("stderr says more than one line:\n%.2000s", &stderr)
+			}
 			written := 0
 			for i := range n {
 				b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)))
@@ -287,6 +290,13 @@ func TestInterruptWhileWriting(t *testing.T) {
 				default:
 					t.Errorf("f%04d.txt holds %q", i, b)
 				}
+			}
+			// The report says which files were written.
+			if got := strings.Count(stdout.String(), "\n    f"); !atomic && got < n-written {
+				t.Errorf("the report says %d files were not written, want %d:\n%.2000s", got, n-written, &stdout)
+			}
+			if want := fmt.Sprintf("; %d files changed\n", written); !strings.HasSuffix(stdout.String(), want) && !(written == 1 && strings.HasSuffix(stdout.String(), "; 1 file changed\n")) {
+				t.Errorf("the report does not end with %q:\n%.2000s", want, stdout.String()[max(0, stdout.Len()-2000):])
 			}
 			if atomic && written > 0 {
 				t.Errorf("--atomic: %d files written after the interruption, want none", written)
