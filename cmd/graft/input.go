@@ -35,7 +35,7 @@ func readBlocks(ctx context.Context, files []string, stdin io.Reader, opt dialec
 		switch {
 		case errors.Is(err, dialect.ErrNoBlocks):
 			if len(answers) > 1 {
-				fmt.Fprintf(stderr, "graft apply: %s: no edit blocks\n", a.name)
+				fmt.Fprintf(stderr, "graft apply: %s: no edit blocks\n", escapeText(a.name))
 			}
 			continue
 		case err != nil:
