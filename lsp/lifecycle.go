@@ -185,6 +185,7 @@ func (s *server) setFolders(folders []protocol.WorkspaceFolder) {
 		roots = append(roots, r)
 	}
 	s.docs.SetRoots(roots)
+	s.announceRoots()
 }
 
 func (s *server) initialized(ctx context.Context, raw json.RawMessage) (any, error) {

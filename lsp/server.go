@@ -40,6 +40,12 @@ type Options struct {
 	// PanicOn names a method whose handler panics, to test that a panic
 	// never kills the server. Empty in normal use.
 	PanicOn string
+	// Roots, when set, is called with the workspace folders the server
+	// serves (absolute paths, links evaluated) and a Router for requests
+	// from outside the connection, once initialize named the folders and
+	// again each time they change. It is called with the server's lock
+	// held: it must not block, nor call the Router before it returns.
+	Roots func(roots []string, r *Router)
 }
 
 // ErrExitWithoutShutdown is returned by Serve when the client sends exit
@@ -64,7 +70,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	defer cancel()
 	s := newServer(opt)
 	s.conn = jsonrpc2.NewConn(newStream(rwc, opt.Logger))
-	s.conn.Go(ctx, s.handler())
+	s.conn.Go(ctx, s.route.wrap(s.handler()))
 	select {
 	case <-s.exitCh:
 		// The input may be a file whose Read a Close cannot interrupt
@@ -125,6 +131,8 @@ type server struct {
 	answers     *answers
 	suggestions *suggestions
 	verifier    *verifier
+	// route lets requests from outside the connection into its queue.
+	route router
 }
 
 // A lifecycle is where a connection stands in the protocol's life.

@@ -1,0 +1,52 @@
+// Package editorlink carries an agent's edits to the graft serve that an
+// editor runs for a workspace, so that they land in the editor's buffers
+// (with undo, unsaved changes respected) rather than on the disk behind
+// them. It holds both ends of the link: Server, which graft serve runs for
+// each workspace folder it serves, and Send, which graft apply --editor
+// and graft mcp call.
+//
+// # Where the sockets live
+//
+// Each server listens on a Unix socket in a directory private to the user
+// (Dir): $XDG_RUNTIME_DIR/graft when XDG_RUNTIME_DIR is set, else
+// os.TempDir()/graft-<uid>. The directory is created with mode 0700, and
+// both ends refuse to use it when it is not a directory owned by the user
+// with no permission for group or others. The socket of a workspace root
+// is named after the SHA-256 of the root's real path (SocketPath), so that
+// every spelling of the root, through links or not, finds the same socket.
+//
+// One root has at most one socket: the first server to claim it keeps it.
+// A socket nobody answers on (its server was killed) is stale, and the
+// next server to claim the root replaces it. A server that found the root
+// claimed by a live server tries again every few seconds, so that when the
+// first editor exits, the next one takes over its workspace. Claims and
+// removals take a lock file beside the socket, so that two servers never
+// replace each other's sockets. A server removes its socket when it stops,
+// only if the socket is still its own.
+//
+// # Who may connect
+//
+// Nothing is accepted from another user: the server checks the peer's
+// credentials (SO_PEERCRED) on every connection and closes those of other
+// users, and the client checks that the server runs as the user too. The
+// directory's mode keeps other users from reaching the socket at all.
+//
+// # The protocol
+//
+// One connection carries one request and one reply, each a JSON object on
+// one line (newline-delimited JSON; encoding/json never writes a raw
+// newline inside a value). The request is Request: the params of the
+// graft.apply and graft.suggest commands (text, edits, uri, atomic,
+// format) plus "suggest", and the root the client means. The reply is
+// Reply: the reply of graft.apply (applied, failureReason, blocks with
+// path, status, strategy, lines and message), or of graft.suggest, or an
+// error. A request longer than the server's limit (32 MiB by default) is
+// refused, and every connection has deadlines for reading the request,
+// handling it and writing the reply.
+//
+// The server resolves and applies a request exactly as it does
+// graft.apply from the editor, in the same order as the editor's own
+// messages: the answer is resolved against the buffers as they are when
+// its turn comes, and the edit goes to the editor as a versioned
+// workspace/applyEdit, never written to the disk by the server.
+package editorlink

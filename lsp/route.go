@@ -1,0 +1,185 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/graft-editor/graft/editorlink"
+)
+
+// A Router runs requests that reach the server from outside its
+// connection (graft apply --editor, graft mcp, through the editor link)
+// as graft.apply or graft.suggest, in the same queue as the editor's own
+// messages: a routed request waits for the messages before it (a
+// didChange above all) and is resolved against the buffers as they are
+// when its turn comes, and the edit goes to the editor as a versioned
+// workspace/applyEdit, exactly as an executeCommand from the editor does.
+//
+// Its Route method is an editorlink.Handler.
+type Router struct {
+	s *server
+}
+
+// router serializes the connection's handler, so that the routed
+// requests enter the queue that jsonrpc2.AsyncHandler keeps (which is not
+// safe for concurrent use) between the messages the connection reads.
+type router struct {
+	mu  sync.Mutex
+	h   jsonrpc2.Handler
+	seq atomic.Int64
+}
+
+// wrap returns h, made safe to call from the routes as well as from the
+// connection's reader.
+func (r *router) wrap(h jsonrpc2.Handler) jsonrpc2.Handler {
+	r.h = h
+	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.h(ctx, reply, req)
+	}
+}
+
+// announceRoots tells Options.Roots the roots the server now serves.
+// s.mu is held.
+func (s *server) announceRoots() {
+	if s.opt.Roots == nil {
+		return
+	}
+	roots := s.docs.Roots()
+	dirs := make([]string, len(roots))
+	for i, r := range roots {
+		dirs[i] = r.Dir()
+	}
+	s.opt.Roots(dirs, &Router{s: s})
+}
+
+// errStopped is the error of a request routed to a server that stopped.
+var errStopped = errors.New("the editor's graft serve has stopped")
+
+// Route runs req, for the workspace root root (one the server serves, as
+// Options.Roots named it), as graft.suggest when req.Suggest is set and
+// as graft.apply otherwise, and returns the command's reply.
+//
+// Blocks name files relative to root. When the server serves other roots
+// too, a request whose relative names would resolve in another root (the
+// server resolves a relative name in the first root that has it) is
+// refused rather than sent to a file the client did not mean.
+func (r *Router) Route(ctx context.Context, root string, req *editorlink.Request) (*editorlink.Reply, error) {
+	s := r.s
+	select {
+	case <-s.conn.Done():
+		return nil, errStopped
+	default:
+	}
+	cp := commandParams{Text: req.Text, Edits: req.Edits, URI: req.URI, Atomic: req.Atomic, Format: req.Format}
+	if err := s.checkRouteRoot(root, cp); err != nil {
+		return nil, err
+	}
+	command := cmdApply
+	if req.Suggest {
+		command = cmdSuggest
+	}
+	arg, err := json.Marshal(cp)
+	if err != nil {
+		return nil, err
+	}
+	params, err := json.Marshal(map[string]any{"command": command, "arguments": []json.RawMessage{arg}})
+	if err != nil {
+		return nil, err
+	}
+	id := jsonrpc2.NewStringID(fmt.Sprintf("graft/route#%d", s.route.seq.Add(1)))
+	call, err := jsonrpc2.NewCall(id, "workspace/executeCommand", json.RawMessage(params))
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		v   any
+		err error
+	}
+	done := make(chan result, 1)
+	reply := func(ctx context.Context, v any, err error) error {
+		done <- result{v, err}
+		return nil
+	}
+	if err := s.route.enqueue(ctx, reply, call); err != nil {
+		return nil, err
+	}
+	var res result
+	select {
+	case res = <-done:
+	case <-s.conn.Done():
+		return nil, errStopped
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for the editor: %w", ctx.Err())
+	}
+	if res.err != nil {
+		return nil, res.err
+	}
+	data, err := json.Marshal(res.v)
+	if err != nil {
+		return nil, err
+	}
+	var out editorlink.Reply
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, fmt.Errorf("reply of %s: %w", command, err)
+	}
+	if out.Blocks == nil {
+		out.Blocks = []editorlink.Block{}
+	}
+	return &out, nil
+}
+
+// enqueue hands a routed call to the serialized handler, which queues it
+// after the messages the connection read before it.
+func (r *router) enqueue(ctx context.Context, reply jsonrpc2.Replier, call *jsonrpc2.Call) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.h == nil {
+		return errStopped
+	}
+	return r.h(ctx, reply, call)
+}
+
+// checkRouteRoot returns an error when root is not one of the server's
+// roots, or when one of the names the blocks of cp give resolves in the
+// server's workspace to another file than under root.
+func (s *server) checkRouteRoot(root string, cp commandParams) error {
+	view := s.docs.View()
+	roots := s.docs.Roots()
+	served := false
+	for _, r := range roots {
+		served = served || r.Dir() == root
+	}
+	if !served {
+		return fmt.Errorf("this graft serve no longer serves %s", root)
+	}
+	if len(roots) == 1 {
+		return nil
+	}
+	blocks, err := s.parse(cp, view)
+	if err != nil {
+		return err
+	}
+	for _, b := range blocks {
+		for _, name := range []string{b.Path, b.NewPath} {
+			if name == "" || filepath.IsAbs(name) {
+				continue
+			}
+			got, gerr := view.Path(name)
+			want, werr := view.Path(filepath.Join(root, filepath.FromSlash(name)))
+			if (gerr == nil) != (werr == nil) || got != want {
+				return fmt.Errorf("%s names %s in %s, but the editor's workspace has several folders and resolves it to %s: give the path from a folder the editor would not confuse, or apply it with --editor never",
+					name, filepath.Join(root, name), root, got)
+			}
+		}
+	}
+	return nil
+}
