@@ -40,6 +40,7 @@ const usage = `usage: graft <command> [arguments]
 commands:
   apply [flags] [FILE...]   apply the edit blocks in FILEs, or stdin when none
   serve [flags]             run the language server over stdin and stdout
+  mcp [--root DIR]          serve the edit tools to agents over MCP (stdio)
   version                   print graft's version (also: graft --version)
   help [COMMAND]            print this, or the usage of COMMAND
 
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runApply(ctx, args, stdin, stdout, stderr)
 	case "serve":
 		return runServe(ctx, args, os.Stdin, os.Stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args, os.Stdin, os.Stdout, stderr)
 	case "version", "-version", "--version":
 		return runVersion(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -94,6 +97,8 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		printApplyUsage(stdout)
 	case "serve":
 		fmt.Fprint(stdout, serveUsage)
+	case "mcp":
+		fmt.Fprint(stdout, mcpUsage)
 	case "version":
 		fmt.Fprint(stdout, "usage: graft version\n\nPrint graft's version: the module version, the VCS revision, or \"devel\".\n")
 	case "help":

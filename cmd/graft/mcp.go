@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/graft-editor/graft/mcpserver"
+)
+
+const mcpUsage = `usage: graft mcp [--root DIR]
+
+Serve Graft's edit tools to an agent over the Model Context Protocol, on
+standard input and output. Agents start it from their MCP configuration;
+nothing but the protocol is written to standard output.
+
+tools:
+  edit            one str-replace edit {path, old_string, new_string,
+                  replace_all?, start_line?}, with Graft's matching
+  apply_edits     an answer in any dialect {text, atomic?}
+  preview_edits   the same, changing nothing {text}: the diff
+
+flags:
+  --root DIR   workspace root; every path stays inside it (default: the
+               client's first MCP root, else the current directory)
+`
+
+// runMCP is graft mcp.
+func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+	fs := flag.NewFlagSet("graft mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	root := fs.String("root", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, mcpUsage)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "graft mcp: %v\n%s", err, mcpUsage)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "graft mcp: unexpected arguments %q\n%s", fs.Args(), mcpUsage)
+		return exitUsage
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "graft mcp: %v\n", err)
+		return exitUsage
+	}
+	info, _ := debug.ReadBuildInfo()
+	srv, err := mcpserver.New(mcpserver.Options{
+		Root:    *root,
+		Dir:     dir,
+		Version: version(info),
+		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "graft mcp: --root: %v\n", err)
+		return exitUsage
+	}
+	defer srv.Close()
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: stdin, Writer: stdout})
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "graft mcp: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}

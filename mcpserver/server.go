@@ -1,0 +1,118 @@
+// Package mcpserver serves Graft's edit resolver as Model Context Protocol
+// tools, so that any MCP-capable agent can apply its edits through Graft
+// instead of its own matcher: edit (one str-replace edit), apply_edits (an
+// answer in any dialect) and preview_edits (the same, changing nothing).
+//
+// Every tool plans and writes as graft apply does, through
+// workspace.Apply: paths are confined to the workspace root, files are
+// written atomically under the root's lock, and a refusal writes nothing.
+// Each returns the block report of graft apply --json as its structured
+// result and a short text for the model; a refusal is a tool error whose
+// text says how to retry.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// Options configure a server.
+type Options struct {
+	// Root is the workspace root. When empty, the root is the client's
+	// first MCP root, asked for at each call, or Dir when the client
+	// has none.
+	Root string
+	// Dir is the root when neither Root nor the client names one: the
+	// current directory of graft mcp.
+	Dir string
+	// Version is the server's version, as the initialize result says it.
+	Version string
+	// Threshold is the minimum similarity of a fuzzy match; zero means
+	// engine.DefaultThreshold.
+	Threshold float64
+	// Logger receives what the server has to say outside the protocol;
+	// nil discards it.
+	Logger *slog.Logger
+}
+
+// A server holds the tool handlers' configuration.
+type server struct {
+	opt    Options
+	root   *workspace.Root // opened once when Options.Root is set
+	logger *slog.Logger
+}
+
+// New returns an MCP server with Graft's tools. When opt.Root is set it is
+// opened at once, and New fails if it is not a directory; Close releases
+// it.
+func New(opt Options) (*Server, error) {
+	s := &server{opt: opt, logger: opt.Logger}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Root != "" {
+		root, err := workspace.Open(opt.Root)
+		if err != nil {
+			return nil, err
+		}
+		s.root = root
+	}
+	version := opt.Version
+	if version == "" {
+		version = "devel"
+	}
+	ms := mcp.NewServer(&mcp.Implementation{Name: "graft", Title: "Graft", Version: version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       s.logger,
+		// Tools only: no logging capability, which the SDK would
+		// otherwise advertise.
+		Capabilities: &mcp.ServerCapabilities{},
+	})
+	edit, apply, preview := tools()
+	mcp.AddTool(ms, edit, s.edit)
+	mcp.AddTool(ms, apply, s.applyEdits)
+	mcp.AddTool(ms, preview, s.previewEdits)
+	return &Server{mcp: ms, s: s}, nil
+}
+
+// instructions tell the client's model when to use the tools.
+const instructions = `Graft applies edits to the files of this workspace. Use edit as you would ` +
+	`a str_replace tool; use apply_edits for several blocks or a diff; use preview_edits to see a ` +
+	`diff first. A refusal changes nothing and shows the lines to quote instead.`
+
+// A Server is Graft's MCP tool server.
+type Server struct {
+	mcp *mcp.Server
+	s   *server
+}
+
+// Run serves one client over t until the client disconnects or ctx is
+// done.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	if err := s.mcp.Run(ctx, t); err != nil {
+		return fmt.Errorf("mcp server: %w", err)
+	}
+	return nil
+}
+
+// MCP returns the underlying SDK server, for transports other than Run's.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Close releases the workspace root that New opened.
+func (s *Server) Close() error {
+	if s.s.root != nil {
+		return s.s.root.Close()
+	}
+	return nil
+}
+
+// engineOptions are the resolver's options for every tool.
+func (s *server) engineOptions() engine.Options {
+	return engine.Options{Threshold: s.opt.Threshold}
+}
