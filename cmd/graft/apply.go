@@ -32,7 +32,7 @@ flags:
   --format NAME    force a dialect instead of auto-detection: %s
   --threshold F    minimum similarity for a fuzzy match, in (0, 1] (default %g)
   --target FILE    the file for blocks that name no path
-
+%s
 exit status: 0 every block applied (or would, with --dry-run), 1 a block
 failed or was skipped, 2 bad usage or unreadable input, 130 interrupted
 (Ctrl-C): nothing is written after it, and a file being written is either
@@ -44,7 +44,7 @@ With --json, an error that stops graft before the report is printed as
 
 // printApplyUsage prints the usage of graft apply on w.
 func printApplyUsage(w io.Writer) {
-	fmt.Fprintf(w, applyUsage, strings.Join(dialect.Names(), ", "), engine.DefaultThreshold)
+	fmt.Fprintf(w, applyUsage, strings.Join(dialect.Names(), ", "), engine.DefaultThreshold, editorUsage)
 }
 
 // applyFlags holds the command line of graft apply.
@@ -57,6 +57,7 @@ type applyFlags struct {
 	format    string
 	threshold float64
 	target    string
+	editor    string   // --editor: auto, always or never (editor.go)
 	files     []string // the answers to read; none: stdin; "-": stdin
 }
 
@@ -76,6 +77,7 @@ func parseApplyFlags(args []string) (*applyFlags, error) {
 	fs.StringVar(&f.format, "format", "", "")
 	fs.Float64Var(&f.threshold, "threshold", engine.DefaultThreshold, "")
 	fs.StringVar(&f.target, "target", "", "")
+	fs.StringVar(&f.editor, "editor", editorAuto, "")
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
@@ -117,6 +119,9 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	target, err := targetPath(root, f.target)
 	if err != nil {
 		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--target: %w", err), "")
+	}
+	if code, done := applyInEditor(ctx, f, root, target, stdin, stdout, stderr); done {
+		return code
 	}
 	opt := dialect.Options{Format: f.format, Target: target, Exists: root.Exists}
 	blocks, err := readBlocks(ctx, f.files, stdin, opt, stderr)

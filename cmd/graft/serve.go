@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"sync/atomic"
+	"syscall"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/graft-editor/graft/editorlink"
 	"github.com/graft-editor/graft/lsp"
 )
 
@@ -20,12 +24,18 @@ const serveUsage = `usage: graft serve [--stdio] [--log FILE] [--log-level LEVEL
 Run the Graft language server over standard input and output. Editors
 start it; nothing but the protocol is written to standard output.
 
+For each workspace folder it serves, it listens on a Unix socket private
+to the user ($XDG_RUNTIME_DIR/graft, or $TMPDIR/graft-UID), so that
+graft apply --editor and graft mcp send their edits into the editor's
+buffers; the sockets are removed when it exits.
+
 flags:
   --stdio            speak LSP over stdin and stdout (the default; accepted
                      because some clients pass it)
   --log FILE         write the log to FILE instead of standard error
   --log-level LEVEL  debug, info, warn or error (default info); the client's
                      initializationOptions.logLevel overrides it
+  --editor-link=false  do not listen for edits from graft apply and graft mcp
 `
 
 // runServe is graft serve.
@@ -37,6 +47,7 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	logLevel := fs.String("log-level", "info", "")
 	panicOn := fs.String("inject-panic", "", "") // for tests: a method whose handler panics
 	debounce := fs.Duration("debounce", 0, "")   // for tests and benchmarks: the wait before diagnostics refresh
+	link := fs.Bool("editor-link", true, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -69,14 +80,37 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.AddSync(sink), level))
 	defer logger.Sync()
 
+	// An editor that stops its server with SIGTERM gets the sockets
+	// removed too.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	defer stop()
 	info, _ := debug.ReadBuildInfo()
-	err = lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
+	opt := lsp.Options{
 		Version:  version(info),
 		Logger:   logger,
 		Level:    &level,
 		PanicOn:  *panicOn,
 		Debounce: *debounce,
-	})
+	}
+	if *link {
+		// The router is known once the server has its folders.
+		var router atomic.Pointer[lsp.Router]
+		srv := editorlink.NewServer(func(ctx context.Context, root string, req *editorlink.Request) (*editorlink.Reply, error) {
+			r := router.Load()
+			if r == nil {
+				return nil, errors.New("the server is not initialized")
+			}
+			return r.Route(ctx, root, req)
+		}, editorlink.ServerOptions{Logger: logger})
+		defer srv.Close()
+		opt.Roots = func(roots []string, r *lsp.Router) {
+			router.Store(r)
+			if err := srv.SetRoots(roots); err != nil {
+				logger.Warn("editor link", zap.Error(err))
+			}
+		}
+	}
+	err = lsp.Serve(ctx, stdio{stdin, stdout}, opt)
 	switch {
 	case err == nil:
 		return exitOK

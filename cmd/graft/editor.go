@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// The values of graft apply --editor.
+const (
+	// editorAuto sends the answer to the editor when a graft serve serves
+	// the root, and applies it to the disk otherwise.
+	editorAuto = "auto"
+	// editorAlways sends it to the editor, and fails when none serves
+	// the root.
+	editorAlways = "always"
+	// editorNever applies it to the disk.
+	editorNever = "never"
+)
+
+// editorUsage documents --editor in graft help apply.
+const editorUsage = `  --editor MODE    auto (default): when an editor's graft serve serves the
+                   root, send the answer there, so that it lands in the
+                   editor's buffers; else apply it to the disk. always: fail
+                   (status 2) when no graft serve serves the root. never:
+                   always apply to the disk. --dry-run always reads the disk.
+`
+
+// applyInEditor is graft apply on the editor route: when f.editor asks for
+// it and a graft serve serves root, it reads the answers, sends them there
+// and reports what the editor did; done is then true and code is graft
+// apply's exit status. done is false when the answers are for graft apply
+// to apply to the disk (nothing was read then).
+func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, target string, stdin io.Reader, stdout, stderr io.Writer) (code int, done bool) {
+	switch f.editor {
+	case editorNever:
+		return 0, false
+	case editorAuto, editorAlways:
+	default:
+		err := fmt.Errorf("--editor %q: want %s, %s or %s", f.editor, editorAuto, editorAlways, editorNever)
+		return applyError(stdout, stderr, f.json, exitUsage, err, "Run \"graft help apply\" for usage."), true
+	}
+	if f.dryRun {
+		return 0, false // changes nothing: the disk is read, as without an editor
+	}
+	socket, err := editorlink.Lookup(ctx, root.Dir())
+	if err != nil {
+		if f.editor == editorAlways {
+			// Status 2, as for a root that does not exist: nothing was
+			// tried, and the answer has not been read.
+			return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--editor always: %w", err),
+				"Open the workspace in an editor that runs graft serve, or use --editor auto to apply to the disk when none does."), true
+		}
+		if !errors.Is(err, editorlink.ErrNoServer) {
+			fmt.Fprintf(stderr, "graft apply: not sending to the editor: %s; applying to the disk\n", escapeText(err.Error()))
+		}
+		return 0, false
+	}
+	if f.threshold != engine.DefaultThreshold {
+		err := errors.New("--threshold cannot go to the editor, whose graft serve uses its own threshold setting: drop --threshold, or use --editor never")
+		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true
+	}
+	texts, err := readEditorAnswers(ctx, f, root, target, stdin, stderr)
+	if err != nil {
+		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true
+	}
+	if len(texts) > 1 && f.atomic {
+		err := errors.New("--atomic with several answers: the editor takes one answer at a time; join them into one")
+		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true
+	}
+	var uri string
+	if target != "" {
+		uri = (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(root.Dir(), target))}).String()
+	}
+	rep := editorReport{Via: "editor", Socket: socket, Blocks: []editorlink.Block{}, Files: []jsonFile{}, EditorApplied: true}
+	for _, text := range texts {
+		r, err := editorlink.Send(ctx, root.Dir(), &editorlink.Request{Text: text, URI: uri, Atomic: f.atomic, Format: f.format})
+		if err != nil {
+			if len(rep.Blocks) > 0 {
+				err = fmt.Errorf("%w (the earlier answers went to the editor)", err)
+			}
+			return applyError(stdout, stderr, f.json, exitFailed, interrupted(ctx, fmt.Errorf("sending to the editor: %w", err)), ""), true
+		}
+		rep.add(r)
+	}
+	if f.json {
+		err = encodeJSON(stdout, rep)
+	} else {
+		err = rep.writeSummary(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "graft apply: %v\n", err)
+		return exitFailed, true
+	}
+	if !rep.ok() {
+		return exitFailed, true
+	}
+	return exitOK, true
+}
+
+// readEditorAnswers reads the answers as graft apply does, and returns the
+// text of each that holds edit blocks; none is an error.
+func readEditorAnswers(ctx context.Context, f *applyFlags, root *workspace.Root, target string, stdin io.Reader, stderr io.Writer) ([]string, error) {
+	answers, err := readAnswers(ctx, f.files, stdin, stderr)
+	if err != nil {
+		return nil, err
+	}
+	opt := dialect.Options{Format: f.format, Target: target, Exists: root.Exists}
+	var texts, names []string
+	for _, a := range answers {
+		names = append(names, a.name)
+		_, err := dialect.Parse(a.text, opt)
+		switch {
+		case errors.Is(err, dialect.ErrNoBlocks):
+			if len(answers) > 1 {
+				fmt.Fprintf(stderr, "graft apply: %s: no edit blocks\n", a.name)
+			}
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", a.name, err)
+		}
+		texts = append(texts, a.text)
+	}
+	if len(texts) == 0 {
+		return nil, fmt.Errorf("no edit blocks in %s", strings.Join(names, ", "))
+	}
+	return texts, nil
+}
+
+// editorReport is the JSON report of graft apply on the editor route:
+// graft apply --json's fields, each block's entry with the document and
+// range the editor has for it, and where the edits went.
+type editorReport struct {
+	// Via is "editor": the edits went to the editor's graft serve, which
+	// sent them to the editor as workspace/applyEdit; graft wrote nothing.
+	Via string `json:"via"`
+	// Socket is the editor link socket the answer went through.
+	Socket string             `json:"socket"`
+	Blocks []editorlink.Block `json:"blocks"`
+	// Files lists the files the applied blocks name, with action
+	// "editor": the editor changed its buffer, or the file for a file
+	// operation or a file it had not open.
+	Files   []jsonFile `json:"files"`
+	Applied int        `json:"applied"`
+	Failed  int        `json:"failed"`
+	Skipped int        `json:"skipped"`
+	// EditorApplied says the editor applied every edit it was sent;
+	// FailureReason says why not.
+	EditorApplied bool   `json:"editorApplied"`
+	FailureReason string `json:"failureReason,omitempty"`
+}
+
+// add adds the reply to one answer to the report.
+func (r *editorReport) add(rep *editorlink.Reply) {
+	offset := len(r.Blocks)
+	for _, b := range rep.Blocks {
+		b.Index += offset
+		r.Blocks = append(r.Blocks, b)
+		switch engine.Status(b.Status) {
+		case engine.StatusApplied:
+			r.Applied++
+		case engine.StatusFailed:
+			r.Failed++
+		case engine.StatusSkipped:
+			r.Skipped++
+		}
+	}
+	if !rep.Applied {
+		r.EditorApplied = false
+		if r.FailureReason == "" {
+			r.FailureReason = rep.FailureReason
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range r.Files {
+		seen[f.Path] = true
+	}
+	for _, b := range rep.Blocks {
+		if engine.Status(b.Status) == engine.StatusApplied && b.Path != "" && !seen[b.Path] {
+			seen[b.Path] = true
+			r.Files = append(r.Files, jsonFile{Path: b.Path, Action: "editor", Changed: rep.Applied})
+		}
+	}
+}
+
+// ok reports whether every block applied and the editor took the edits.
+func (r *editorReport) ok() bool {
+	return r.EditorApplied && r.Failed == 0 && r.Skipped == 0
+}
+
+// writeSummary writes the report for people, as graft apply's summary,
+// and says where the edits went.
+func (r *editorReport) writeSummary(w io.Writer) error {
+	var b strings.Builder
+	for _, bl := range r.Blocks {
+		path := displayPath(bl.Path)
+		if bl.Path == "" {
+			path = "(no file)"
+		}
+		switch {
+		case bl.StartLine <= 0:
+		case bl.EndLine <= bl.StartLine:
+			path = fmt.Sprintf("%s:%d", path, bl.StartLine)
+		default:
+			path = fmt.Sprintf("%s:%d-%d", path, bl.StartLine, bl.EndLine)
+		}
+		fmt.Fprintf(&b, "block %d: %s %s", bl.Index+1, bl.Status, path)
+		if engine.Status(bl.Status) == engine.StatusApplied || bl.Strategy != "" {
+			fmt.Fprintf(&b, " (%s, %.2f)", bl.Strategy, bl.Score)
+		}
+		b.WriteString("\n")
+		if bl.Message != "" {
+			b.WriteString(indent(escapeText(bl.Message), "    "))
+		}
+	}
+	fmt.Fprintf(&b, "%d applied, %d failed, %d skipped; ", r.Applied, r.Failed, r.Skipped)
+	switch {
+	case !r.EditorApplied:
+		reason := r.FailureReason
+		if reason == "" {
+			reason = "it did not say why"
+		}
+		fmt.Fprintf(&b, "the editor did not apply the edits: %s\n", escapeText(reason))
+	case r.Applied == 0:
+		b.WriteString("nothing sent to the editor\n")
+	default:
+		fmt.Fprintf(&b, "sent to the editor (%s): its buffers changed, not the disk; save them there\n", plural(len(r.Files), "file"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
