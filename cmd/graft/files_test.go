@@ -72,6 +72,7 @@ func (u *unprivileged) own(t *testing.T) {
 func (u *unprivileged) run(t *testing.T, args ...string) (code int, stdout string) {
 	t.Helper()
 	cmd := exec.CommandContext(t.Context(), u.graft, append([]string{"apply", "--root", u.work}, args...)...)
+	cmd.Env = childEnv()
 	if u.cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.cred}
 	}
