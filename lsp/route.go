@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+
+	"github.com/graft-editor/graft/engine"
 
 	"github.com/graft-editor/graft/editorlink"
 )
@@ -61,12 +65,20 @@ func (s *server) announceRoots() {
 	s.opt.Roots(dirs, &Router{s: s})
 }
 
+// notAppliedByEditor starts the message of a block whose edit the editor
+// refused (see server.send).
+const notAppliedByEditor = "not applied by the editor"
+
 // errStopped is the error of a request routed to a server that stopped.
 var errStopped = errors.New("the editor's graft serve has stopped")
 
 // Route runs req, for the workspace root root (one the server serves, as
 // Options.Roots named it), as graft.suggest when req.Suggest is set and
-// as graft.apply otherwise, and returns the command's reply.
+// as graft.apply otherwise, and returns the command's reply. When the
+// editor refuses the whole edit as made for a buffer version it no longer
+// has (the person typed meanwhile) and applied none of it, the request is
+// resolved again against the buffers as they are, up to three times in
+// all; an edit is never sent for a version it was not computed for.
 //
 // Blocks name files relative to root. When the server serves other roots
 // too, a request whose relative names would resolve in another root (the
@@ -87,6 +99,42 @@ func (r *Router) Route(ctx context.Context, root string, req *editorlink.Request
 	if req.Suggest {
 		command = cmdSuggest
 	}
+	for attempt := 1; ; attempt++ {
+		out, err := r.run(ctx, command, cp)
+		if err != nil || attempt == routeAttempts || !stale(out) {
+			return out, err
+		}
+		s.log.Info("routed edit refused by the editor as stale; resolving it again against the buffers",
+			zap.Int("attempt", attempt), zap.String("reason", out.FailureReason))
+	}
+}
+
+// routeAttempts bounds the times a routed graft.apply is resolved: the
+// editor refuses an edit made for a buffer version it no longer has, and
+// the request is then resolved again against the buffers as they are.
+const routeAttempts = 3
+
+// stale reports whether the editor refused every edit of a graft.apply
+// reply and applied none, as it does with an edit computed for a version
+// of a buffer that changed meanwhile: then resolving the request again
+// is safe, since nothing of it landed.
+func stale(out *editorlink.Reply) bool {
+	if out.Applied || out.FailureReason == "" {
+		return false
+	}
+	refused := false
+	for _, b := range out.Blocks {
+		if b.Status == string(engine.StatusApplied) {
+			return false
+		}
+		refused = refused || strings.HasPrefix(b.Message, notAppliedByEditor)
+	}
+	return refused
+}
+
+// run runs cp as command, once, in the connection's queue.
+func (r *Router) run(ctx context.Context, command string, cp commandParams) (*editorlink.Reply, error) {
+	s := r.s
 	arg, err := json.Marshal(cp)
 	if err != nil {
 		return nil, err

@@ -80,10 +80,6 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.AddSync(sink), level))
 	defer logger.Sync()
 
-	// An editor that stops its server with SIGTERM gets the sockets
-	// removed too.
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
-	defer stop()
 	info, _ := debug.ReadBuildInfo()
 	opt := lsp.Options{
 		Version:  version(info),
@@ -103,6 +99,7 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 			return r.Route(ctx, root, req)
 		}, editorlink.ServerOptions{Logger: logger})
 		defer srv.Close()
+		defer removeOnSIGTERM(srv)()
 		opt.Roots = func(roots []string, r *lsp.Router) {
 			router.Store(r)
 			if err := srv.SetRoots(roots); err != nil {
@@ -131,4 +128,27 @@ type stdio struct {
 // Close closes both.
 func (s stdio) Close() error {
 	return errors.Join(s.ReadCloser.Close(), s.WriteCloser.Close())
+}
+
+// removeOnSIGTERM makes a SIGTERM remove the editor link's sockets before
+// it ends the process, as it did before; the returned function stops
+// watching. (Serve cannot return on a signal: its read of standard input
+// may not be interruptible.)
+func removeOnSIGTERM(srv *editorlink.Server) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	signal.Notify(sig, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-sig:
+			srv.Close()
+			signal.Reset(syscall.SIGTERM)
+			syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
 }

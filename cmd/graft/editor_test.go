@@ -1,0 +1,411 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/lsp/lsptest"
+)
+
+// These tests take the editor route end to end: the built graft serve,
+// driven by lsptest's editor with a buffer that differs from the disk, and
+// the built graft apply --editor sending an answer to it over the editor
+// link.
+
+// editorDisk is main.go on disk; editorBuffer is the editor's unsaved
+// buffer of it, with a line the disk does not have.
+const (
+	editorDisk   = "package main\n\nfunc answer() int {\n\treturn 41\n}\n"
+	editorBuffer = "package main\n\n// unsaved\nfunc answer() int {\n\treturn 41\n}\n"
+	editorAnswer = "main.go\n<<<<<<< SEARCH\n\treturn 41\n=======\n\treturn 42\n>>>>>>> REPLACE\n"
+)
+
+// editorEnv returns the environment of graft processes whose editor link
+// sockets live in dir.
+func editorEnv(dir string) []string {
+	return append(os.Environ(), editorlink.DirEnv+"="+dir)
+}
+
+// editorWorkspace returns a workspace root holding main.go as editorDisk,
+// and a private socket directory.
+func editorWorkspace(t *testing.T) (root, sockets string) {
+	t.Helper()
+	root = t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "main.go"), []byte(editorDisk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A short directory: a socket's path must fit in 108 bytes, and
+	// t.TempDir's are long.
+	short, err := os.MkdirTemp("", "gl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	return root, filepath.Join(short, "graft")
+}
+
+// startEditor starts graft serve for root with main.go open as
+// editorBuffer, and waits for its socket.
+func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
+	t.Helper()
+	opt := lsptest.VSCode(root)
+	opt.Env = editorEnv(sockets)
+	e, _ := lsptest.StartReady(t, opt)
+	if err := e.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
+		t.Fatal(err)
+	}
+	waitSocket(t, sockets, root, true)
+	return e
+}
+
+// waitSocket waits until a server answers on root's socket (up), or until
+// there is no socket file (!up).
+func waitSocket(t *testing.T, sockets, root string, up bool) string {
+	t.Helper()
+	path, err := editorlink.SocketPath(sockets, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if up {
+			if c, err := net.Dial("unix", path); err == nil {
+				c.Close()
+				return path
+			}
+		} else if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			return path
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("socket %s: not %s after 10s", path, map[bool]string{true: "listening", false: "removed"}[up])
+	return ""
+}
+
+// runGraft runs the built graft with args in dir, the answer on stdin,
+// and returns its stdout, stderr and exit status.
+func runGraft(t *testing.T, sockets, dir, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(lsptest.Build(t), args...)
+	cmd.Dir = dir
+	cmd.Env = editorEnv(sockets)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestEditorRouteChangesTheBufferNotTheDisk(t *testing.T) {
+	for _, mode := range []string{"auto", "always"} {
+		t.Run(mode, func(t *testing.T) {
+			root, sockets := editorWorkspace(t)
+			e := startEditor(t, root, sockets)
+			main := filepath.Join(root, "main.go")
+
+			out, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply", "--editor", mode)
+			if code != 0 {
+				t.Fatalf("graft apply --editor %s: status %d\nstdout:\n%s\nstderr:\n%s", mode, code, out, stderr)
+			}
+			if want := strings.Replace(editorBuffer, "41", "42", 1); e.Text(main) != want {
+				t.Errorf("buffer:\n%s\nwant:\n%s", e.Text(main), want)
+			}
+			if got := readFile(t, main); got != editorDisk {
+				t.Errorf("the disk changed behind the editor:\n%s", got)
+			}
+			if !strings.Contains(out, "block 1: applied main.go:5") || !strings.Contains(out, "sent to the editor") {
+				t.Errorf("summary does not say where the edit went, or where it landed in the buffer:\n%s", out)
+			}
+			if n := len(e.AppliedEdits()); n != 1 {
+				t.Errorf("%d workspace/applyEdit requests, want 1", n)
+			}
+		})
+	}
+}
+
+func TestEditorRouteJSONReport(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	startEditor(t, root, sockets)
+	out, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply", "--json")
+	if code != 0 {
+		t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+	}
+	var rep struct {
+		Via    string `json:"via"`
+		Blocks []struct {
+			Path      string `json:"path"`
+			Status    string `json:"status"`
+			Strategy  string `json:"strategy"`
+			StartLine int    `json:"startLine"`
+			URI       string `json:"uri"`
+		} `json:"blocks"`
+		Applied       int  `json:"applied"`
+		EditorApplied bool `json:"editorApplied"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Via != "editor" || !rep.EditorApplied || rep.Applied != 1 || len(rep.Blocks) != 1 ||
+		rep.Blocks[0].Status != "applied" || rep.Blocks[0].StartLine != 5 || !strings.HasSuffix(rep.Blocks[0].URI, "/main.go") {
+		t.Errorf("report:\n%s", out)
+	}
+}
+
+func TestEditorRouteReresolvesAgainstTheBufferAsItIsWhenItsTurnComes(t *testing.T) {
+	// The editor changes the buffer (a didChange) and the answer arrives
+	// right after it: the answer is resolved against the changed buffer,
+	// since it takes its turn after the didChange.
+	root, sockets := editorWorkspace(t)
+	e := startEditor(t, root, sockets)
+	main := filepath.Join(root, "main.go")
+	changed := strings.Replace(editorBuffer, "// unsaved\n", "// unsaved\n// and more\n", 1)
+	if err := e.SetText(main, changed); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply")
+	if code != 0 {
+		t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+	}
+	if want := strings.Replace(changed, "41", "42", 1); e.Text(main) != want {
+		t.Errorf("buffer:\n%s\nwant:\n%s", e.Text(main), want)
+	}
+	if !strings.Contains(out, "main.go:6") {
+		t.Errorf("the block did not land on line 6 of the changed buffer:\n%s", out)
+	}
+}
+
+func TestEditorRouteResolvesAgainWhenTheBufferChangedMeanwhile(t *testing.T) {
+	// The person types in the buffer while the edit is on its way: the
+	// editor refuses the edit made for the old version, and the server
+	// resolves the answer again against the new one.
+	root, sockets := editorWorkspace(t)
+	main := filepath.Join(root, "main.go")
+	opt := lsptest.VSCode(root)
+	opt.Env = editorEnv(sockets)
+	typed := false
+	opt.BeforeApplyEdit = func(e *lsptest.Editor, params json.RawMessage) {
+		if !typed {
+			typed = true
+			e.Edit(main, &protocol.Range{}, "// typed\n")
+		}
+	}
+	e, _ := lsptest.StartReady(t, opt)
+	if err := e.Open(main, "go", editorBuffer); err != nil {
+		t.Fatal(err)
+	}
+	waitSocket(t, sockets, root, true)
+	out, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply")
+	if code != 0 {
+		t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+	}
+	if want := "// typed\n" + strings.Replace(editorBuffer, "41", "42", 1); e.Text(main) != want {
+		t.Errorf("buffer:\n%s\nwant:\n%s", e.Text(main), want)
+	}
+	if !strings.Contains(out, "main.go:6") {
+		t.Errorf("the report is not the second resolution's:\n%s", out)
+	}
+	if n := len(e.ServerRequests()); n < 2 {
+		t.Errorf("%d requests from the server, want the refused edit and the one resolved again", n)
+	}
+}
+
+func TestEditorRouteWithoutServer(t *testing.T) {
+	t.Run("auto applies to the disk", func(t *testing.T) {
+		root, sockets := editorWorkspace(t)
+		out, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply", "--editor", "auto")
+		if code != 0 {
+			t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+		}
+		if got, want := readFile(t, filepath.Join(root, "main.go")), strings.Replace(editorDisk, "41", "42", 1); got != want {
+			t.Errorf("disk:\n%s\nwant:\n%s", got, want)
+		}
+		if strings.Contains(out, "editor") {
+			t.Errorf("the summary says the editor took it:\n%s", out)
+		}
+	})
+	t.Run("always fails with status 2 and changes nothing", func(t *testing.T) {
+		root, sockets := editorWorkspace(t)
+		out, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply", "--editor", "always")
+		if code != 2 || !strings.Contains(stderr, "no graft serve is serving this workspace") {
+			t.Fatalf("status %d, want 2\n%s\n%s", code, out, stderr)
+		}
+		if got := readFile(t, filepath.Join(root, "main.go")); got != editorDisk {
+			t.Errorf("disk changed:\n%s", got)
+		}
+	})
+	t.Run("never applies to the disk while an editor runs", func(t *testing.T) {
+		root, sockets := editorWorkspace(t)
+		e := startEditor(t, root, sockets)
+		_, _, code := runGraft(t, sockets, root, editorAnswer, "apply", "--editor", "never")
+		if code != 0 {
+			t.Fatalf("status %d", code)
+		}
+		if got := readFile(t, filepath.Join(root, "main.go")); got == editorDisk {
+			t.Error("the disk did not change")
+		}
+		if e.Text(filepath.Join(root, "main.go")) != editorBuffer {
+			t.Error("the buffer changed")
+		}
+	})
+	t.Run("a stale socket is no server", func(t *testing.T) {
+		root, sockets := editorWorkspace(t)
+		path := staleSocket(t, sockets, root)
+		out, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply")
+		if code != 0 {
+			t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+		}
+		if got := readFile(t, filepath.Join(root, "main.go")); got == editorDisk {
+			t.Errorf("the disk did not change: %s", path)
+		}
+	})
+	t.Run("an insecure directory is refused with always", func(t *testing.T) {
+		root, sockets := editorWorkspace(t)
+		if err := os.MkdirAll(sockets, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(sockets, 0o755)
+		_, stderr, code := runGraft(t, sockets, root, editorAnswer, "apply", "--editor", "always")
+		if code != 2 || !strings.Contains(stderr, "mode 0755") {
+			t.Fatalf("status %d, want 2\n%s", code, stderr)
+		}
+	})
+}
+
+// staleSocket leaves at root's socket in dir a socket nobody listens on,
+// as a killed server does.
+func staleSocket(t *testing.T, dir, root string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path, err := editorlink.SocketPath(dir, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	return path
+}
+
+func TestEditorServeReplacesAStaleSocketAndRemovesItsOwnOnExit(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	staleSocket(t, sockets, root)
+	e := startEditor(t, root, sockets)
+	main := filepath.Join(root, "main.go")
+	if _, _, code := runGraft(t, sockets, root, editorAnswer, "apply", "--editor", "always"); code != 0 {
+		t.Fatalf("status %d", code)
+	}
+	if e.Text(main) == editorBuffer {
+		t.Fatal("the buffer did not change")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Exit(); err != nil {
+		t.Fatal(err)
+	}
+	if code, err := e.Wait(10 * time.Second); err != nil || code != 0 {
+		t.Fatalf("exit: %d, %v", code, err)
+	}
+	waitSocket(t, sockets, root, false)
+}
+
+func TestEditorServeRemovesItsSocketOnSIGTERM(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	startEditor(t, root, sockets)
+	path := waitSocket(t, sockets, root, true)
+	pid := findServer(t, path)
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitSocket(t, sockets, root, false)
+}
+
+// findServer returns the pid of the process at the other end of a
+// connection to the socket at path.
+func findServer(t *testing.T, path string) int {
+	t.Helper()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	raw, err := c.(*net.UnixConn).SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	raw.Control(func(fd uintptr) {
+		cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+		if err == nil {
+			pid = int(cred.Pid)
+		}
+	})
+	if pid == 0 {
+		t.Fatal("no peer pid")
+	}
+	return pid
+}
+
+func TestEditorRouteSuggestShowsSuggestionsInTheEditor(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	e := startEditor(t, root, sockets)
+	t.Setenv(editorlink.DirEnv, sockets)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rep, err := editorlink.Send(ctx, root, &editorlink.Request{Text: editorAnswer, Suggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Blocks) != 1 || rep.Blocks[0].ID == "" || len(rep.Suggestions) != 1 || rep.Applied {
+		t.Fatalf("reply: %+v", rep)
+	}
+	main := filepath.Join(root, "main.go")
+	if e.Text(main) != editorBuffer || readFile(t, main) != editorDisk {
+		t.Error("a suggestion changed the buffer or the disk")
+	}
+	var list []struct {
+		ID    string `json:"id"`
+		State string `json:"state"`
+	}
+	if err := e.Command(ctx, "graft.suggestions", map[string]any{}, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].ID != rep.Blocks[0].ID || list[0].State != "pending" {
+		t.Errorf("graft.suggestions: %+v", list)
+	}
+	if _, err := e.WaitDiagnostics(lsptest.URI(main), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second); err != nil {
+		t.Errorf("no diagnostic shows the suggestion: %v", err)
+	}
+}
