@@ -21,9 +21,15 @@ var fuzzNames = []string{
 // outside, or to nothing outside.
 var fuzzStates = []func(t *testing.T, root, outside, p string){
 	func(t *testing.T, root, outside, p string) { os.RemoveAll(p) },
-	func(t *testing.T, root, outside, p string) { os.RemoveAll(p); os.WriteFile(p, []byte("inside\n"), 0o644) },
+	func(t *testing.T, root, outside, p string) {
+		os.RemoveAll(p)
+		os.WriteFile(p, []byte("inside\n"), 0o644)
+	},
 	func(t *testing.T, root, outside, p string) { os.RemoveAll(p); os.Mkdir(p, 0o755) },
-	func(t *testing.T, root, outside, p string) { os.RemoveAll(p); os.Symlink(filepath.Join(root, "a.txt"), p) },
+	func(t *testing.T, root, outside, p string) {
+		os.RemoveAll(p)
+		os.Symlink(filepath.Join(root, "a.txt"), p)
+	},
 	func(t *testing.T, root, outside, p string) { os.RemoveAll(p); os.Symlink(filepath.Join(root, "d"), p) },
 	func(t *testing.T, root, outside, p string) { os.RemoveAll(p); os.Symlink(outside, p) },
 	func(t *testing.T, root, outside, p string) {
