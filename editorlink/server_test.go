@@ -1,0 +1,337 @@
+package editorlink
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/graft-editor/graft/workspace"
+)
+
+// These tests run real servers on real sockets in temporary directories,
+// with a handler that reports what it was asked.
+
+// echo is a handler that applies nothing and reports one block per
+// request, naming the request's text, and counts its calls.
+type echo struct{ calls atomic.Int64 }
+
+func (h *echo) handle(ctx context.Context, root string, req *Request) (*Reply, error) {
+	h.calls.Add(1)
+	if req.Text == "fail" {
+		return nil, errors.New("the editor's server refused it")
+	}
+	return &Reply{Applied: true, Blocks: []Block{{BlockReport: workspace.BlockReport{Path: root + ":" + req.Text, Status: "applied"}, ID: fmt.Sprint(req.Suggest)}}}, nil
+}
+
+// socketDir returns a new directory for sockets, short enough for
+// sun_path, and removed at the end of the test.
+func socketDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "el")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return filepath.Join(d, "graft")
+}
+
+// startServer starts a server for root with sockets in dir, and waits
+// until it holds root's socket.
+func startServer(t *testing.T, dir, root string, opt ServerOptions, h Handler) *Server {
+	t.Helper()
+	opt.Dir = dir
+	if opt.Retry == 0 {
+		opt.Retry = 50 * time.Millisecond
+	}
+	s := NewServer(h, opt)
+	t.Cleanup(func() { s.Close() })
+	if err := s.SetRoots([]string{root}); err != nil {
+		t.Fatal(err)
+	}
+	waitHeld(t, s, root, true)
+	return s
+}
+
+// waitHeld waits until s holds root's socket, or does not.
+func waitHeld(t *testing.T, s *Server, root string, held bool) {
+	t.Helper()
+	real, _ := realPath(root)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, ok := s.Sockets()[real]; ok == held {
+			return
+		}
+	}
+	t.Fatalf("server holds %s: %v after 5s", root, !held)
+}
+
+func sendCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestSendAndReply(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	h := &echo{}
+	startServer(t, dir, root, ServerOptions{}, h.handle)
+	real, _ := realPath(root)
+
+	rep, err := send(sendCtx(t), dir, root, &Request{Text: "hello", Suggest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Applied || len(rep.Blocks) != 1 || rep.Blocks[0].Path != real+":hello" || rep.Blocks[0].ID != "true" {
+		t.Errorf("reply %+v", rep)
+	}
+	_, err = send(sendCtx(t), dir, root, &Request{Text: "fail"})
+	var se *ServerError
+	if !errors.As(err, &se) || !strings.Contains(se.Message, "refused it") {
+		t.Errorf("a handler's error: %v, want a ServerError", err)
+	}
+	if _, err := send(sendCtx(t), dir, t.TempDir(), &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
+		t.Errorf("another root: %v, want ErrNoServer", err)
+	}
+	if _, err := send(sendCtx(t), filepath.Join(dir, "none"), root, &Request{}); !errors.Is(err, ErrNoServer) {
+		t.Errorf("no directory: %v, want ErrNoServer", err)
+	}
+}
+
+func TestTheSocketGoesWithTheServer(t *testing.T) {
+	dir, root, other := socketDir(t), t.TempDir(), t.TempDir()
+	s := startServer(t, dir, root, ServerOptions{}, (&echo{}).handle)
+	path, _ := SocketPath(dir, root)
+	if fi, err := os.Lstat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("socket: %v, %v; want mode 0600", fi, err)
+	}
+	// A root the editor drops is released; one it adds is served.
+	if err := s.SetRoots([]string{other}); err != nil {
+		t.Fatal(err)
+	}
+	waitHeld(t, s, other, true)
+	waitGone(t, path)
+	s.Close()
+	otherPath, _ := SocketPath(dir, other)
+	if _, err := os.Lstat(otherPath); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket left after Close: %v", err)
+	}
+}
+
+func waitGone(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			return
+		}
+	}
+	t.Fatalf("%s still there after 5s", path)
+}
+
+func TestAStaleSocketIsReplaced(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	if err := ensureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := SocketPath(dir, root)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close() // a killed server's socket: there, but nobody listens
+
+	if _, err := send(sendCtx(t), dir, root, &Request{}); !errors.Is(err, ErrNoServer) {
+		t.Fatalf("a stale socket: %v, want ErrNoServer", err)
+	}
+	startServer(t, dir, root, ServerOptions{}, (&echo{}).handle)
+	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
+		t.Fatalf("after the stale socket was replaced: %v", err)
+	}
+}
+
+func TestTheFirstServerKeepsTheRootAndTheNextTakesOver(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	first := startServer(t, dir, root, ServerOptions{}, func(ctx context.Context, root string, req *Request) (*Reply, error) {
+		return &Reply{FailureReason: "first"}, nil
+	})
+	second := NewServer(func(ctx context.Context, root string, req *Request) (*Reply, error) {
+		return &Reply{FailureReason: "second"}, nil
+	}, ServerOptions{Dir: dir, Retry: 50 * time.Millisecond})
+	t.Cleanup(func() { second.Close() })
+	if err := second.SetRoots([]string{root}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // a few of its retries
+	if rep, err := send(sendCtx(t), dir, root, &Request{}); err != nil || rep.FailureReason != "first" {
+		t.Fatalf("while both run: %+v, %v; want the first server", rep, err)
+	}
+	first.Close()
+	waitHeld(t, second, root, true)
+	if rep, err := send(sendCtx(t), dir, root, &Request{}); err != nil || rep.FailureReason != "second" {
+		t.Fatalf("after the first exited: %+v, %v; want the second server", rep, err)
+	}
+}
+
+func TestAnInsecureDirectoryIsRefused(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	mkdir(t, dir, 0o755)
+	s := NewServer((&echo{}).handle, ServerOptions{Dir: dir})
+	defer s.Close()
+	if err := s.SetRoots([]string{root}); !errors.Is(err, ErrInsecureDir) {
+		t.Fatalf("SetRoots in a 0755 directory: %v, want ErrInsecureDir", err)
+	}
+	if len(s.Sockets()) != 0 {
+		t.Fatal("a socket in an insecure directory")
+	}
+	if _, err := send(sendCtx(t), dir, root, &Request{}); !errors.Is(err, ErrInsecureDir) {
+		t.Fatalf("Send through a 0755 directory: %v, want ErrInsecureDir", err)
+	}
+}
+
+func TestAnOversizedRequestIsRefusedAndTheServerGoesOn(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	h := &echo{}
+	startServer(t, dir, root, ServerOptions{MaxRequest: 4 << 10}, h.handle)
+	_, err := send(sendCtx(t), dir, root, &Request{Text: strings.Repeat("x", 1<<20)})
+	if err == nil || !(strings.Contains(err.Error(), "too large") || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)) {
+		t.Fatalf("a 1 MiB request to a 4 KiB server: %v, want a refusal", err)
+	}
+	t.Logf("refusal: %v", err)
+	if h.calls.Load() != 0 {
+		t.Fatal("the handler saw the oversized request")
+	}
+	if _, err := send(sendCtx(t), dir, root, &Request{Text: "small"}); err != nil {
+		t.Fatalf("the next request: %v", err)
+	}
+}
+
+func TestASilentClientIsCutOff(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	h := &echo{}
+	startServer(t, dir, root, ServerOptions{ReadTimeout: 100 * time.Millisecond}, h.handle)
+	path, _ := SocketPath(dir, root)
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, `{"root": "`) // and nothing more
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || !strings.Contains(line, "timeout") {
+		t.Fatalf("reply %q, %v; want a refusal for the timeout", line, err)
+	}
+	if h.calls.Load() != 0 {
+		t.Fatal("the handler ran")
+	}
+}
+
+func TestARequestForAnotherRootIsRefused(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	h := &echo{}
+	startServer(t, dir, root, ServerOptions{}, h.handle)
+	path, _ := SocketPath(dir, root)
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := writeMessage(c, &Request{Root: t.TempDir(), Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	var rep Reply
+	if err := readMessage(c, maxReply, &rep); err != nil || !strings.Contains(rep.Error, "refused") {
+		t.Fatalf("reply %+v, %v; want a refusal", rep, err)
+	}
+	if h.calls.Load() != 0 {
+		t.Fatal("the handler ran")
+	}
+}
+
+// helperEnv, when set, makes TestHelperDial dial the socket it names.
+const helperEnv = "EDITORLINK_TEST_DIAL"
+
+// TestHelperDial is not a test: TestAnotherUsersConnectionIsRefused runs
+// the test binary as another user to run it. It sends a request and
+// prints the reply, or the error.
+func TestHelperDial(t *testing.T) {
+	path := os.Getenv(helperEnv)
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		fmt.Printf("DIAL ERROR %v\n", err)
+		return
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	writeMessage(c, &Request{Root: os.Getenv(helperEnv + "_ROOT"), Text: "from another user"})
+	var rep Reply
+	if err := readMessage(c, maxReply, &rep); err != nil {
+		fmt.Printf("READ ERROR %v\n", err)
+		return
+	}
+	fmt.Printf("REPLY %+v\n", rep)
+}
+
+func TestAnotherUsersConnectionIsRefused(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root, to run a client as another user; TestSamePeer covers the check")
+	}
+	// The directory and socket are opened up, so that only the peer
+	// credentials stand between the other user and the handler.
+	base, err := os.MkdirTemp("", "el")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	os.Chmod(base, 0o755)
+	dir, root := filepath.Join(base, "graft"), t.TempDir()
+	h := &echo{}
+	startServer(t, dir, root, ServerOptions{}, h.handle)
+	path, _ := SocketPath(dir, root)
+	os.Chmod(dir, 0o711)
+	os.Chmod(path, 0o666)
+
+	// The test binary, where the other user can run it.
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(base, "helper.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^TestHelperDial$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+path, helperEnv+"_ROOT="+root)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "DIAL ERROR") {
+		t.Fatalf("the other user could not reach the socket, so the test proves nothing:\n%s", out)
+	}
+	if strings.Contains(string(out), "REPLY") || h.calls.Load() != 0 {
+		t.Fatalf("another user's request was answered:\n%s", out)
+	}
+	if !strings.Contains(string(out), "READ ERROR") {
+		t.Fatalf("helper output:\n%s", out)
+	}
+	// The server goes on serving its user.
+	os.Chmod(dir, 0o700)
+	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+}
