@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/graft-editor/graft/editorlink"
 	"github.com/graft-editor/graft/engine/dialect"
 	"github.com/graft-editor/graft/workspace"
 )
@@ -23,6 +24,9 @@ func (s *server) applyEdits(ctx context.Context, req *mcp.CallToolRequest, args 
 	blocks, err := parseAnswer(root, args.Text)
 	if err != nil {
 		return nil, nil, err
+	}
+	if res, rep, sent, err := s.toEditor(ctx, root, &editorlink.Request{Text: args.Text, Atomic: args.Atomic}); sent {
+		return res, rep, err
 	}
 	res, err := workspace.Apply(ctx, root, blocks, workspace.ApplyOptions{
 		Plan: workspace.PlanOptions{Engine: s.engineOptions(), Atomic: args.Atomic},

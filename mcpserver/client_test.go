@@ -28,6 +28,7 @@ type startOptions struct {
 	dir    string             // the working directory; the test's temp dir when empty
 	client *mcp.ClientOptions // nil: the SDK's defaults
 	roots  []*mcp.Root        // the client's roots
+	env    []string           // the environment; nil: this process's
 	// protocol is the protocol version the client asks for; "" the
 	// latest.
 	protocol string
@@ -43,6 +44,7 @@ func start(tb testing.TB, opt startOptions) *server {
 	if cmd.Dir == "" {
 		cmd.Dir = tb.TempDir()
 	}
+	cmd.Env = opt.env
 	cmd.Stderr = &testWriter{tb}
 	client := mcp.NewClient(&mcp.Implementation{Name: "graft-test", Version: "1"}, opt.client)
 	client.AddRoots(opt.roots...)

@@ -23,6 +23,13 @@ func (s *server) edit(ctx context.Context, req *mcp.CallToolRequest, args EditAr
 		return ask, nil, err
 	}
 	defer release()
+	ereq, err := editRequest(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res, rep, sent, err := s.toEditor(ctx, root, ereq); sent {
+		return res, rep, err
+	}
 	res, err := workspace.Apply(ctx, root, []dialect.Block{b}, workspace.ApplyOptions{
 		Plan: workspace.PlanOptions{Engine: s.engineOptions()},
 	})

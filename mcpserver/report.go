@@ -14,6 +14,7 @@ type Report struct {
 	Applied int           `json:"applied" jsonschema:"the number of blocks that applied (for preview_edits: would apply)"`
 	Failed  int           `json:"failed" jsonschema:"the number of blocks that were refused"`
 	Skipped int           `json:"skipped" jsonschema:"the number of blocks left out because another block failed"`
+	Via     string        `json:"via,omitempty" jsonschema:"where the edits went: disk, or editor (the open buffers of the editor's graft serve)"`
 }
 
 // A BlockReport is a block's entry: the contract's fields, whose
@@ -44,6 +45,7 @@ func newReport(res *workspace.Result, withDiff bool) *Report {
 		Applied: res.Count(engine.StatusApplied),
 		Failed:  res.Count(engine.StatusFailed),
 		Skipped: res.Count(engine.StatusSkipped),
+		Via:     viaDisk,
 	}
 	for i := range res.Blocks {
 		b := &res.Blocks[i]

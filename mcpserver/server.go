@@ -33,6 +33,10 @@ type Options struct {
 	Dir string
 	// Version is the server's version, as the initialize result says it.
 	Version string
+	// Editor says whether edit and apply_edits send their edits to the
+	// graft serve of an editor that has the root open; "" is EditorAuto.
+	// preview_edits always reads the disk.
+	Editor EditorMode
 	// Threshold is the minimum similarity of a fuzzy match; zero means
 	// engine.DefaultThreshold.
 	Threshold float64
@@ -52,6 +56,9 @@ type server struct {
 // opened at once, and New fails if it is not a directory; Close releases
 // it.
 func New(opt Options) (*Server, error) {
+	if _, err := ParseEditorMode(string(opt.Editor)); err != nil {
+		return nil, err
+	}
 	s := &server{opt: opt, logger: opt.Logger}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)

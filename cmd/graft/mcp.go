@@ -15,7 +15,7 @@ import (
 	"github.com/graft-editor/graft/mcpserver"
 )
 
-const mcpUsage = `usage: graft mcp [--root DIR]
+const mcpUsage = `usage: graft mcp [--root DIR] [--editor auto|always|never]
 
 Serve Graft's edit tools to an agent over the Model Context Protocol, on
 standard input and output. Agents start it from their MCP configuration;
@@ -30,6 +30,12 @@ tools:
 flags:
   --root DIR   workspace root; every path stays inside it (default: the
                client's first MCP root, else the current directory)
+  --editor MODE
+               auto (default): when an editor's graft serve serves the root,
+               send edit and apply_edits there, so that they land in its
+               buffers; else write the disk. always: refuse the edits when
+               no graft serve serves the root. never: always write the disk.
+               preview_edits reads the disk.
 `
 
 // runMCP is graft mcp.
@@ -37,6 +43,7 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 	fs := flag.NewFlagSet("graft mcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	root := fs.String("root", "", "")
+	editor := fs.String("editor", string(mcpserver.EditorAuto), "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, mcpUsage)
@@ -49,6 +56,11 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		fmt.Fprintf(stderr, "graft mcp: unexpected arguments %q\n%s", fs.Args(), mcpUsage)
 		return exitUsage
 	}
+	mode, err := mcpserver.ParseEditorMode(*editor)
+	if err != nil {
+		fmt.Fprintf(stderr, "graft mcp: --editor: %v\n", err)
+		return exitUsage
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "graft mcp: %v\n", err)
@@ -58,6 +70,7 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 	srv, err := mcpserver.New(mcpserver.Options{
 		Root:    *root,
 		Dir:     dir,
+		Editor:  mode,
 		Version: version(info),
 		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})

@@ -1,0 +1,150 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// An EditorMode says whether the tools that change files send their edits
+// to the graft serve of an editor that has the workspace open, so that
+// they land in its buffers (with undo, unsaved changes respected) rather
+// than on the disk behind it.
+type EditorMode string
+
+// The editor modes, as --editor spells them.
+const (
+	// EditorAuto sends the edits to the editor when a graft serve serves
+	// the root, and writes the disk otherwise. It is the default.
+	EditorAuto EditorMode = "auto"
+	// EditorAlways sends them to the editor, and refuses them when none
+	// serves the root.
+	EditorAlways EditorMode = "always"
+	// EditorNever writes the disk.
+	EditorNever EditorMode = "never"
+)
+
+// ParseEditorMode returns the mode s names; "" is EditorAuto.
+func ParseEditorMode(s string) (EditorMode, error) {
+	switch m := EditorMode(s); m {
+	case "":
+		return EditorAuto, nil
+	case EditorAuto, EditorAlways, EditorNever:
+		return m, nil
+	}
+	return "", fmt.Errorf("editor mode %q: want %s, %s or %s", s, EditorAuto, EditorAlways, EditorNever)
+}
+
+// The values of Report.Via.
+const (
+	viaDisk   = "disk"
+	viaEditor = "editor"
+)
+
+// toEditor sends req to the editor's graft serve for root, as the mode
+// says, and returns the tool's result; sent is false when the edits are
+// for the disk instead (nothing was sent then).
+func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editorlink.Request) (res *mcp.CallToolResult, rep *Report, sent bool, err error) {
+	mode, _ := ParseEditorMode(string(s.opt.Editor))
+	if mode == EditorNever {
+		return nil, nil, false, nil
+	}
+	if _, err := editorlink.Lookup(ctx, root.Dir()); err != nil {
+		if mode == EditorAlways {
+			return nil, nil, true, fmt.Errorf("not applied: graft mcp runs with --editor always, and %w; nothing was written. "+
+				"The user must open the workspace in an editor that runs graft serve", err)
+		}
+		if !errors.Is(err, editorlink.ErrNoServer) {
+			s.logger.Warn("not sending to the editor; writing the disk", "error", err)
+		}
+		return nil, nil, false, nil
+	}
+	reply, err := editorlink.Send(ctx, root.Dir(), req)
+	if err != nil {
+		return nil, nil, true, fmt.Errorf("sending the edits to the editor: %w; they may not have been applied: read the file before you retry", err)
+	}
+	rep = editorReport(reply)
+	text := editorText(reply, rep)
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: text}},
+		IsError: !reply.Applied || rep.Applied < len(rep.Blocks),
+	}, rep, true, nil
+}
+
+// editRequest is the edit tool's arguments as a request for the editor: a
+// str-replace object, which graft serve reads as the edit tool does.
+func editRequest(args EditArgs) (*editorlink.Request, error) {
+	obj := map[string]any{"path": args.Path, "old_string": args.OldString, "new_string": args.NewString}
+	if args.ReplaceAll {
+		obj["replace_all"] = true
+	}
+	if args.StartLine > 0 {
+		obj["start_line"] = args.StartLine
+	}
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	return &editorlink.Request{Edits: []json.RawMessage{data}}, nil
+}
+
+// editorReport is the report of an editor's reply: its blocks, and no
+// file entries, the editor having changed its documents itself.
+func editorReport(reply *editorlink.Reply) *Report {
+	r := &Report{Via: viaEditor, Blocks: make([]BlockReport, len(reply.Blocks)), Files: []FileReport{}}
+	for i, b := range reply.Blocks {
+		r.Blocks[i].BlockReport = b.BlockReport
+		switch engine.Status(b.Status) {
+		case engine.StatusApplied:
+			r.Applied++
+		case engine.StatusSkipped:
+			r.Skipped++
+		default:
+			r.Failed++
+		}
+	}
+	return r
+}
+
+// editorText is the text for the model of an editor's reply.
+func editorText(reply *editorlink.Reply, rep *Report) string {
+	var b strings.Builder
+	for _, blk := range reply.Blocks {
+		if len(reply.Blocks) > 1 {
+			fmt.Fprintf(&b, "Block %d: ", blk.Index+1)
+		}
+		where := blk.Path
+		if blk.StartLine > 0 {
+			where += " " + lineRange(blk.StartLine, blk.EndLine)
+		}
+		switch {
+		case engine.Status(blk.Status) != engine.StatusApplied:
+			fmt.Fprintf(&b, "Refused (%s): %s\n", blk.Path, strings.TrimSpace(blk.Message))
+		case exact(blk.Strategy):
+			fmt.Fprintf(&b, "Applied to %s (%s).\n", where, blk.Strategy)
+		default:
+			fmt.Fprintf(&b, "Applied to %s, adjusted: the text there was not exactly what you quoted; matched by %s (%.0f%% similar). %s\n",
+				where, blk.Strategy, 100*blk.Score, oneLine(blk.Message))
+		}
+	}
+	switch {
+	case !reply.Applied && reply.FailureReason != "":
+		fmt.Fprintf(&b, "The editor did not apply the edits: %s\n", reply.FailureReason)
+	case !reply.Applied:
+		b.WriteString("The editor did not apply the edits.\n")
+	default:
+		b.WriteString("Applied in the editor's open buffers (the user's unsaved changes kept, undo available); the editor saves them.\n")
+	}
+	if len(reply.Blocks) > 1 || rep.Applied < len(rep.Blocks) {
+		fmt.Fprintf(&b, "%d applied, %d failed, %d skipped.\n", rep.Applied, rep.Failed, rep.Skipped)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,139 @@
+package mcpserver_test
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/mcpserver"
+)
+
+// The editor route end to end: the built graft serve, driven by lsptest's
+// editor with a buffer that differs from the disk, and the built graft mcp
+// sending an edit to it over the editor link.
+
+const (
+	editorDisk   = "package main\n\nfunc answer() int {\n\treturn 41\n}\n"
+	editorBuffer = "package main\n\n// unsaved\nfunc answer() int {\n\treturn 41\n}\n"
+)
+
+// editorWorkspace returns a root holding main.go as editorDisk, and a
+// private, short socket directory (a socket's path must fit in 108 bytes).
+func editorWorkspace(t *testing.T) (root, sockets string) {
+	t.Helper()
+	root = writeFiles(t, t.TempDir(), map[string]string{"main.go": editorDisk})
+	short, err := os.MkdirTemp("", "gm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	return root, filepath.Join(short, "graft")
+}
+
+// startEditor starts graft serve for root with main.go open as
+// editorBuffer, and waits until it listens on its socket.
+func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
+	t.Helper()
+	opt := lsptest.VSCode(root)
+	opt.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
+	e, _ := lsptest.StartReady(t, opt)
+	if err := e.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
+		t.Fatal(err)
+	}
+	path, err := editorlink.SocketPath(sockets, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if c, err := net.Dial("unix", path); err == nil {
+			c.Close()
+			return e
+		}
+	}
+	t.Fatalf("graft serve does not listen on %s", path)
+	return nil
+}
+
+func TestEditorRoute(t *testing.T) {
+	edit := map[string]any{"path": "main.go", "old_string": "\treturn 41\n", "new_string": "\treturn 42\n"}
+	tests := []struct {
+		name      string
+		mode      string
+		editor    bool // a graft serve serves the root
+		wantErr   bool
+		buffer    string // the buffer after, when an editor runs
+		disk      string
+		via       string
+		wantInErr string
+	}{
+		{name: "auto: the buffer changes, the disk does not", mode: "auto", editor: true,
+			buffer: strings.Replace(editorBuffer, "41", "42", 1), disk: editorDisk, via: "editor"},
+		{name: "always: the buffer changes", mode: "always", editor: true,
+			buffer: strings.Replace(editorBuffer, "41", "42", 1), disk: editorDisk, via: "editor"},
+		{name: "never: the disk changes behind the editor", mode: "never", editor: true,
+			buffer: editorBuffer, disk: strings.Replace(editorDisk, "41", "42", 1), via: "disk"},
+		{name: "auto without an editor: the disk changes", mode: "auto",
+			disk: strings.Replace(editorDisk, "41", "42", 1), via: "disk"},
+		{name: "always without an editor: refused, nothing changes", mode: "always",
+			wantErr: true, disk: editorDisk, wantInErr: "no graft serve is serving this workspace"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, sockets := editorWorkspace(t)
+			var e *lsptest.Editor
+			if tt.editor {
+				e = startEditor(t, root, sockets)
+			}
+			s := start(t, startOptions{
+				args: []string{"--root", root, "--editor", tt.mode},
+				env:  append(os.Environ(), editorlink.DirEnv+"="+sockets),
+			})
+			res := s.call("edit", edit)
+			if res.IsError != tt.wantErr {
+				t.Fatalf("isError %v, want %v:\n%s", res.IsError, tt.wantErr, text(res))
+			}
+			main := filepath.Join(root, "main.go")
+			if got := readFile(t, root, "main.go"); got != tt.disk {
+				t.Errorf("disk:\n%s\nwant:\n%s", got, tt.disk)
+			}
+			if e != nil && e.Text(main) != tt.buffer {
+				t.Errorf("buffer:\n%s\nwant:\n%s", e.Text(main), tt.buffer)
+			}
+			if tt.wantErr {
+				if !strings.Contains(text(res), tt.wantInErr) {
+					t.Errorf("error does not say %q:\n%s", tt.wantInErr, text(res))
+				}
+				return
+			}
+			r := report(t, res)
+			if r.Via != tt.via || r.Applied != 1 {
+				t.Errorf("via %q applied %d, want %q 1:\n%s", r.Via, r.Applied, tt.via, text(res))
+			}
+			if tt.via == "editor" {
+				// The block landed on line 5 of the buffer, line 4 on disk.
+				if b := r.Blocks[0]; b.StartLine != 5 || !strings.Contains(text(res), "editor's open buffers") {
+					t.Errorf("block %+v; text:\n%s", b, text(res))
+				}
+				if n := len(e.AppliedEdits()); n != 1 {
+					t.Errorf("%d workspace/applyEdit requests, want 1", n)
+				}
+			}
+		})
+	}
+}
+
+func TestParseEditorMode(t *testing.T) {
+	for in, want := range map[string]mcpserver.EditorMode{"": "auto", "auto": "auto", "always": "always", "never": "never"} {
+		if got, err := mcpserver.ParseEditorMode(in); err != nil || got != want {
+			t.Errorf("ParseEditorMode(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := mcpserver.ParseEditorMode("sometimes"); err == nil {
+		t.Error("ParseEditorMode(\"sometimes\") did not fail")
+	}
+}
