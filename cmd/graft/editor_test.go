@@ -409,3 +409,58 @@ func TestEditorRouteSuggestShowsSuggestionsInTheEditor(t *testing.T) {
 		t.Errorf("no diagnostic shows the suggestion: %v", err)
 	}
 }
+
+func TestEditorRouteWithSeveralFolders(t *testing.T) {
+	a, sockets := editorWorkspace(t)
+	b, _ := editorWorkspace(t)
+	if err := os.WriteFile(filepath.Join(b, "only.go"), []byte("package b\n\nconst x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := lsptest.VSCode(a, b)
+	opt.Env = editorEnv(sockets)
+	e, _ := lsptest.StartReady(t, opt)
+	waitSocket(t, sockets, a, true)
+	waitSocket(t, sockets, b, true)
+
+	t.Run("a name the editor would resolve in another folder is refused", func(t *testing.T) {
+		// Both folders have main.go; the server resolves a bare name in
+		// the first folder that has it, which is not the one graft apply
+		// was run in.
+		out, stderr, code := runGraft(t, sockets, b, editorAnswer, "apply")
+		if code != 1 || !strings.Contains(stderr, "several folders") {
+			t.Fatalf("status %d, want 1\n%s\n%s", code, out, stderr)
+		}
+		for _, dir := range []string{a, b} {
+			if got := readFile(t, filepath.Join(dir, "main.go")); got != editorDisk {
+				t.Errorf("%s/main.go changed:\n%s", dir, got)
+			}
+		}
+	})
+	t.Run("a name only the client's folder has goes through", func(t *testing.T) {
+		answer := "only.go\n<<<<<<< SEARCH\nconst x = 1\n=======\nconst x = 2\n>>>>>>> REPLACE\n"
+		out, stderr, code := runGraft(t, sockets, b, answer, "apply", "--editor", "always")
+		if code != 0 {
+			t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+		}
+		// The editor had not opened it: it opens it and changes the
+		// buffer, as VS Code does, leaving the disk to the person.
+		only := filepath.Join(b, "only.go")
+		if got := e.Text(only); !strings.Contains(got, "const x = 2") {
+			t.Errorf("only.go's buffer:\n%s", got)
+		}
+		if got := readFile(t, only); strings.Contains(got, "const x = 2") {
+			t.Errorf("only.go changed on disk:\n%s", got)
+		}
+	})
+	t.Run("the sockets follow the folders", func(t *testing.T) {
+		c, _ := editorWorkspace(t)
+		if err := e.ChangeFolders([]string{c}, []string{a}); err != nil {
+			t.Fatal(err)
+		}
+		waitSocket(t, sockets, c, true)
+		waitSocket(t, sockets, a, false)
+		if _, stderr, code := runGraft(t, sockets, a, editorAnswer, "apply", "--editor", "always"); code != 2 {
+			t.Errorf("a removed folder: status %d, want 2\n%s", code, stderr)
+		}
+	})
+}
