@@ -16,6 +16,9 @@ import (
 // applyEdits is the apply_edits tool: an answer in any dialect, resolved
 // and written as graft apply does.
 func (s *server) applyEdits(ctx context.Context, req *mcp.CallToolRequest, args ApplyArgs) (*mcp.CallToolResult, *Report, error) {
+	if err := checkArguments(req); err != nil {
+		return nil, nil, err
+	}
 	root, release, ask, err := s.workspaceFor(ctx, req)
 	if ask != nil || err != nil {
 		return ask, nil, err
@@ -40,6 +43,9 @@ func (s *server) applyEdits(ctx context.Context, req *mcp.CallToolRequest, args 
 // previewEdits is the preview_edits tool: apply_edits' plan, with the
 // diff, and nothing written.
 func (s *server) previewEdits(ctx context.Context, req *mcp.CallToolRequest, args PreviewArgs) (*mcp.CallToolResult, *Report, error) {
+	if err := checkArguments(req); err != nil {
+		return nil, nil, err
+	}
 	root, release, ask, err := s.workspaceFor(ctx, req)
 	if ask != nil || err != nil {
 		return ask, nil, err

@@ -14,6 +14,9 @@ import (
 // edit is the edit tool: one str-replace edit, resolved and written as
 // graft apply resolves and writes a str-replace call.
 func (s *server) edit(ctx context.Context, req *mcp.CallToolRequest, args EditArgs) (*mcp.CallToolResult, *Report, error) {
+	if err := checkArguments(req); err != nil {
+		return nil, nil, err
+	}
 	b, err := editBlock(args)
 	if err != nil {
 		return nil, nil, err

@@ -350,6 +350,7 @@ func TestBadInput(t *testing.T) {
 		{name: "unknown field", tool: "edit", args: map[string]any{"path": "a.txt", "old_string": "one", "new_string": "x", "force": true}, wantText: "force"},
 		{name: "negative start_line", tool: "edit", args: map[string]any{"path": "a.txt", "old_string": "one", "new_string": "x", "start_line": -2}, wantText: "start_line"},
 		{name: "fractional start_line", tool: "edit", args: map[string]any{"path": "a.txt", "old_string": "one", "new_string": "x", "start_line": 1.5}, wantText: "start_line"},
+		{name: "arguments not UTF-8", tool: "edit", args: json.RawMessage("{\"path\":\"a.txt\",\"old_string\":\"one\",\"new_string\":\"t\xffo\"}"), wantText: "not valid UTF-8 (byte 0xff at offset 50)"},
 		{name: "empty path", tool: "edit", args: map[string]any{"path": "", "old_string": "one", "new_string": "x"}, wantText: "path is empty"},
 		{name: "control character in the path", tool: "edit", args: map[string]any{"path": "a.txt\n", "old_string": "one", "new_string": "x"}, wantText: "control character"},
 		{name: "arguments not an object", tool: "apply_edits", args: []string{"a"}, wantText: "arguments"},
