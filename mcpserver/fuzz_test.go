@@ -80,10 +80,11 @@ func FuzzToolArguments(f *testing.F) {
 }
 
 // connectInProcess serves the tools for the root dir in this process and
-// returns a client session to them.
+// returns a client session to them; the edits go to the disk, whatever
+// editor may serve the root.
 func connectInProcess(tb testing.TB, dir string) *mcp.ClientSession {
 	tb.Helper()
-	srv, err := mcpserver.New(mcpserver.Options{Root: dir})
+	srv, err := mcpserver.New(mcpserver.Options{Root: dir, Editor: mcpserver.EditorNever})
 	if err != nil {
 		tb.Fatal(err)
 	}
