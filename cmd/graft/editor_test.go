@@ -234,6 +234,30 @@ func TestEditorRouteResolvesAgainWhenTheBufferChangedMeanwhile(t *testing.T) {
 	}
 }
 
+func TestEditorRouteRefusesWhatItCannotCarry(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	e := startEditor(t, root, sockets)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"an unknown mode", []string{"--editor", "sometimes"}, `--editor "sometimes"`},
+		{"a threshold the editor does not take", []string{"--threshold", "0.95"}, "--threshold cannot go to the editor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := runGraft(t, sockets, root, editorAnswer, append([]string{"apply"}, tt.args...)...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("status %d, want 2 saying %q\n%s", code, tt.want, stderr)
+			}
+		})
+	}
+	if e.Text(filepath.Join(root, "main.go")) != editorBuffer || readFile(t, filepath.Join(root, "main.go")) != editorDisk {
+		t.Error("a refused run changed the buffer or the disk")
+	}
+}
+
 func TestEditorRouteWithoutServer(t *testing.T) {
 	t.Run("auto applies to the disk", func(t *testing.T) {
 		root, sockets := editorWorkspace(t)
