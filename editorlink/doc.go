@@ -20,8 +20,10 @@
 // next server to claim the root replaces it. A server that found the root
 // claimed by a live server tries again every few seconds, so that when the
 // first editor exits, the next one takes over its workspace. Claims and
-// removals take a lock file beside the socket, so that two servers never
-// replace each other's sockets. A server removes its socket when it stops,
+// removals hold a lock on the directory (an flock on its file "lock"), so
+// that two servers never replace each other's sockets; a claim also
+// removes the stale sockets of other roots, so that killed servers do not
+// fill the directory. A server removes its socket when it stops,
 // only if the socket is still its own.
 //
 // # Who may connect

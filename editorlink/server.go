@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -222,11 +223,12 @@ func (s *Server) claim(path string) (*net.UnixListener, os.FileInfo, error) {
 	if err := CheckDir(filepath.Dir(path), s.uid); err != nil {
 		return nil, nil, err
 	}
-	unlock, err := lockSocket(path)
+	unlock, err := lockDir(filepath.Dir(path))
 	if err != nil {
 		return nil, nil, err
 	}
 	defer unlock()
+	s.sweep(filepath.Dir(path), path)
 	if _, err := os.Lstat(path); err == nil {
 		if live(path) {
 			return nil, nil, errBusy
@@ -266,10 +268,32 @@ func live(path string) bool {
 	return !(errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTSOCK))
 }
 
-// lockSocket takes the lock of the socket at path (an flock on
-// path+".lock"), which claims and releases hold, and returns its release.
-func lockSocket(path string) (func(), error) {
-	f, err := os.OpenFile(strings.TrimSuffix(path, ".sock")+".lock", os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
+// sweep removes the stale sockets of other roots in dir, which killed
+// servers left behind, so that the directory does not fill with them.
+// The directory's lock is held, so that no socket is between its bind
+// and its listen.
+func (s *Server) sweep(dir, except string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if p == except || e.Type()&fs.ModeSocket == 0 || !strings.HasSuffix(e.Name(), ".sock") {
+			continue
+		}
+		if c, err := net.DialTimeout("unix", p, time.Second); err == nil {
+			c.Close()
+		} else if errors.Is(err, syscall.ECONNREFUSED) {
+			os.Remove(p)
+		}
+	}
+}
+
+// lockDir takes the lock of the socket directory dir (an flock on
+// dir/lock), which claims and releases hold, and returns its release.
+func lockDir(dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("socket lock: %w", err)
 	}
@@ -340,7 +364,7 @@ func (s *Server) serve(ctx context.Context, rl *rootLink, ln *net.UnixListener, 
 
 // release removes the socket at path if it is still fi.
 func (s *Server) release(path string, fi os.FileInfo) {
-	unlock, err := lockSocket(path)
+	unlock, err := lockDir(filepath.Dir(path))
 	if err != nil {
 		s.log.Warn("editor link: release", zap.Error(err))
 		return

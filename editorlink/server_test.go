@@ -142,21 +142,39 @@ func TestAStaleSocketIsReplaced(t *testing.T) {
 	if err := ensureDir(dir); err != nil {
 		t.Fatal(err)
 	}
+	path := staleSocket(t, dir, root)
+	if _, err := send(sendCtx(t), dir, root, &Request{}); !errors.Is(err, ErrNoServer) {
+		t.Fatalf("a stale socket: %v, want ErrNoServer", err)
+	}
+	// Another root's stale socket goes too; a live one stays.
+	gone := staleSocket(t, dir, t.TempDir())
+	liveRoot := t.TempDir()
+	startServer(t, dir, liveRoot, ServerOptions{}, (&echo{}).handle)
+
+	startServer(t, dir, root, ServerOptions{}, (&echo{}).handle)
+	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
+		t.Fatalf("after the stale socket %s was replaced: %v", path, err)
+	}
+	if _, err := os.Lstat(gone); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("another root's stale socket is left: %v", err)
+	}
+	if _, err := send(sendCtx(t), dir, liveRoot, &Request{Text: "x"}); err != nil {
+		t.Errorf("another root's live server: %v", err)
+	}
+}
+
+// staleSocket leaves at root's socket in dir a socket nobody listens on,
+// as a killed server does, and returns its path.
+func staleSocket(t *testing.T, dir, root string) string {
+	t.Helper()
 	path, _ := SocketPath(dir, root)
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln.SetUnlinkOnClose(false)
-	ln.Close() // a killed server's socket: there, but nobody listens
-
-	if _, err := send(sendCtx(t), dir, root, &Request{}); !errors.Is(err, ErrNoServer) {
-		t.Fatalf("a stale socket: %v, want ErrNoServer", err)
-	}
-	startServer(t, dir, root, ServerOptions{}, (&echo{}).handle)
-	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
-		t.Fatalf("after the stale socket was replaced: %v", err)
-	}
+	ln.Close()
+	return path
 }
 
 func TestTheFirstServerKeepsTheRootAndTheNextTakesOver(t *testing.T) {
