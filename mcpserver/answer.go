@@ -32,12 +32,12 @@ func (s *server) applyEdits(ctx context.Context, req *mcp.CallToolRequest, args 
 		return res, rep, err
 	}
 	res, err := workspace.Apply(ctx, root, blocks, workspace.ApplyOptions{
-		Plan: workspace.PlanOptions{Engine: s.engineOptions(), Atomic: args.Atomic},
+		Plan: workspace.PlanOptions{Atomic: args.Atomic},
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.result(res, outcomeText(res, false)), newReport(res, false), nil
+	return result(res, outcomeText(res, false)), newReport(res, false), nil
 }
 
 // previewEdits is the preview_edits tool: apply_edits' plan, with the
@@ -55,7 +55,7 @@ func (s *server) previewEdits(ctx context.Context, req *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := workspace.Plan(ctx, root.Links(), blocks, workspace.PlanOptions{Engine: s.engineOptions()})
+	res, err := workspace.Plan(ctx, root.Links(), blocks, workspace.PlanOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,7 +67,7 @@ func (s *server) previewEdits(ctx context.Context, req *mcp.CallToolRequest, arg
 			text.WriteString(d)
 		}
 	}
-	return s.result(res, text.String()), newReport(res, true), nil
+	return result(res, text.String()), newReport(res, true), nil
 }
 
 // parseAnswer reads the edit blocks of an answer, as graft apply does.
@@ -85,7 +85,7 @@ func parseAnswer(root *workspace.Root, text string) ([]dialect.Block, error) {
 
 // result is the tool result for res with text for the model: a tool
 // error unless every block applied.
-func (s *server) result(res *workspace.Result, text string) *mcp.CallToolResult {
+func result(res *workspace.Result, text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
 		IsError: !res.OK(),

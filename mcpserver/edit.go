@@ -34,12 +34,12 @@ func (s *server) edit(ctx context.Context, req *mcp.CallToolRequest, args EditAr
 		return res, rep, err
 	}
 	res, err := workspace.Apply(ctx, root, []dialect.Block{b}, workspace.ApplyOptions{
-		Plan: workspace.PlanOptions{Engine: s.engineOptions()},
+		Plan: workspace.PlanOptions{},
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.result(res, outcomeText(res, false)), newReport(res, false), nil
+	return result(res, outcomeText(res, false)), newReport(res, false), nil
 }
 
 // editBlock returns the block the edit tool's arguments ask for, with the

@@ -18,7 +18,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -37,9 +36,6 @@ type Options struct {
 	// graft serve of an editor that has the root open; "" is EditorAuto.
 	// preview_edits always reads the disk.
 	Editor EditorMode
-	// Threshold is the minimum similarity of a fuzzy match; zero means
-	// engine.DefaultThreshold.
-	Threshold float64
 	// Logger receives what the server has to say outside the protocol;
 	// nil discards it.
 	Logger *slog.Logger
@@ -108,18 +104,10 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return nil
 }
 
-// MCP returns the underlying SDK server, for transports other than Run's.
-func (s *Server) MCP() *mcp.Server { return s.mcp }
-
 // Close releases the workspace root that New opened.
 func (s *Server) Close() error {
 	if s.s.root != nil {
 		return s.s.root.Close()
 	}
 	return nil
-}
-
-// engineOptions are the resolver's options for every tool.
-func (s *server) engineOptions() engine.Options {
-	return engine.Options{Threshold: s.opt.Threshold}
 }
