@@ -136,6 +136,8 @@ func editorText(reply *editorlink.Reply, rep *Report) string {
 		}
 	}
 	switch {
+	case rep.Applied == 0:
+		b.WriteString("Nothing changed, in the editor's buffers or on disk.\n")
 	case !reply.Applied && reply.FailureReason != "":
 		fmt.Fprintf(&b, "The editor did not apply the edits: %s\n", reply.FailureReason)
 	case !reply.Applied:

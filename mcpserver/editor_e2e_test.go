@@ -137,3 +137,50 @@ func TestParseEditorMode(t *testing.T) {
 		t.Error("ParseEditorMode(\"sometimes\") did not fail")
 	}
 }
+
+func TestEditorRouteRefusals(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	e := startEditor(t, root, sockets)
+	s := start(t, startOptions{
+		args: []string{"--root", root},
+		env:  append(os.Environ(), editorlink.DirEnv+"="+sockets),
+	})
+	tests := []struct {
+		name     string
+		args     map[string]any
+		wantText []string
+	}{
+		{name: "a search unlike the buffer shows the candidate",
+			args:     map[string]any{"path": "main.go", "old_string": "func question() string {\n\treturn \"why\"\n}\n", "new_string": "x\n"},
+			wantText: []string{"Refused (main.go):", "candidate at lines", "Nothing changed, in the editor's buffers or on disk."}},
+		{name: "a path outside the root",
+			args:     map[string]any{"path": "../outside.go", "old_string": "", "new_string": "package outside\n"},
+			wantText: []string{"Refused (", "outside"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := s.call("edit", tt.args)
+			t.Logf("text for the model:\n%s", text(res))
+			if !res.IsError {
+				t.Fatalf("not a tool error:\n%s", text(res))
+			}
+			for _, w := range tt.wantText {
+				if !strings.Contains(text(res), w) {
+					t.Errorf("text does not say %q:\n%s", w, text(res))
+				}
+			}
+			if r := report(t, res); r.Via != "editor" || r.Failed != 1 {
+				t.Errorf("via %q failed %d, want editor 1", r.Via, r.Failed)
+			}
+			if got := readFile(t, root, "main.go"); got != editorDisk {
+				t.Errorf("disk changed:\n%s", got)
+			}
+			if got := e.Text(filepath.Join(root, "main.go")); got != editorBuffer {
+				t.Errorf("buffer changed:\n%s", got)
+			}
+			if got := readFile(t, filepath.Dir(root), "outside.go"); got != "<missing>" {
+				t.Errorf("a file was written outside the root")
+			}
+		})
+	}
+}
