@@ -19,6 +19,7 @@ import (
 // A server is graft mcp, the built binary, driven by the Go SDK's client.
 type server struct {
 	tb      testing.TB
+	client  *mcp.Client
 	session *mcp.ClientSession
 }
 
@@ -55,7 +56,7 @@ func start(tb testing.TB, opt startOptions) *server {
 		tb.Fatalf("connecting to graft mcp: %v", err)
 	}
 	tb.Cleanup(func() { session.Close() })
-	return &server{tb: tb, session: session}
+	return &server{tb: tb, client: client, session: session}
 }
 
 // startIn runs graft mcp --root dir.

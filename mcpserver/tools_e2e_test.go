@@ -431,6 +431,28 @@ func TestRoots(t *testing.T) {
 	}
 }
 
+// TestRootsFollowTheClient checks that the root is asked for at each
+// call: when the client's roots change, the next edit lands in the new
+// one.
+func TestRootsFollowTheClient(t *testing.T) {
+	first := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "one\n"})
+	second := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "one\n"})
+	uri := func(dir string) string { return (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String() }
+	s := start(t, startOptions{roots: []*mcp.Root{{URI: uri(first)}}})
+	edit := map[string]any{"path": "a.txt", "old_string": "one", "new_string": "two"}
+	if res := s.call("edit", edit); res.IsError {
+		t.Fatalf("first edit: %s", text(res))
+	}
+	s.client.RemoveRoots(uri(first))
+	s.client.AddRoots(&mcp.Root{URI: uri(second)})
+	if res := s.call("edit", edit); res.IsError {
+		t.Fatalf("second edit: %s", text(res))
+	}
+	if a, b := readFile(t, first, "a.txt"), readFile(t, second, "a.txt"); a != "two\n" || b != "two\n" {
+		t.Errorf("the first root's a.txt = %q, the second's %q; want both edited once", a, b)
+	}
+}
+
 // remarshal decodes v, as JSON, into out.
 func remarshal(tb testing.TB, v, out any) {
 	tb.Helper()
