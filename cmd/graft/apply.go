@@ -58,6 +58,7 @@ type applyFlags struct {
 	threshold float64
 	target    string
 	editor    string   // --editor: auto, always or never (editor.go)
+	suggest   bool     // --suggest: pending suggestions in the editor (editor.go)
 	files     []string // the answers to read; none: stdin; "-": stdin
 }
 
@@ -78,6 +79,7 @@ func parseApplyFlags(args []string) (*applyFlags, error) {
 	fs.Float64Var(&f.threshold, "threshold", engine.DefaultThreshold, "")
 	fs.StringVar(&f.target, "target", "", "")
 	fs.StringVar(&f.editor, "editor", editorAuto, "")
+	fs.BoolVar(&f.suggest, "suggest", false, "")
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err

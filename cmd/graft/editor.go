@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,10 @@ const editorUsage = `  --editor MODE    auto (default): when an editor's graft s
                    editor's buffers; else apply it to the disk. always: fail
                    (status 2) when no graft serve serves the root. never:
                    always apply to the disk. --dry-run always reads the disk.
+  --suggest        send the blocks to the editor as pending suggestions, shown
+                   where they would land, to apply or dismiss there; nothing
+                   is applied (needs an editor: status 2 when none serves the
+                   root)
 `
 
 // applyInEditor is graft apply on the editor route: when f.editor asks for
@@ -43,6 +48,9 @@ const editorUsage = `  --editor MODE    auto (default): when an editor's graft s
 func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, target string, stdin io.Reader, stdout, stderr io.Writer) (code int, done bool) {
 	switch f.editor {
 	case editorNever:
+		if f.suggest {
+			return applyError(stdout, stderr, f.json, exitUsage, errors.New("--suggest shows suggestions in an editor: not with --editor never"), ""), true
+		}
 		return 0, false
 	case editorAuto, editorAlways:
 	default:
@@ -50,10 +58,17 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 		return applyError(stdout, stderr, f.json, exitUsage, err, "Run \"graft help apply\" for usage."), true
 	}
 	if f.dryRun {
+		if f.suggest {
+			return applyError(stdout, stderr, f.json, exitUsage, errors.New("--suggest changes nothing already: not with --dry-run"), ""), true
+		}
 		return 0, false // changes nothing: the disk is read, as without an editor
 	}
 	socket, err := editorlink.Lookup(ctx, root.Dir())
 	if err != nil {
+		if f.suggest {
+			return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--suggest: %w", err),
+				"Suggestions are shown in an editor: open the workspace in one that runs graft serve."), true
+		}
 		if f.editor == editorAlways {
 			// Status 2, as for a root that does not exist: nothing was
 			// tried, and the answer has not been read.
@@ -81,9 +96,9 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 	if target != "" {
 		uri = (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(root.Dir(), target))}).String()
 	}
-	rep := editorReport{Via: "editor", Socket: socket, Blocks: []editorlink.Block{}, Files: []jsonFile{}, EditorApplied: true}
+	rep := editorReport{Via: "editor", Socket: socket, Blocks: []editorlink.Block{}, Files: []jsonFile{}, EditorApplied: true, Suggest: f.suggest}
 	for _, text := range texts {
-		r, err := editorlink.Send(ctx, root.Dir(), &editorlink.Request{Text: text, URI: uri, Atomic: f.atomic, Format: f.format})
+		r, err := editorlink.Send(ctx, root.Dir(), &editorlink.Request{Text: text, URI: uri, Atomic: f.atomic, Format: f.format, Suggest: f.suggest})
 		if err != nil {
 			if len(rep.Blocks) > 0 {
 				err = fmt.Errorf("%w (the earlier answers went to the editor)", err)
@@ -157,6 +172,10 @@ type editorReport struct {
 	// FailureReason says why not.
 	EditorApplied bool   `json:"editorApplied"`
 	FailureReason string `json:"failureReason,omitempty"`
+	// Suggest says the blocks went as pending suggestions, which apply
+	// nothing; Suggestions are those the editor now shows.
+	Suggest     bool              `json:"suggest,omitempty"`
+	Suggestions []json.RawMessage `json:"suggestions,omitempty"`
 }
 
 // add adds the reply to one answer to the report.
@@ -174,7 +193,8 @@ func (r *editorReport) add(rep *editorlink.Reply) {
 			r.Skipped++
 		}
 	}
-	if !rep.Applied {
+	r.Suggestions = append(r.Suggestions, rep.Suggestions...)
+	if !rep.Applied && !r.Suggest {
 		r.EditorApplied = false
 		if r.FailureReason == "" {
 			r.FailureReason = rep.FailureReason
@@ -185,6 +205,9 @@ func (r *editorReport) add(rep *editorlink.Reply) {
 		seen[f.Path] = true
 	}
 	for _, b := range rep.Blocks {
+		if r.Suggest {
+			break // a suggestion changes no file
+		}
 		if engine.Status(b.Status) == engine.StatusApplied && b.Path != "" && !seen[b.Path] {
 			seen[b.Path] = true
 			r.Files = append(r.Files, jsonFile{Path: b.Path, Action: "editor", Changed: rep.Applied})
@@ -221,6 +244,12 @@ func (r *editorReport) writeSummary(w io.Writer) error {
 		if bl.Message != "" {
 			b.WriteString(indent(escapeText(bl.Message), "    "))
 		}
+	}
+	if r.Suggest {
+		fmt.Fprintf(&b, "%d suggested, %d failed, %d skipped; shown in the editor as pending suggestions, to apply or dismiss there; nothing changed\n",
+			r.Applied, r.Failed, r.Skipped)
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
 	fmt.Fprintf(&b, "%d applied, %d failed, %d skipped; ", r.Applied, r.Failed, r.Skipped)
 	switch {

@@ -488,3 +488,37 @@ func TestEditorRouteWithSeveralFolders(t *testing.T) {
 		}
 	})
 }
+
+// graft apply --suggest sends the blocks to the editor as pending
+// suggestions: nothing changes, the editor shows them; with no editor
+// serving the root it fails with status 2 and changes nothing.
+func TestApplySuggestThroughTheEditor(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	main := filepath.Join(root, "main.go")
+
+	out, errOut, code := runGraft(t, sockets, root, editorAnswer, "apply", "--suggest")
+	if code != exitUsage || !strings.Contains(errOut, "--suggest") || readFile(t, main) != editorDisk {
+		t.Fatalf("--suggest without an editor: status %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+
+	e := startEditor(t, root, sockets)
+	out, errOut, code = runGraft(t, sockets, root, editorAnswer, "apply", "--suggest")
+	if code != exitOK || !strings.Contains(out, "1 suggested, 0 failed, 0 skipped") {
+		t.Fatalf("--suggest: status %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if e.Text(main) != editorBuffer || readFile(t, main) != editorDisk {
+		t.Error("a suggestion changed the buffer or the disk")
+	}
+	if _, err := e.WaitDiagnostics(lsptest.URI(main), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second); err != nil {
+		t.Errorf("no diagnostic shows the suggestion: %v", err)
+	}
+	out, _, code = runGraft(t, sockets, root, editorAnswer, "apply", "--suggest", "--json")
+	var rep struct {
+		Via         string            `json:"via"`
+		Suggest     bool              `json:"suggest"`
+		Suggestions []json.RawMessage `json:"suggestions"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitOK || rep.Via != "editor" || !rep.Suggest || len(rep.Suggestions) != 1 {
+		t.Errorf("--suggest --json: status %d, %v\n%s", code, err, out)
+	}
+}

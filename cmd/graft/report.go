@@ -18,6 +18,9 @@ import (
 // jsonReport is the JSON report of graft apply, as the outside contract
 // fixes it: fields may be added, never removed or renamed.
 type jsonReport struct {
+	// Via is "disk": graft wrote the files itself (the editor route's
+	// report says "editor").
+	Via     string      `json:"via"`
 	Blocks  []jsonBlock `json:"blocks"`
 	Files   []jsonFile  `json:"files"`
 	Applied int         `json:"applied"`
@@ -47,6 +50,7 @@ type jsonFile struct {
 // is a dry run.
 func writeJSON(w io.Writer, res *workspace.Result, dryRun bool) error {
 	r := jsonReport{
+		Via:     "disk",
 		Blocks:  make([]jsonBlock, len(res.Blocks)),
 		Files:   make([]jsonFile, len(res.Files)),
 		Applied: res.Count(engine.StatusApplied),
