@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -152,8 +153,18 @@ func Start(tb testing.TB, opt Options) *Editor {
 	if cmd.Dir == "" && len(opt.Folders) > 0 {
 		cmd.Dir = opt.Folders[0]
 	}
-	if opt.Env != nil {
-		cmd.Env = opt.Env
+	cmd.Env = opt.Env
+	if cmd.Env == nil {
+		// The server's editor link gets a socket folder of its own, so
+		// that test servers neither meet the user's editors nor leave
+		// sockets in the user's folder. (A short path: a socket's name is
+		// bounded.)
+		sockets, err := os.MkdirTemp("", "graft-lsptest-")
+		if err != nil {
+			tb.Fatalf("lsptest: %v", err)
+		}
+		tb.Cleanup(func() { os.RemoveAll(sockets) })
+		cmd.Env = append(os.Environ(), "GRAFT_EDITOR_DIR="+sockets)
 	}
 	e := newEditor(tb, opt)
 	e.cmd = cmd
