@@ -22,7 +22,7 @@ type change struct {
 	kind    changeKind
 	src     string      // the file written, created, removed or moved
 	dst     string      // where a move puts it
-	temp    string      // the staged content; "" when none
+	temp    *tempFile   // the staged content; nil when none
 	inPlace bool        // rewrite src in place: it has other hard links
 	before  string      // src's text as the plan read it
 	after   string      // the text to write
@@ -63,7 +63,7 @@ func (r *Root) stage(f *FileChange, force bool) (c *change, err error) {
 	c = staged
 	writable := func(fi fs.FileInfo) error {
 		if fi.Mode().Perm()&0o222 == 0 && !force {
-			return &fs.PathError{Op: "write", Path: f.Path, Err: ErrReadOnly}
+			return ErrReadOnly // the caller names the file
 		}
 		return nil
 	}
@@ -203,10 +203,35 @@ func (c *change) mkdirs(dir string) error {
 	return nil
 }
 
+// A tempFile is a temporary file graft wrote. It holds its directory open,
+// so that it is removed from there even when the directory's path has
+// changed meanwhile (a folder renamed, swapped for a link).
+type tempFile struct {
+	rel  string   // its path under the root, when it was made
+	dir  *os.Root // its directory
+	name string   // its name in dir
+	done bool     // its directory is released
+}
+
+// remove deletes the temporary file and releases its directory.
+func (t *tempFile) remove() error {
+	err := t.dir.Remove(t.name)
+	t.release()
+	return err
+}
+
+// release releases the temporary file's directory, once.
+func (t *tempFile) release() {
+	if !t.done {
+		t.dir.Close()
+		t.done = true
+	}
+}
+
 // writeTemp writes text to a new temporary file beside the file at rel,
 // syncs it and gives it mode and the owner and group of was (when the
-// process may), and returns its path. On error it is removed.
-func (r *Root) writeTemp(rel, text string, mode fs.FileMode, was fs.FileInfo) (temp string, err error) {
+// process may), and returns it. On error it is removed.
+func (r *Root) writeTemp(rel, text string, mode fs.FileMode, was fs.FileInfo) (temp *tempFile, err error) {
 	base := filepath.Base(rel)
 	for len(base) > 200 {
 		_, n := utf8.DecodeLastRuneInString(base)
@@ -216,22 +241,32 @@ func (r *Root) writeTemp(rel, text string, mode fs.FileMode, was fs.FileInfo) (t
 	for i := range rnd {
 		rnd[i] = byte(rand.Uint32())
 	}
-	temp = filepath.Join(filepath.Dir(rel), "."+base+tempMark+hex.EncodeToString(rnd[:]))
-	f, err := r.fsys.OpenFile(temp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	dirRel := filepath.Dir(rel)
+	cannot := func(err error) (*tempFile, error) {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return "", fmt.Errorf("cannot write a file in %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
+		return nil, fmt.Errorf("cannot write a file in %s: %w", filepath.ToSlash(dirRel), err)
 	}
+	dir, err := r.fsys.OpenRoot(dirRel)
+	if err != nil {
+		return cannot(err)
+	}
+	name := "." + base + tempMark + hex.EncodeToString(rnd[:])
+	f, err := dir.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		dir.Close()
+		return cannot(err)
+	}
+	temp = &tempFile{rel: filepath.Join(dirRel, name), dir: dir, name: name}
 	defer func() {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			r.fsys.Remove(temp)
-			temp = ""
+			temp.remove()
+			temp = nil
 		}
 	}()
 	if _, err := f.WriteString(text); err != nil {
@@ -282,26 +317,27 @@ func (c *change) commit() error {
 			}
 			break
 		}
-		if err := fsys.Rename(c.temp, c.src); err != nil {
+		if err := fsys.Rename(c.temp.rel, c.src); err != nil {
 			return err
 		}
-		c.temp = ""
+		c.temp.release()
+		c.temp = nil
 	case changeCreate:
-		if err := c.root.place(c.temp, c.src); err != nil {
+		if err := c.root.placeTemp(c.temp, c.src); err != nil {
 			return err
 		}
-		c.temp = ""
+		c.temp = nil
 	case changeMove:
-		if c.temp == "" {
-			if err := c.root.place(c.src, c.dst); err != nil {
+		if c.temp == nil {
+			if err := c.root.place(c.src, c.dst, func() error { return fsys.Remove(c.src) }); err != nil {
 				return err
 			}
 			break
 		}
-		if err := c.root.place(c.temp, c.dst); err != nil {
+		if err := c.root.placeTemp(c.temp, c.dst); err != nil {
 			return err
 		}
-		c.temp = ""
+		c.temp = nil
 		if err := fsys.Remove(c.src); err != nil {
 			fsys.Remove(c.dst)
 			return err
@@ -322,8 +358,8 @@ func (c *change) undo() error {
 		if err != nil {
 			return err
 		}
-		if err := r.place(temp, rel); err != nil {
-			fsys.Remove(temp)
+		if err := r.placeTemp(temp, rel); err != nil {
+			temp.remove()
 			return err
 		}
 		return nil
@@ -341,17 +377,19 @@ func (c *change) undo() error {
 			err = r.rewrite(c.src, c.before, c.after)
 			break
 		}
-		var temp string
+		var temp *tempFile
 		if temp, err = r.writeTemp(c.src, c.before, c.mode, nil); err == nil {
-			if err = fsys.Rename(temp, c.src); err != nil {
-				fsys.Remove(temp)
+			if err = fsys.Rename(temp.rel, c.src); err != nil {
+				temp.remove()
+			} else {
+				temp.release()
 			}
 		}
 	case changeCreate:
 		err = fsys.Remove(c.src)
 	case changeMove:
 		if c.after == c.before {
-			err = r.place(c.dst, c.src)
+			err = r.place(c.dst, c.src, func() error { return fsys.Remove(c.dst) })
 		} else if err = restore(c.src); err == nil {
 			err = fsys.Remove(c.dst)
 		}
@@ -366,9 +404,9 @@ func (c *change) undo() error {
 // cleanup removes the temporary file, and the directories staging created
 // when the change is not made.
 func (c *change) cleanup() {
-	if c.temp != "" {
-		c.root.fsys.Remove(c.temp)
-		c.temp = ""
+	if c.temp != nil {
+		c.temp.remove()
+		c.temp = nil
 	}
 	if c.done {
 		return
@@ -378,15 +416,25 @@ func (c *change) cleanup() {
 	}
 }
 
+// placeTemp gives the temporary file the name to, as place does; it is
+// removed from its directory either way.
+func (r *Root) placeTemp(temp *tempFile, to string) error {
+	err := r.place(temp.rel, to, temp.remove)
+	if err == nil {
+		temp.release()
+	}
+	return err
+}
+
 // place gives the file at from the name to, which must not exist: a hard
-// link, then the removal of from, so that a file created meanwhile at to
-// is never replaced. Where hard links are not supported, it checks and
-// renames.
-func (r *Root) place(from, to string) error {
+// link, then the removal of from (by remove), so that a file created
+// meanwhile at to is never replaced. Where hard links are not supported,
+// it checks and renames.
+func (r *Root) place(from, to string, remove func() error) error {
 	err := r.fsys.Link(from, to)
 	switch {
 	case err == nil:
-		return r.fsys.Remove(from)
+		return remove()
 	case errors.Is(err, fs.ErrExist):
 		return &fs.PathError{Op: "create", Path: filepath.ToSlash(to), Err: ErrExists}
 	}

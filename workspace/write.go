@@ -13,7 +13,8 @@ const newFileMode fs.FileMode = 0o644
 // for a new file) and renamed over it. Readers see the old content or the
 // new, never a mix, and a failure leaves the file as it was. The parent
 // directories of a new file are created. A symbolic link inside the root
-// is written through, to its target.
+// is written through, to its target. Unlike CommitWith, WriteFile, Remove
+// and Rename change read-only files too: the caller asks for that file.
 func (r *Root) WriteFile(name, text string) error {
 	return r.change(name, func(f *FileChange) error {
 		f.After, f.Exists = text, true

@@ -252,12 +252,18 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(outside, "a.txt"), []byte("outside\n"), 0o644); err != nil {
-		t.Fatal(err)
+	// The file outside holds what the edit searches for, so that an edit
+	// that escaped would apply there.
+	for _, d := range []string{outside, filepath.Join(root, "d")} {
+		if err := os.WriteFile(filepath.Join(d, "a.txt"), []byte("inside\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	answer := writeAnswer(t, top, "answer.md", "*** Begin Patch\n*** Add File: d/new.txt\n+new\n*** End Patch\n")
+	answer := writeAnswer(t, top, "answer.md", "*** Begin Patch\n*** Add File: d/new.txt\n+new\n"+
+		"*** Update File: d/a.txt\n@@\n-inside\n+edited\n*** End Patch\n")
 
 	stop := make(chan struct{})
+	var swapping sync.Mutex // held while d is not the folder
 	var wg sync.WaitGroup
 	wg.Add(1)
 	swaps := 0
@@ -272,24 +278,38 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 				return
 			default:
 			}
+			swapping.Lock()
 			if os.Rename(d, real) == nil {
 				os.Symlink(outside, d)
 				time.Sleep(50 * time.Microsecond)
 				os.Remove(d)
-				os.Rename(real, d)
+				if os.Rename(real, d) != nil {
+					// graft made a new d/ in the moment d was missing:
+					// move it aside (still inside, checked at the end
+					// for temporary files), and put the folder back.
+					os.Rename(d, filepath.Join(root, fmt.Sprintf("made-%d", swaps)))
+					os.Rename(real, d)
+				}
 				swaps++
 			}
+			swapping.Unlock()
+			time.Sleep(200 * time.Microsecond)
 		}
 	}()
-	tries, escapes, deadline := 0, 0, time.Now().Add(20*time.Second)
+	tries, escapes, applied, deadline := 0, 0, 0, time.Now().Add(20*time.Second)
 	max := 300
 	if testing.Short() {
 		max = 50
 	}
 	for ; tries < max && time.Now().Before(deadline); tries++ {
-		cmd, _, _ := startApply(t, graft, root, answer)
-		cmd.Wait()
+		cmd, stdout, stderr := startApply(t, graft, root, answer)
+		if waitApply(t, cmd, stdout, stderr).applied() {
+			applied++
+		}
+		swapping.Lock()
 		os.Remove(filepath.Join(root, "d", "new.txt"))
+		os.WriteFile(filepath.Join(root, "d", "a.txt"), []byte("inside\n"), 0o644)
+		swapping.Unlock()
 		if entries, _ := os.ReadDir(outside); len(entries) != 1 {
 			escapes++
 			t.Errorf("try %d: graft wrote outside the root: %v", tries, entries)
@@ -299,12 +319,15 @@ func TestSwappedFolderNeverLeadsOutside(t *testing.T) {
 				}
 			}
 		}
+		if got, _ := os.ReadFile(filepath.Join(outside, "a.txt")); string(got) != "inside\n" {
+			escapes++
+			t.Errorf("try %d: graft edited outside/a.txt: %q", tries, got)
+			os.WriteFile(filepath.Join(outside, "a.txt"), []byte("inside\n"), 0o644)
+		}
 	}
 	close(stop)
 	wg.Wait()
-	t.Logf("%d tries, %d swaps, %d writes outside", tries, swaps, escapes)
+	t.Logf("%d tries (%d applied), %d swaps, %d writes outside", tries, applied, swaps, escapes)
+
 	noTempFiles(t, top)
-	if got, err := os.ReadFile(filepath.Join(outside, "a.txt")); err != nil || string(got) != "outside\n" {
-		t.Errorf("outside/a.txt = %q, %v", got, err)
-	}
 }
