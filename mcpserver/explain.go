@@ -23,6 +23,10 @@ const (
 // fuzzy match says what was adjusted.
 func outcomeText(res *workspace.Result, dryRun bool) string {
 	var b strings.Builder
+	files := make(map[string]*workspace.FileChange, len(res.Files))
+	for i := range res.Files {
+		files[res.Files[i].Path] = &res.Files[i]
+	}
 	for i := range res.Blocks {
 		r := &res.Blocks[i]
 		if len(res.Blocks) > 1 {
@@ -34,7 +38,7 @@ func outcomeText(res *workspace.Result, dryRun bool) string {
 		case engine.StatusSkipped:
 			fmt.Fprintf(&b, "Not applied (%s): %s\n", pathOf(r), firstLine(r.Message))
 		default:
-			writeRefusal(&b, r, fileOf(res, r.Path))
+			writeRefusal(&b, r, files[r.Path])
 		}
 	}
 	changed := 0
@@ -160,16 +164,6 @@ func pathHint(err error) string {
 		return "The file is read-only; graft mcp does not change it."
 	}
 	return ""
-}
-
-// fileOf returns the change of the file at path in res, or nil.
-func fileOf(res *workspace.Result, path string) *workspace.FileChange {
-	for i := range res.Files {
-		if res.Files[i].Path == path {
-			return &res.Files[i]
-		}
-	}
-	return nil
 }
 
 // lines returns the lines start..end (1-based, both included) of text,
