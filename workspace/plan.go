@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -517,19 +518,36 @@ func (p *planner) deletion(ctx context.Context, st *fileState, b dialect.Block) 
 
 // await returns what f computes, or ctx's error as soon as ctx is done:
 // f then finishes unseen, which is harmless as it only computes. This is
-// how Plan stops at once, even in the middle of a long resolution.
+// how Plan stops at once, even in the middle of a long resolution. A panic
+// in f is raised again in the caller's goroutine, with f's stack, so that
+// the caller's recover sees it (the language server answers it with an
+// error instead of dying); once f is unseen, its panic is dropped.
 func await[T any](ctx context.Context, f func() T) (T, error) {
+	var zero T
 	if err := ctx.Err(); err != nil {
-		var zero T
 		return zero, err
 	}
-	done := make(chan T, 1)
-	go func() { done <- f() }()
+	type outcome struct {
+		v     T
+		panic any
+		stack []byte
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- outcome{panic: p, stack: debug.Stack()}
+			}
+		}()
+		done <- outcome{v: f()}
+	}()
 	select {
-	case v := <-done:
-		return v, nil
+	case o := <-done:
+		if o.panic != nil {
+			panic(fmt.Sprintf("%v\n\ngoroutine of the resolution:\n%s", o.panic, o.stack))
+		}
+		return o.v, nil
 	case <-ctx.Done():
-		var zero T
 		return zero, ctx.Err()
 	}
 }

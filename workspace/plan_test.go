@@ -476,3 +476,16 @@ func TestCommitKeepsModeAndRefusesFilesChangedOnDisk(t *testing.T) {
 		t.Errorf("run.sh mode = %v, want 0755", got)
 	}
 }
+
+// A panic in a resolution is raised again in the goroutine that planned,
+// where a server's recover can answer it.
+func TestAwaitRaisesPanicsInTheCaller(t *testing.T) {
+	defer func() {
+		p := recover()
+		if p == nil || !strings.Contains(fmt.Sprint(p), "boom") {
+			t.Fatalf("recovered %v, want the resolution's panic", p)
+		}
+	}()
+	await(context.Background(), func() int { panic("boom") })
+	t.Fatal("await returned after a panic")
+}
