@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -155,6 +156,63 @@ func TestOpen(t *testing.T) {
 	for _, bad := range []string{"file", "missing"} {
 		if _, err := Open(filepath.Join(dir, bad)); err == nil {
 			t.Errorf("Open(%s) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestPathRefusesControlCharacters(t *testing.T) {
+	root, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a\nb.txt", "nul\x00.txt", "esc\x1b[31m.txt", "tab\t.txt", "del\x7f.txt", "c1\u0085.txt"} {
+		_, err := root.Path(name)
+		if !errors.Is(err, ErrBadName) {
+			t.Errorf("Path(%q) error = %v, want %v", name, err, ErrBadName)
+			continue
+		}
+		if strings.ContainsAny(err.Error(), "\n\x00\x1b\t\x7f\u0085") {
+			t.Errorf("Path(%q) error %q holds the raw control character", name, err)
+		}
+	}
+	for _, name := range []string{"é.txt", "日本.go", "with space.txt"} {
+		if _, err := root.Path(name); err != nil {
+			t.Errorf("Path(%q) error = %v, want none", name, err)
+		}
+	}
+}
+
+func TestLinksKeepsALastLinkComponent(t *testing.T) {
+	top := newTree(t, map[string]string{"ws/real/b.go": "b\n", "outside.txt": "x\n"}, map[string]string{
+		"ws/link.go":   "real/b.go",
+		"ws/dir":       "real",
+		"ws/dangling":  "real/new.go",
+		"ws/out.txt":   "../outside.txt",
+		"ws/real/up":   "..",
+		"ws/real/self": "b.go",
+	})
+	ws := filepath.Join(top, "ws")
+	root, err := Open(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := root.Links()
+	for _, tt := range []struct{ name, want string }{
+		{"link.go", "link.go"},
+		{"dir", "dir"},
+		{"dir/b.go", "real/b.go"},
+		{"dir/self", "real/self"},
+		{"dangling", "dangling"},
+		{"real/up/link.go", "link.go"},
+		{"real/b.go", "real/b.go"},
+		{"out.txt", ""},
+	} {
+		got, err := links.Path(tt.name)
+		switch {
+		case tt.want == "" && !errors.Is(err, ErrOutsideRoot):
+			t.Errorf("Links().Path(%q) = %q, %v; want outside the root", tt.name, got, err)
+		case tt.want != "" && (err != nil || got != filepath.Join(ws, tt.want)):
+			t.Errorf("Links().Path(%q) = %q, %v; want %s", tt.name, got, err, tt.want)
 		}
 	}
 }
