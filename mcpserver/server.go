@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -78,9 +79,9 @@ func New(opt Options) (*Server, error) {
 		Capabilities: &mcp.ServerCapabilities{},
 	})
 	edit, apply, preview := tools()
-	mcp.AddTool(ms, edit, s.edit)
-	mcp.AddTool(ms, apply, s.applyEdits)
-	mcp.AddTool(ms, preview, s.previewEdits)
+	mcp.AddTool(ms, edit, guarded(s.logger, s.edit))
+	mcp.AddTool(ms, apply, guarded(s.logger, s.applyEdits))
+	mcp.AddTool(ms, preview, guarded(s.logger, s.previewEdits))
 	return &Server{mcp: ms, s: s}, nil
 }
 
@@ -110,4 +111,23 @@ func (s *Server) Close() error {
 		return s.s.root.Close()
 	}
 	return nil
+}
+
+// guarded turns a panic in a tool's handler into a tool error and a log
+// line, so that no input ends graft mcp: the SDK does not recover them.
+func guarded[In, Out any](log *slog.Logger, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("panic in a tool", "tool", req.Params.Name, "panic", p, "stack", string(debug.Stack()))
+				var zero Out
+				res, out, err = &mcp.CallToolResult{
+					IsError: true,
+					Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
+						"graft: internal error in %s: %v. The call stopped before it completed: read the files it names again before you retry, and please report it.", req.Params.Name, p)}},
+				}, zero, nil
+			}
+		}()
+		return h(ctx, req, in)
+	}
 }
