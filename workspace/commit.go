@@ -33,7 +33,8 @@ func Commit(ctx context.Context, root *Root, res *Result) error {
 // res.Files, each all or nothing: its new content is written to a synced
 // temporary file beside it, which is renamed over it (a file with other
 // hard links is rewritten in place instead, so that they all see the
-// change). A file keeps its mode, without the setuid and setgid bits, and
+// change, with a copy of its old text beside it until it is done, as Vim's
+// backupcopy does). A file keeps its mode, without the setuid and setgid bits, and
 // its owner and group when the process may give them. Right before each
 // rename, the file is checked to hold what the plan read; a file changed
 // meanwhile is left alone, with ErrChangedOnDisk. A new file is created

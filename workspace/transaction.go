@@ -312,7 +312,7 @@ func (c *change) commit() error {
 		}
 	case changeWrite:
 		if c.inPlace {
-			if err := c.root.rewrite(c.src, c.after, c.before); err != nil {
+			if err := c.rewriteInPlace(); err != nil {
 				return err
 			}
 			break
@@ -345,6 +345,27 @@ func (c *change) commit() error {
 	}
 	c.done = true
 	return nil
+}
+
+// rewriteInPlace writes the new text over the file itself, for a file
+// with other hard links, as Vim's backupcopy does: a synced copy of the
+// old text is written beside it first, and removed once the file holds
+// the new text, or the old one again after a failure; if the file holds
+// neither, the copy is kept and the error names it.
+func (c *change) rewriteInPlace() error {
+	backup, err := c.root.writeTemp(c.src, c.before, c.mode, nil)
+	if err != nil {
+		return fmt.Errorf("cannot back it up before rewriting it in place: %w", err)
+	}
+	err = c.root.rewrite(c.src, c.after, c.before)
+	if err != nil {
+		if doc, _, rerr := c.root.read(c.src); rerr != nil || doc.Text != c.before {
+			backup.release()
+			return fmt.Errorf("%w; its old content is kept in %s", err, filepath.ToSlash(backup.rel))
+		}
+	}
+	backup.remove()
+	return err
 }
 
 // undo reverses a change made, from the text read at the start.
