@@ -200,7 +200,8 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 	}
 	err = CommitWith(ctx, root, res, CommitOptions{Atomic: opt.Plan.Atomic, Force: opt.Force})
 	if cerr := ctx.Err(); cerr != nil {
-		return res, fmt.Errorf("interrupted while writing: %w", err)
+		// The result says which files were written before it stopped.
+		return res, fmt.Errorf("interrupted while writing: %w", cerr)
 	}
 	return res, nil
 }
