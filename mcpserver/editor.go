@@ -99,9 +99,9 @@ func editRequest(args EditArgs) (*editorlink.Request, error) {
 // editorReport is the report of an editor's reply: its blocks, and no
 // file entries, the editor having changed its documents itself.
 func editorReport(reply *editorlink.Reply) *Report {
-	r := &Report{Via: viaEditor, Blocks: make([]BlockReport, len(reply.Blocks)), Files: []FileReport{}}
+	r := &Report{Via: viaEditor, Blocks: make([]workspace.BlockReport, len(reply.Blocks)), Files: []workspace.FileReport{}}
 	for i, b := range reply.Blocks {
-		r.Blocks[i].BlockReport = b.BlockReport
+		r.Blocks[i] = b.BlockReport
 		switch engine.Status(b.Status) {
 		case engine.StatusApplied:
 			r.Applied++

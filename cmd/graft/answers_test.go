@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graft-editor/graft/workspace"
 )
 
 // The answers in testdata/answers are realistic agent answers, each in a
@@ -133,7 +135,7 @@ func runAnswer(t *testing.T, graft, dir string, want []wantBlock, dryRun bool) {
 		}
 		code = exit.ExitCode()
 	}
-	var report jsonReport
+	var report workspace.Report
 	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
 		t.Fatalf("graft exited %d without a JSON report (%v); stderr:\n%s", code, err, &stderr)
 	}
@@ -159,7 +161,7 @@ func runAnswer(t *testing.T, graft, dir string, want []wantBlock, dryRun bool) {
 }
 
 // checkReport checks the blocks of a JSON report against report.txt.
-func checkReport(t *testing.T, report jsonReport, want []wantBlock) {
+func checkReport(t *testing.T, report workspace.Report, want []wantBlock) {
 	t.Helper()
 	for i := range max(len(report.Blocks), len(want)) {
 		switch {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/graft-editor/graft/workspace"
 )
 
 // graftBinary returns the graft command the tests run: the test binary
@@ -34,7 +36,7 @@ func childEnv() []string {
 // A graftRun is one graft apply process and what it reported.
 type graftRun struct {
 	code   int
-	report jsonReport
+	report workspace.Report
 	stderr string
 }
 

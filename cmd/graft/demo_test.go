@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/graft-editor/graft/workspace"
 )
 
 // TestDemo runs the README's first command, on the demo workspace: a dry
@@ -27,7 +29,7 @@ func TestDemo(t *testing.T) {
 	if code != exitFailed {
 		t.Errorf("exit status %d, want %d (one block is refused); stderr:\n%s", code, exitFailed, &stderr)
 	}
-	var report jsonReport
+	var report workspace.Report
 	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
 		t.Fatalf("the report is not JSON: %v\n%s", err, &stdout)
 	}

@@ -96,7 +96,7 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 	if target != "" {
 		uri = (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(root.Dir(), target))}).String()
 	}
-	rep := editorReport{Via: "editor", Socket: socket, Blocks: []editorlink.Block{}, Files: []jsonFile{}, EditorApplied: true, Suggest: f.suggest}
+	rep := editorReport{Via: "editor", Socket: socket, Blocks: []editorlink.Block{}, Files: []workspace.FileReport{}, EditorApplied: true, Suggest: f.suggest}
 	for _, text := range texts {
 		r, err := editorlink.Send(ctx, root.Dir(), &editorlink.Request{Text: text, URI: uri, Atomic: f.atomic, Format: f.format, Suggest: f.suggest})
 		if err != nil {
@@ -164,10 +164,10 @@ type editorReport struct {
 	// Files lists the files the applied blocks name, with action
 	// "editor": the editor changed its buffer, or the file for a file
 	// operation or a file it had not open.
-	Files   []jsonFile `json:"files"`
-	Applied int        `json:"applied"`
-	Failed  int        `json:"failed"`
-	Skipped int        `json:"skipped"`
+	Files   []workspace.FileReport `json:"files"`
+	Applied int                    `json:"applied"`
+	Failed  int                    `json:"failed"`
+	Skipped int                    `json:"skipped"`
 	// EditorApplied says the editor applied every edit it was sent;
 	// FailureReason says why not.
 	EditorApplied bool   `json:"editorApplied"`
@@ -210,7 +210,7 @@ func (r *editorReport) add(rep *editorlink.Reply) {
 		}
 		if engine.Status(b.Status) == engine.StatusApplied && b.Path != "" && !seen[b.Path] {
 			seen[b.Path] = true
-			r.Files = append(r.Files, jsonFile{Path: b.Path, Action: "editor", Changed: rep.Applied})
+			r.Files = append(r.Files, workspace.FileReport{Path: b.Path, Action: "editor", Changed: rep.Applied})
 		}
 	}
 }

@@ -15,62 +15,10 @@ import (
 	"github.com/graft-editor/graft/workspace"
 )
 
-// jsonReport is the JSON report of graft apply, as the outside contract
-// fixes it: fields may be added, never removed or renamed.
-type jsonReport struct {
-	// Via is "disk": graft wrote the files itself (the editor route's
-	// report says "editor").
-	Via     string      `json:"via"`
-	Blocks  []jsonBlock `json:"blocks"`
-	Files   []jsonFile  `json:"files"`
-	Applied int         `json:"applied"`
-	Failed  int         `json:"failed"`
-	Skipped int         `json:"skipped"`
-}
-
-// jsonBlock is a block's entry: the contract's fields, whose startLine
-// and endLine count the lines of the file as it was before the answer,
-// and the lines of the match in the text the block was resolved against,
-// after the earlier blocks of its file, when they differ.
-type jsonBlock struct {
-	workspace.BlockReport
-	ResolvedStartLine int `json:"resolvedStartLine,omitempty"`
-	ResolvedEndLine   int `json:"resolvedEndLine,omitempty"`
-}
-
-type jsonFile struct {
-	Path    string `json:"path"`
-	NewPath string `json:"newPath,omitempty"` // where a move puts the file
-	Action  string `json:"action"`
-	Changed bool   `json:"changed"`
-	Diff    string `json:"diff,omitempty"` // with --dry-run
-}
-
 // writeJSON writes the JSON report of res, with each file's diff when it
 // is a dry run.
 func writeJSON(w io.Writer, res *workspace.Result, dryRun bool) error {
-	r := jsonReport{
-		Via:     "disk",
-		Blocks:  make([]jsonBlock, len(res.Blocks)),
-		Files:   make([]jsonFile, len(res.Files)),
-		Applied: res.Count(engine.StatusApplied),
-		Failed:  res.Count(engine.StatusFailed),
-		Skipped: res.Count(engine.StatusSkipped),
-	}
-	for i := range res.Blocks {
-		b := &res.Blocks[i]
-		r.Blocks[i].BlockReport = b.Report()
-		if moved(b) {
-			r.Blocks[i].ResolvedStartLine, r.Blocks[i].ResolvedEndLine = b.ResolvedStartLine, b.ResolvedEndLine
-		}
-	}
-	for i, f := range res.Files {
-		r.Files[i] = jsonFile{Path: f.Path, NewPath: f.NewPath, Action: string(f.Action), Changed: f.Changed}
-		if dryRun {
-			r.Files[i].Diff = f.Diff()
-		}
-	}
-	return encodeJSON(w, r)
+	return encodeJSON(w, res.Report(dryRun))
 }
 
 // jsonError is what graft apply --json prints when an error stops it
@@ -184,7 +132,7 @@ func writeSummary(w io.Writer, res *workspace.Result, dryRun bool) error {
 			fmt.Fprintf(&b, " (%s, %.2f)", r.Strategy, r.Score)
 		}
 		b.WriteString("\n")
-		if moved(&r) {
+		if r.Moved() {
 			fmt.Fprintf(&b, "    resolved at %s of the text the earlier blocks of the file left\n",
 				lineRange(r.ResolvedStartLine, r.ResolvedEndLine))
 		}
@@ -223,12 +171,6 @@ func where(r *workspace.BlockResult) string {
 	default:
 		return fmt.Sprintf("%s:%d-%d", path, r.StartLine, r.EndLine)
 	}
-}
-
-// moved reports whether the block's lines in the text it was resolved
-// against are not its lines in the file as it was.
-func moved(r *workspace.BlockResult) bool {
-	return r.ResolvedStartLine > 0 && (r.ResolvedStartLine != r.StartLine || r.ResolvedEndLine != r.EndLine)
 }
 
 // lineRange names the lines start..end: "line 3", "lines 3-7".
