@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -15,7 +16,11 @@ import (
 // TestMain lets the test binary run as the graft command, so that the
 // scripts exercise graft as a real process: its exit status, its stdout
 // and its stderr.
+//
+// A race-enabled binary sleeps a second at exit by default; the graft
+// processes the tests start (this binary, run as graft) need not.
 func TestMain(m *testing.M) {
+	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	testscript.Main(m, map[string]func(){"graft": main})
 }
 
