@@ -92,6 +92,10 @@ type FileChange struct {
 	Action Action
 	// Changed reports whether the plan changes the file.
 	Changed bool
+	// Err says why a change the blocks made is not made after all (the
+	// file could not be written, the editor did not apply it); the file
+	// then keeps its content and Changed is false.
+	Err error
 	// Before and After are the file's text before and after the plan;
 	// Existed and Exists say whether the file is there at all.
 	Before, After   string
@@ -659,6 +663,9 @@ func (r *Result) Fail(i int, err error) {
 		if br := &r.Blocks[b]; br.Status == engine.StatusApplied {
 			br.Status, br.Err, br.Message = engine.StatusFailed, err, err.Error()
 		}
+	}
+	if f.Changed {
+		f.Err = err
 	}
 	f.revert()
 }

@@ -44,6 +44,9 @@ type FileReport struct {
 	Action  string `json:"action" jsonschema:"modify, create, delete or move"`
 	Changed bool   `json:"changed" jsonschema:"whether the file changed (for a preview: would change)"`
 	Diff    string `json:"diff,omitempty" jsonschema:"the unified diff of the change (previews and dry runs)"`
+	// Error says why the blocks' change of the file was not made after
+	// all: "a.txt not written: ...".
+	Error string `json:"error,omitempty" jsonschema:"why the change of the file was not made (not written), when it was not"`
 }
 
 // Report returns the report of r, with each file's diff when withDiff is
@@ -63,6 +66,9 @@ func (r *Result) Report(withDiff bool) *Report {
 	for i := range r.Files {
 		f := &r.Files[i]
 		rep.Files[i] = FileReport{Path: f.Path, NewPath: f.NewPath, Action: string(f.Action), Changed: f.Changed}
+		if f.Err != nil {
+			rep.Files[i].Error = f.Err.Error()
+		}
 		if withDiff {
 			rep.Files[i].Diff = f.Diff()
 		}
