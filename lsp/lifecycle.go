@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"go.lsp.dev/jsonrpc2"
@@ -170,11 +171,22 @@ func (s *server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 // setFolders makes folders the workspace roots; a folder that cannot be
 // opened is logged and left out. s.mu is held.
 func (s *server) setFolders(folders []protocol.WorkspaceFolder) {
+	// A Root holds its folder open: the roots of folders that stay are
+	// kept, and those of folders that go are closed.
+	old := map[string]*workspace.Root{}
+	for _, r := range s.docs.Roots() {
+		old[r.Dir()] = r
+	}
 	var roots []*workspace.Root
 	for _, f := range folders {
 		dir, err := uriPath(f.URI)
 		if err != nil {
 			s.log.Warn("workspace folder", zap.String("uri", f.URI), zap.Error(err))
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil && old[real] != nil {
+			roots = append(roots, old[real])
+			delete(old, real)
 			continue
 		}
 		r, err := workspace.Open(dir)
@@ -185,6 +197,9 @@ func (s *server) setFolders(folders []protocol.WorkspaceFolder) {
 		roots = append(roots, r)
 	}
 	s.docs.SetRoots(roots)
+	for _, r := range old {
+		r.Close()
+	}
 	s.announceRoots()
 }
 
@@ -231,6 +246,9 @@ func (s *server) didChangeWorkspaceFolders(ctx context.Context, raw json.RawMess
 	removed := map[string]bool{}
 	for _, f := range p.Event.Removed {
 		if dir, err := uriPath(f.URI); err == nil {
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real // as Root.Dir has it
+			}
 			removed[dir] = true
 		}
 	}
