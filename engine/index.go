@@ -61,21 +61,53 @@ type index struct {
 	key []uint64
 	n   []int32
 	sig []uint64
-	lo  map[int]string // loose views computed so far
+	lo  []string // loose views computed so far, "" where not yet
 }
 
 func newIndex(d *document) *index {
 	count := d.lineCount()
-	ix := &index{d: d, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count), lo: map[int]string{}}
-	for i := range count {
-		k, n, sig := looseKey(d.line(i))
-		ix.key[i], ix.n[i], ix.sig[i] = k, int32(n), sig
-	}
+	ix := &index{d: d, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count)}
+	ix.fill(0, count)
 	return ix
 }
 
+// fill computes the keys of lines [from, to).
+func (ix *index) fill(from, to int) {
+	for i := from; i < to; i++ {
+		k, n, sig := looseKey(ix.d.line(i))
+		ix.key[i], ix.n[i], ix.sig[i] = k, int32(n), sig
+	}
+}
+
+// edited returns the index of nd, the document d became when its lines
+// [a, b) were replaced by lines [a, a+k) of nd (see document.edited): the
+// keys of the other lines are carried over, not computed again.
+func (ix *index) edited(nd *document, a, b, k int) *index {
+	count := nd.lineCount()
+	nx := &index{d: nd, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count)}
+	copy(nx.key, ix.key[:a])
+	copy(nx.n, ix.n[:a])
+	copy(nx.sig, ix.sig[:a])
+	copy(nx.key[a+k:], ix.key[b:])
+	copy(nx.n[a+k:], ix.n[b:])
+	copy(nx.sig[a+k:], ix.sig[b:])
+	nx.fill(a, a+k)
+	if ix.lo != nil {
+		nx.lo = make([]string, count)
+		copy(nx.lo, ix.lo[:a])
+		copy(nx.lo[a+k:], ix.lo[b:])
+	}
+	return nx
+}
+
 func (ix *index) loose(i int) string {
-	if s, ok := ix.lo[i]; ok {
+	if ix.n[i] == 0 {
+		return ""
+	}
+	if ix.lo == nil {
+		ix.lo = make([]string, len(ix.key))
+	}
+	if s := ix.lo[i]; s != "" {
 		return s
 	}
 	s := loose(ix.d.line(i))

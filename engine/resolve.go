@@ -22,11 +22,21 @@ const maxOccurrences = 64
 // carried onto the region as a change: lines the model did not change keep
 // the file's bytes, new lines are indented like the file and end like its
 // lines.
+//
+// Resolve prepares the text for the one edit; to resolve several edits
+// against one text, or against the texts they lead to, use a [Document].
 func Resolve(text string, e Edit, opt Options) (*Match, error) {
+	return NewDocument(text).Resolve(e, opt)
+}
+
+// Resolve is like the function [Resolve] for the document's text, reusing
+// what earlier calls computed about it.
+func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	if len(e.Scope) > 0 || e.EndOfFile {
-		return resolveWithin(text, e, opt)
+		return resolveWithin(doc.d.text, e, opt)
 	}
-	d := newDocument(text)
+	d := doc.d
+	text := d.text
 	old, new := toLF(e.Old), toLF(e.New)
 	if strings.TrimSpace(old) == "" {
 		if old == "" && strings.TrimPrefix(text, bom) == "" {
@@ -34,7 +44,7 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 		}
 		return nil, refuse(ReasonInvalid, "the search text is empty: quote the lines to change")
 	}
-	r := &resolver{d: d, opt: opt}
+	r := &resolver{d: d, doc: doc, opt: opt}
 	if e.ReplaceAll {
 		return r.all(old, new)
 	}
@@ -133,11 +143,12 @@ func betterError(a, b *Error) bool {
 	return score(a) > score(b)
 }
 
-// resolver holds what one Resolve call computes at most once.
+// resolver holds what one Resolve call computes at most once; what holds
+// for every edit of the text is kept in its Document.
 type resolver struct {
 	d   *document
+	doc *Document
 	opt Options
-	ix  *index
 
 	cands map[string]candidateSet // candidate windows of each search text
 }
@@ -162,12 +173,7 @@ func (r *resolver) candidates(s []sline, approximate bool) candidateSet {
 	return c
 }
 
-func (r *resolver) index() *index {
-	if r.ix == nil {
-		r.ix = newIndex(r.d)
-	}
-	return r.ix
-}
+func (r *resolver) index() *index { return r.doc.index() }
 
 // reading resolves one reading of the edit.
 func (r *resolver) reading(rd reading) (*Match, *Error) {
