@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
@@ -154,61 +155,101 @@ type vote struct {
 	w    float64
 }
 
-// candidates finds the windows where the search's distinctive lines line
-// up. Lines that occur often never make a candidate on their own. When no
-// line of the search occurs in the file as it is, and approximate is set,
-// the longest lines are looked for approximately, within a fixed budget.
-// crowded reports that the search cannot be placed: its lines are all too
-// common, or resemble too many lines.
-func (ix *index) candidates(s []sline, approximate bool) candidateSet {
-	occs := map[uint64]*lineOccurrences{}
-	var bloom uint64 // one bit per search key, to skip most file lines without a map look-up
+// A tally says where the lines of a search occur in the file as they are,
+// and the votes for places that follow from it.
+type tally struct {
+	occs      map[uint64]*lineOccurrences
+	votes     []vote
+	unfound   []int // the non-blank search lines not in the file
+	tooCommon int   // search lines that occur too often to vote
+	// weight is that of the search, distinctive that of its lines that
+	// voted and say something.
+	weight, distinctive float64
+}
+
+// tally counts where the search's lines occur in the file. Lines that
+// occur often never vote for a place on their own.
+func (ix *index) tally(s []sline) *tally {
+	t := &tally{occs: map[uint64]*lineOccurrences{}, unfound: []int{}}
+	var keys []uint64
 	for _, l := range s {
-		if !l.blank && !l.elision {
-			occs[l.key] = &lineOccurrences{}
-			bloom |= 1 << (l.key >> 58)
+		if !l.blank && !l.elision && t.occs[l.key] == nil {
+			t.occs[l.key] = &lineOccurrences{}
+			keys = append(keys, l.key)
 		}
 	}
-	if len(occs) == 0 {
-		return candidateSet{}
+	if len(keys) == 0 {
+		return t
+	}
+	// An open-addressing table of the search's keys, at most a quarter
+	// full, finds most file lines absent at the first probe.
+	shift := 64 - 3
+	for 1<<(64-shift) < 4*len(keys) {
+		shift--
+	}
+	mask := uint64(1)<<(64-shift) - 1
+	slot := func(k uint64) uint64 { return (k * 0x9e3779b97f4a7c15) >> shift }
+	tkeys := make([]uint64, mask+1)
+	tocc := make([]*lineOccurrences, mask+1)
+	for _, k := range keys {
+		h := slot(k)
+		for tocc[h] != nil {
+			h = (h + 1) & mask
+		}
+		tkeys[h], tocc[h] = k, t.occs[k]
 	}
 	for i, k := range ix.key {
-		if bloom&(1<<(k>>58)) == 0 {
-			continue
-		}
-		if o := occs[k]; o != nil {
-			o.count++
-			if len(o.lines) < commonLine {
-				o.lines = append(o.lines, int32(i))
+		for h := slot(k); tocc[h] != nil; h = (h + 1) & mask {
+			if tkeys[h] == k {
+				o := tocc[h]
+				o.count++
+				if len(o.lines) < commonLine {
+					o.lines = append(o.lines, int32(i))
+				}
+				break
 			}
 		}
 	}
-	var votes []vote
-	unfound, tooCommon := []int{}, 0
-	var weight, distinctive float64 // of the search, of its lines that voted and say something
 	for j := range s {
 		l := &s[j]
 		if l.blank || l.elision {
 			continue
 		}
-		weight += float64(l.weight())
-		o := occs[l.key]
+		t.weight += float64(l.weight())
+		o := t.occs[l.key]
 		switch {
 		case o.count == 0:
-			unfound = append(unfound, j)
+			t.unfound = append(t.unfound, j)
 			continue
 		case o.count > commonLine:
-			tooCommon++
+			t.tooCommon++
 			continue
 		}
 		if l.n > 3 {
-			distinctive += float64(l.weight())
+			t.distinctive += float64(l.weight())
 		}
 		w := float64(l.weight()) / float64(o.count)
 		for _, i := range o.lines {
-			votes = append(votes, vote{diag: int(i) - j, w: w})
+			t.votes = append(t.votes, vote{diag: int(i) - j, w: w})
 		}
 	}
+	return t
+}
+
+// candidates finds the windows where the search's distinctive lines line
+// up, from the tally t of the search. When no line of the search occurs
+// in the file as it is, and approximate is set, the longest lines are
+// looked for approximately, within a fixed budget. crowded reports that
+// the search cannot be placed: its lines are all too common, or resemble
+// too many lines. t is left as it was.
+func (ix *index) candidates(s []sline, t *tally, approximate bool) candidateSet {
+	occs := t.occs
+	if len(occs) == 0 {
+		return candidateSet{}
+	}
+	votes := slices.Clone(t.votes)
+	unfound, tooCommon := slices.Clone(t.unfound), t.tooCommon
+	weight, distinctive := t.weight, t.distinctive
 	if len(votes) == 0 && !approximate {
 		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 	}

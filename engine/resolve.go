@@ -150,22 +150,33 @@ type resolver struct {
 	doc *Document
 	opt Options
 
-	cands map[string]candidateSet // candidate windows of each search text
+	cands   map[string]candidateSet // candidate windows of each search text
+	tallies map[string]*tally       // where the lines of each search text are
 }
 
 // candidates returns the windows worth aligning s against, computed once
-// per search text (and per kind: with or without approximate lines).
+// per search text (and per kind: with or without approximate lines); the
+// tally of the lines they come from is shared by both kinds.
 func (r *resolver) candidates(s []sline, approximate bool) candidateSet {
 	var key strings.Builder
-	fmt.Fprintln(&key, approximate)
 	for i := range s {
 		key.WriteString(s[i].text)
 		key.WriteByte('\n')
 	}
+	lines := key.String()
+	fmt.Fprintln(&key, approximate)
 	if c, ok := r.cands[key.String()]; ok {
 		return c
 	}
-	c := r.index().candidates(s, approximate)
+	t, ok := r.tallies[lines]
+	if !ok {
+		t = r.index().tally(s)
+		if r.tallies == nil {
+			r.tallies = map[string]*tally{}
+		}
+		r.tallies[lines] = t
+	}
+	c := r.index().candidates(s, t, approximate)
 	if r.cands == nil {
 		r.cands = map[string]candidateSet{}
 	}
