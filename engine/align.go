@@ -269,9 +269,10 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 	if freeStart != freeEnd {
 		fileCost = func(int) int32 { return 1 }
 	}
-	cost := make([]int32, (p+1)*(q+1))
-	moves := make([]byte, (p+1)*(q+1))
-	dists := make([]int32, (p+1)*(q+1))
+	cells := (p + 1) * (q + 1)
+	ints := make([]int32, 2*cells)
+	cost, dists := ints[:cells], ints[cells:]
+	moves := make([]byte, cells)
 	at := func(a, b int) int { return a*(q+1) + b }
 	for b := 1; b <= q; b++ {
 		c := cost[at(0, b-1)] + fileCost(ix.weight(flo+b-1))

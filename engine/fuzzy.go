@@ -262,6 +262,9 @@ type sides struct{ chosen, other, neither int }
 // neither way. Elsewhere on the line s may differ from both (a stale or
 // mistyped word the twins share).
 func sideOn(s, a, b string) sides {
+	if a == b {
+		return sides{} // nothing tells them apart
+	}
 	al, bl, sl := cutTokens(a), cutTokens(b), cutTokens(s)
 	ak := al.keys()
 	apart, said := lcs.DiffLines(ak, bl.keys()), lcs.DiffLines(ak, sl.keys())

@@ -187,19 +187,28 @@ func (ix *index) tally(s []sline) *tally {
 	for 1<<(64-shift) < 4*len(keys) {
 		shift--
 	}
+	// A bloom filter of one bit per key, from the top bits of the same
+	// mixed hash, turns most other lines away before that.
+	const mix = 0x9e3779b97f4a7c15
 	mask := uint64(1)<<(64-shift) - 1
-	slot := func(k uint64) uint64 { return (k * 0x9e3779b97f4a7c15) >> shift }
 	tkeys := make([]uint64, mask+1)
 	tocc := make([]*lineOccurrences, mask+1)
+	var bloom uint64
 	for _, k := range keys {
-		h := slot(k)
+		m := k * mix
+		bloom |= 1 << (m >> 58)
+		h := m >> shift
 		for tocc[h] != nil {
 			h = (h + 1) & mask
 		}
 		tkeys[h], tocc[h] = k, t.occs[k]
 	}
 	for i, k := range ix.key {
-		for h := slot(k); tocc[h] != nil; h = (h + 1) & mask {
+		m := k * mix
+		if bloom&(1<<(m>>58)) == 0 {
+			continue
+		}
+		for h := m >> shift; tocc[h] != nil; h = (h + 1) & mask {
 			if tkeys[h] == k {
 				o := tocc[h]
 				o.count++
