@@ -33,6 +33,15 @@ type sline struct {
 	sig     uint64
 	blank   bool
 	elision bool
+	pat     *editdist.Pattern // the loose view prepared for comparisons, once needed
+}
+
+// pattern returns the loose view prepared to be compared with many lines.
+func (l *sline) pattern() *editdist.Pattern {
+	if l.pat == nil {
+		l.pat = editdist.NewPattern(l.loose)
+	}
+	return l.pat
 }
 
 func (l *sline) weight() int {
@@ -335,7 +344,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 			if budget--; budget < 0 {
 				return nil, true
 			}
-			if d := editdist.Bounded(l.loose, ix.loose(i), limit); d <= limit {
+			if d := l.pattern().Bounded(ix.loose(i), limit); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
 		}
