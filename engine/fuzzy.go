@@ -21,7 +21,7 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 	}
 	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	s := newSlines(old)
+	s := r.searchLines(old)
 	c := r.candidates(s, true)
 	wins := c.wins
 	if rd.hint > 0 && len(wins) > 0 {

@@ -152,6 +152,23 @@ type resolver struct {
 
 	cands   map[string]candidateSet // candidate windows of each search text
 	tallies map[string]*tally       // where the lines of each search text are
+	slines  map[string][]sline      // each search text's lines, read once
+}
+
+// searchLines returns the lines of a search with their loose views,
+// computed once per Resolve call for the same lines. The result is shared:
+// it must not be changed.
+func (r *resolver) searchLines(lines []string) []sline {
+	key := fmt.Sprint(len(lines), "\n", strings.Join(lines, "\n"))
+	if s, ok := r.slines[key]; ok {
+		return s
+	}
+	s := newSlines(lines)
+	if r.slines == nil {
+		r.slines = map[string][]sline{}
+	}
+	r.slines[key] = s
+	return s
 }
 
 // candidates returns the windows worth aligning s against, computed once
@@ -283,7 +300,7 @@ func (r *resolver) elidedReplacement(start, end int, rd reading) (*Match, *Error
 		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\", but the search is only part of a line")
 	}
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	sl := newSlines(s)
+	sl := r.searchLines(s)
 	reg, ok := r.index().align(sl, a, b+1)
 	if !ok {
 		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\" that cannot be placed")
