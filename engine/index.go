@@ -321,7 +321,30 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	if len(unfound) > 3 {
 		unfound = unfound[:3]
 	}
+	// A comparison is one that passes the length and signature bounds.
+	// The budget runs out when more pass than it allows, in whatever
+	// order they are made: count them first, so that a search that
+	// exhausts it computes no edit distance at all.
+	compared := func(l *sline, i int) (limit int, ok bool) {
+		if ix.blank(i) {
+			return 0, false
+		}
+		n := int(ix.n[i])
+		limit = int(float64(max(n, l.n)) * (1 - minLineSim))
+		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^ix.sig[i]) <= 2*limit
+	}
 	budget := scanBudget
+	for _, j := range unfound {
+		if l := &s[j]; l.n >= 4 {
+			for i := range ix.key {
+				if _, ok := compared(l, i); ok {
+					if budget--; budget < 0 {
+						return nil, true
+					}
+				}
+			}
+		}
+	}
 	for _, j := range unfound {
 		l := &s[j]
 		if l.n < 4 {
@@ -333,17 +356,11 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		}
 		var hits []hit
 		for i := range ix.key {
-			if ix.blank(i) {
+			limit, ok := compared(l, i)
+			if !ok {
 				continue
 			}
 			n := int(ix.n[i])
-			limit := int(float64(max(n, l.n)) * (1 - minLineSim))
-			if abs(n-l.n) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
-				continue
-			}
-			if budget--; budget < 0 {
-				return nil, true
-			}
 			if d := l.pattern().Bounded(ix.loose(i), limit); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
