@@ -119,14 +119,15 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 	} else {
 		lines, _ := trimEnds(splitLines(old), nil)
 		s := r.searchLines(lines)
-		c := r.candidates(s, false)
 		// Every line between the first and the last (which may be parts
 		// of lines) must be in the file as it is, ignoring white space.
+		occs := r.tally(s, joinKey(s)).occs
 		for j := 1; j < len(s)-1; j++ {
-			if o := c.occs[s[j].key]; o != nil && o.count == 0 {
+			if o := occs[s[j].key]; o != nil && o.count == 0 {
 				return nil
 			}
 		}
+		c := r.candidates(s, false)
 		for _, w := range c.wins {
 			views = append(views, r.view(w.lo, w.hi))
 		}

@@ -175,16 +175,33 @@ func (r *resolver) searchLines(lines []string) []sline {
 // per search text (and per kind: with or without approximate lines); the
 // tally of the lines they come from is shared by both kinds.
 func (r *resolver) candidates(s []sline, approximate bool) candidateSet {
+	lines := joinKey(s)
+	key := fmt.Sprintln(lines, approximate)
+	if c, ok := r.cands[key]; ok {
+		return c
+	}
+	c := r.index().candidates(s, r.tally(s, lines), approximate)
+	if r.cands == nil {
+		r.cands = map[string]candidateSet{}
+	}
+	r.cands[key] = c
+	return c
+}
+
+// joinKey returns the text of search lines, each ended by "\n": the key
+// of what is computed once per search text.
+func joinKey(s []sline) string {
 	var key strings.Builder
 	for i := range s {
 		key.WriteString(s[i].text)
 		key.WriteByte('\n')
 	}
-	lines := key.String()
-	fmt.Fprintln(&key, approximate)
-	if c, ok := r.cands[key.String()]; ok {
-		return c
-	}
+	return key.String()
+}
+
+// tally returns where the lines s of a search text are, computed once per
+// Resolve call; lines is the key of s, the lines joined.
+func (r *resolver) tally(s []sline, lines string) *tally {
 	t, ok := r.tallies[lines]
 	if !ok {
 		t = r.index().tally(s)
@@ -193,12 +210,7 @@ func (r *resolver) candidates(s []sline, approximate bool) candidateSet {
 		}
 		r.tallies[lines] = t
 	}
-	c := r.index().candidates(s, t, approximate)
-	if r.cands == nil {
-		r.cands = map[string]candidateSet{}
-	}
-	r.cands[key.String()] = c
-	return c
+	return t
 }
 
 func (r *resolver) index() *index { return r.doc.index() }
