@@ -71,7 +71,7 @@ type index struct {
 	key []uint64
 	n   []int32
 	sig []uint64
-	lo  []string // loose views computed so far, "" where not yet
+	lo  pagedStrings // loose views computed so far, "" where not yet
 }
 
 func newIndex(d *document) *index {
@@ -102,11 +102,14 @@ func (ix *index) edited(nd *document, a, b, k int) *index {
 	copy(nx.n[a+k:], ix.n[b:])
 	copy(nx.sig[a+k:], ix.sig[b:])
 	nx.fill(a, a+k)
-	if ix.lo != nil {
-		nx.lo = make([]string, count)
-		copy(nx.lo, ix.lo[:a])
-		copy(nx.lo[a+k:], ix.lo[b:])
-	}
+	ix.lo.each(func(i int, s string) {
+		switch {
+		case i < a:
+			nx.lo.set(i, count, s)
+		case i >= b:
+			nx.lo.set(i+k-(b-a), count, s)
+		}
+	})
 	return nx
 }
 
@@ -114,15 +117,50 @@ func (ix *index) loose(i int) string {
 	if ix.n[i] == 0 {
 		return ""
 	}
-	if ix.lo == nil {
-		ix.lo = make([]string, len(ix.key))
-	}
-	if s := ix.lo[i]; s != "" {
+	if s := ix.lo.get(i); s != "" {
 		return s
 	}
 	s := loose(ix.d.line(i))
-	ix.lo[i] = s
+	ix.lo.set(i, len(ix.key), s)
 	return s
+}
+
+// pagedStrings holds a string for some of n lines, in pages allocated as
+// lines get one: a search looks at a few windows of a large file, or at
+// all of a small one.
+type pagedStrings struct{ pages [][]string }
+
+const stringsPage = 256
+
+// get returns the string of line i, or "".
+func (p *pagedStrings) get(i int) string {
+	if k := i / stringsPage; k < len(p.pages) && p.pages[k] != nil {
+		return p.pages[k][i%stringsPage]
+	}
+	return ""
+}
+
+// set sets the string of line i of n.
+func (p *pagedStrings) set(i, n int, s string) {
+	if p.pages == nil {
+		p.pages = make([][]string, (n+stringsPage-1)/stringsPage)
+	}
+	k := i / stringsPage
+	if p.pages[k] == nil {
+		p.pages[k] = make([]string, stringsPage)
+	}
+	p.pages[k][i%stringsPage] = s
+}
+
+// each calls f for every line with a string, in order.
+func (p *pagedStrings) each(f func(i int, s string)) {
+	for k, page := range p.pages {
+		for j, s := range page {
+			if s != "" {
+				f(k*stringsPage+j, s)
+			}
+		}
+	}
 }
 
 func (ix *index) weight(i int) int  { return int(ix.n[i]) + 1 }
