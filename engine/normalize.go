@@ -224,6 +224,11 @@ func splitLines(s string) []string {
 // isElision reports whether a line of the model's text stands for lines
 // it left out: "...", "…", or a comment such as "// ... existing code ...".
 func isElision(s string) bool {
+	// Every elision has "..." once "…" is spelled so: most lines go no
+	// further.
+	if !strings.Contains(s, "...") && !strings.Contains(s, "\u2026") {
+		return false
+	}
 	t := strings.TrimSpace(s)
 	if t == "" || len(t) > 80 {
 		return false
