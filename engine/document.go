@@ -18,6 +18,10 @@ const bom = "\ufeff"
 type Document struct {
 	d  *document
 	ix *index // nil until a search needs it
+	// resolves counts the edits resolved: from the second on, the index
+	// lists where each line is, so that finding a search's lines costs
+	// the search's size rather than the file's.
+	resolves int
 }
 
 // NewDocument prepares text for resolving edits against it.

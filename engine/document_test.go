@@ -82,3 +82,30 @@ func checkApply(t *testing.T, text string, m *Match) {
 		}
 	}
 }
+
+// TestTallyFromPostings checks that a tally taken from the lists of where
+// each line is, as a Document serving several searches takes it, is the
+// tally taken by reading every line: the same counts, the same first
+// places, the same votes.
+func TestTallyFromPostings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	lines := []string{"}", "\treturn err", "", "\tif err != nil {", "x := f(a)", "  x:=f(a)", "y := g(b)", "// ...", "z"}
+	for k := range 300 {
+		var text strings.Builder
+		for range rng.IntN(300) {
+			text.WriteString(lines[rng.IntN(len(lines))] + "\n")
+		}
+		var search []string
+		for range 1 + rng.IntN(8) {
+			search = append(search, lines[rng.IntN(len(lines))])
+		}
+		s := newSlines(search)
+		ix := newIndex(newDocument(text.String()))
+		want := ix.tally(s)
+		ix.buildPostings()
+		got := ix.tally(s)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: %q in %q: the tally from postings is\n%+v\nwant\n%+v", k, search, text.String(), got, want)
+		}
+	}
+}

@@ -72,6 +72,10 @@ type index struct {
 	n   []int32
 	sig []uint64
 	lo  pagedStrings // loose views computed so far, "" where not yet
+	// post lists the lines of each key, in order, once a Document serves
+	// several searches: a tally then costs the search's lines, not the
+	// file's.
+	post map[uint64][]int32
 }
 
 func newIndex(d *document) *index {
@@ -228,6 +232,14 @@ func (ix *index) tally(s []sline) *tally {
 	if len(keys) == 0 {
 		return t
 	}
+	if ix.post != nil {
+		for _, k := range keys {
+			o, lines := t.occs[k], ix.post[k]
+			o.count = len(lines)
+			o.lines = append([]int32(nil), lines[:min(len(lines), commonLine)]...)
+		}
+		return t.vote(s)
+	}
 	// An open-addressing table of the search's keys, at most a quarter
 	// full, finds most file lines absent at the first probe.
 	shift := 64 - 3
@@ -266,6 +278,12 @@ func (ix *index) tally(s []sline) *tally {
 			}
 		}
 	}
+	return t.vote(s)
+}
+
+// vote adds to a tally whose occurrences are counted the votes of the
+// search's lines for places, and returns it.
+func (t *tally) vote(s []sline) *tally {
 	for j := range s {
 		l := &s[j]
 		if l.blank || l.elision {
@@ -290,6 +308,17 @@ func (ix *index) tally(s []sline) *tally {
 		}
 	}
 	return t
+}
+
+// buildPostings lists the lines of each key in post, unless it is done.
+func (ix *index) buildPostings() {
+	if ix.post != nil {
+		return
+	}
+	ix.post = make(map[uint64][]int32)
+	for i, k := range ix.key {
+		ix.post[k] = append(ix.post[k], int32(i))
+	}
 }
 
 // candidates finds the windows where the search's distinctive lines line

@@ -35,6 +35,7 @@ func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	if len(e.Scope) > 0 || e.EndOfFile {
 		return resolveWithin(doc.d.text, e, opt)
 	}
+	doc.resolves++
 	d := doc.d
 	text := d.text
 	old, new := toLF(e.Old), toLF(e.New)
@@ -204,6 +205,9 @@ func joinKey(s []sline) string {
 func (r *resolver) tally(s []sline, lines string) *tally {
 	t, ok := r.tallies[lines]
 	if !ok {
+		if r.doc.resolves > 1 {
+			r.index().buildPostings()
+		}
 		t = r.index().tally(s)
 		if r.tallies == nil {
 			r.tallies = map[string]*tally{}
