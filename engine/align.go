@@ -116,9 +116,11 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	for k := range rev {
 		ops[k] = rev[len(rev)-1-k]
 	}
-	ops = ix.refine(s, ops, lo, hi)
+	ops, whole := ix.refine(s, ops, lo, hi)
 	reg, ok := ix.score(s, ops)
-	if ok && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells {
+	// (When refine aligned the whole window by similarity already, doing
+	// it again would find the same.)
+	if ok && !whole && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells {
 		// Lines of the file left out in the middle may be a jump: the
 		// exact pairs after them copies of the search's lines, while the
 		// lines it was copied from changed a little. Lines of the search
@@ -159,8 +161,9 @@ func fileLineCost(weight int) int32 { return int32(max(1, weight/2)) }
 // of similar lines, and looks just outside the region for search lines
 // at its ends that did not pair. Only distinctive pairs bound a gap: a
 // "}" or a blank line next to a gap pairs with any of its kind, so it is
-// aligned again together with the gap.
-func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
+// aligned again together with the gap. It reports whole when no
+// distinctive line paired and it aligned the whole window by similarity.
+func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bool) {
 	anchor := func(o op) bool { return o.kind == opPair && s[o.s].n > 3 }
 	firstPair, lastPair := -1, -1
 	for k, o := range ops {
@@ -178,7 +181,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
 		for j := range ss {
 			ss[j] = j
 		}
-		return ix.gap(s, ss, lo, hi, true, true)
+		return ix.gap(s, ss, lo, hi, true, true), true
 	}
 	searchLines := func(ops []op) []int {
 		var ss []int
@@ -235,7 +238,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) []op {
 		fl := ops[lastPair].f + 1
 		out = append(out, ix.gap(s, trail, fl, min(ix.lineCount(), fl+len(trail)+2), false, true)...)
 	}
-	return out
+	return out, false
 }
 
 // gap aligns search lines ss with file lines [flo, fhi), allowing similar
@@ -269,9 +272,10 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 	if freeStart != freeEnd {
 		fileCost = func(int) int32 { return 1 }
 	}
-	cost := make([]int32, (p+1)*(q+1))
-	moves := make([]byte, (p+1)*(q+1))
-	dists := make([]int32, (p+1)*(q+1))
+	cells := (p + 1) * (q + 1)
+	ints := make([]int32, 2*cells)
+	cost, dists := ints[:cells], ints[cells:]
+	moves := make([]byte, cells)
 	at := func(a, b int) int { return a*(q+1) + b }
 	for b := 1; b <= q; b++ {
 		c := cost[at(0, b-1)] + fileCost(ix.weight(flo+b-1))

@@ -32,8 +32,10 @@ type Outcome struct {
 // one Outcome per edit. Line hints are taken to refer to the text as it was
 // before the first edit and are shifted by the changes applied before them.
 // After an edit fails, the remaining ones are skipped and the text they
-// would have changed is returned as it stood.
+// would have changed is returned as it stood. The text is prepared once
+// (see [Document]); each applied edit updates only the lines it changed.
 func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
+	doc := NewDocument(text)
 	outcomes := make([]Outcome, len(edits))
 	var shifts []lineShift
 	failed := -1
@@ -47,32 +49,42 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 			e.Line = shiftLine(e.Line, shifts)
 		}
 		start := time.Now()
-		m, err := resolveOp(text, e, opt)
+		m, err := doc.resolveOp(e, opt)
 		elapsed := time.Since(start)
 		if err != nil {
 			outcomes[i] = Outcome{Status: StatusFailed, Err: err, Elapsed: elapsed}
 			failed = i
 			continue
 		}
-		next := m.Apply(text)
+		next := doc.Apply(m)
 		shifts = append(shifts, lineShift{
 			after: m.EndLine,
-			delta: strings.Count(next, "\n") - strings.Count(text, "\n"),
+			delta: m.newlinesAdded(doc.Text()),
 			start: m.StartLine,
 		})
-		text = next
+		doc = next
 		outcomes[i] = Outcome{Status: StatusApplied, Match: m, Elapsed: elapsed}
 	}
-	return text, outcomes
+	return doc.Text(), outcomes
 }
 
-// resolveOp resolves the edits that change text in place.
-func resolveOp(text string, e Edit, opt Options) (*Match, error) {
+// newlinesAdded returns how many more "\n" the text has once m's changes
+// are made (negative: fewer).
+func (m *Match) newlinesAdded(text string) int {
+	n := 0
+	for _, c := range m.Changes {
+		n += strings.Count(c.Text, "\n") - strings.Count(text[c.Start:c.End], "\n")
+	}
+	return n
+}
+
+// resolveOp resolves the edits that change the text in place.
+func (doc *Document) resolveOp(e Edit, opt Options) (*Match, error) {
 	switch e.Op {
 	case OpReplace:
-		return Resolve(text, e, opt)
+		return doc.Resolve(e, opt)
 	case OpInsert:
-		return Insert(text, e.Line, e.New)
+		return doc.d.insert(e.Line, e.New)
 	default:
 		return nil, refuse(ReasonInvalid, "a %s edit is a file operation, not a change to text", e.Op)
 	}
@@ -106,7 +118,10 @@ func shiftLine(line int, shifts []lineShift) int {
 // of doc (0: before the first line, AtEnd: after the last), in the
 // document's line endings.
 func Insert(doc string, after int, text string) (*Match, error) {
-	d := newDocument(doc)
+	return newDocument(doc).insert(after, text)
+}
+
+func (d *document) insert(after int, text string) (*Match, error) {
 	if after == AtEnd {
 		after = d.lineCount()
 	}

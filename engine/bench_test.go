@@ -117,6 +117,101 @@ func BenchmarkResolveLatency(b *testing.B) {
 			times = append(times, time.Since(start))
 		}
 	}
+	reportLatency(b, times)
+}
+
+// BenchmarkResolveLatencyPerFile reports the same distribution as
+// BenchmarkResolveLatency, for the same blocks, resolved the way a caller
+// with several blocks for one file resolves them: against one Document per
+// file, prepared anew on every round and timed as part of its first block,
+// so that the blocks of a file share the line index it builds.
+func BenchmarkResolveLatencyPerFile(b *testing.B) {
+	type file struct {
+		text  string
+		cases []resolveCase
+	}
+	var files []file
+	for i := range 10 {
+		f := generateGo(300*(i+1), uint64(100+i))
+		fl := file{text: f.text}
+		for j := range 20 {
+			fn := f.funcs[(2*j+1)*len(f.funcs)/40]
+			switch j % 4 {
+			case 0:
+				fl.cases = append(fl.cases, exactBlockAt(f, fn))
+			case 1:
+				fl.cases = append(fl.cases, fuzzyBlockAt(f, fn))
+			case 2:
+				fl.cases = append(fl.cases, forgottenLineBlockAt(f, fn))
+			default:
+				fl.cases = append(fl.cases, foreignBlockSeeded(f, uint64(j)))
+			}
+		}
+		files = append(files, fl)
+	}
+	for _, f := range files {
+		doc := engine.NewDocument(f.text)
+		for _, c := range f.cases {
+			m, err := doc.Resolve(c.edit, engine.Options{})
+			if err := c.want.check(m, err); err != nil {
+				b.Errorf("%s: %v", c.name, err)
+			}
+		}
+	}
+	if b.Failed() {
+		return
+	}
+	var times []time.Duration
+	for b.Loop() {
+		for _, f := range files {
+			start := time.Now()
+			doc := engine.NewDocument(f.text)
+			for _, c := range f.cases {
+				doc.Resolve(c.edit, engine.Options{})
+				times = append(times, time.Since(start))
+				start = time.Now()
+			}
+		}
+	}
+	reportLatency(b, times)
+}
+
+// BenchmarkApplyEdits measures what a language server does on a request:
+// 20 edits applied in turn to a 5,000-line buffer (a third exact, a third
+// with the indentation shifted and a typo, a third with a forgotten line),
+// and reports the time per edit as ms/edit.
+func BenchmarkApplyEdits(b *testing.B) {
+	f := generateGo(5_000, 7)
+	var edits []engine.Edit
+	for j := range 20 {
+		fn := f.funcs[(2*j+1)*len(f.funcs)/40]
+		var c resolveCase
+		switch j % 3 {
+		case 0:
+			c = exactBlockAt(f, fn)
+		case 1:
+			c = fuzzyBlockAt(f, fn)
+		default:
+			c = forgottenLineBlockAt(f, fn)
+		}
+		edits = append(edits, c.edit)
+	}
+	_, outcomes := engine.ApplyEdits(f.text, edits, engine.Options{})
+	for i, o := range outcomes {
+		if o.Status != engine.StatusApplied {
+			b.Fatalf("edit %d: %s: %v", i+1, o.Status, o.Err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		engine.ApplyEdits(f.text, edits, engine.Options{})
+	}
+	b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(len(edits))/float64(time.Millisecond), "ms/edit")
+}
+
+// reportLatency reports the median, 99th percentile and maximum of times
+// as p50-ms, p99-ms and max-ms.
+func reportLatency(b *testing.B, times []time.Duration) {
 	slices.Sort(times)
 	ms := func(q float64) float64 {
 		i := int(math.Ceil(q*float64(len(times)))) - 1

@@ -7,6 +7,57 @@ import (
 
 const bom = "\ufeff"
 
+// A Document is a text prepared for resolving edits against it: split
+// into lines once, its lines indexed the first time a search needs them.
+// Resolving several edits against one Document, or against the Documents
+// that [Document.Apply] returns, does that work once rather than once per
+// edit: the per-line work a change leaves alone is carried over.
+//
+// A Document's text never changes. It fills in what it computes as it is
+// used, so it must not be used by several goroutines at once.
+type Document struct {
+	d  *document
+	ix *index // nil until a search needs it
+	// resolves counts the edits resolved: from the second on, the index
+	// lists where each line is, so that finding a search's lines costs
+	// the search's size rather than the file's.
+	resolves int
+}
+
+// NewDocument prepares text for resolving edits against it.
+func NewDocument(text string) *Document {
+	return &Document{d: newDocument(text)}
+}
+
+// Text returns the document's text.
+func (doc *Document) Text() string { return doc.d.text }
+
+// Apply returns the Document of the text with m's changes made; m must
+// have been resolved against doc's text. The lines outside the changed
+// ones keep what doc computed for them.
+func (doc *Document) Apply(m *Match) *Document {
+	if len(m.Changes) == 0 {
+		return doc
+	}
+	lo, hi := m.Changes[0].Start, m.Changes[0].End
+	for _, c := range m.Changes[1:] {
+		lo, hi = min(lo, c.Start), max(hi, c.End)
+	}
+	nd, a, b, k := doc.d.edited(m.Apply(doc.d.text), lo, hi)
+	next := &Document{d: nd}
+	if doc.ix != nil {
+		next.ix = doc.ix.edited(nd, a, b, k)
+	}
+	return next
+}
+
+func (doc *Document) index() *index {
+	if doc.ix == nil {
+		doc.ix = newIndex(doc.d)
+	}
+	return doc.ix
+}
+
 // A document is a text split into lines, remembering everything a rewrite
 // must keep: the byte order mark, each line's ending and the final newline.
 type document struct {
@@ -28,23 +79,8 @@ func newDocument(text string) *document {
 	n := strings.Count(text[d.body:], "\n") + 1
 	d.start = make([]int, 0, n)
 	d.end = make([]int, 0, n)
-	crlf := 0
-	for at := d.body; at < len(text); {
-		i := strings.IndexByte(text[at:], '\n')
-		if i < 0 {
-			d.start = append(d.start, at)
-			d.end = append(d.end, len(text))
-			break
-		}
-		e := at + i
-		if e > at && text[e-1] == '\r' {
-			e--
-			crlf++
-		}
-		d.start = append(d.start, at)
-		d.end = append(d.end, e)
-		at += i + 1
-	}
+	var crlf int
+	d.start, d.end, crlf = splitAt(text, d.body, len(text), d.start, d.end)
 	d.crlf = crlf > 0 && 2*crlf >= len(d.start)
 	if crlf == 0 {
 		d.lf = text[d.body:]
@@ -62,6 +98,64 @@ func newDocument(text string) *document {
 	}
 	d.lf = b.String()
 	return d
+}
+
+// splitAt appends to start and end the lines of text[from:to], which
+// begins a line and ends one (or the text), and returns them with the
+// number of lines that end in "\r\n".
+func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
+	crlf := 0
+	for at := from; at < to; {
+		i := strings.IndexByte(text[at:to], '\n')
+		if i < 0 {
+			start = append(start, at)
+			end = append(end, to)
+			break
+		}
+		e := at + i
+		if e > at && text[e-1] == '\r' {
+			e--
+			crlf++
+		}
+		start = append(start, at)
+		end = append(end, e)
+		at += i + 1
+	}
+	return start, end, crlf
+}
+
+// edited returns the document of text, which is d's text with the bytes
+// [lo, hi) replaced, and how the lines of the two correspond: d's lines
+// [a, b) became lines [a, a+k) of the result; the lines before them are
+// the same lines, and so are the lines after them, shifted by k-(b-a).
+// Only the changed lines are split again, unless d has "\r\n" line
+// endings or the change brings some, or touches the first bytes (where a
+// byte order mark is or may come): then
+// every line is (a=0, b and k the line counts).
+func (d *document) edited(text string, lo, hi int) (nd *document, a, b, k int) {
+	delta := len(text) - len(d.text)
+	if d.lfStart != nil || len(d.start) == 0 || lo < len(bom) || lo > hi || hi > len(d.text) {
+		nd = newDocument(text)
+		return nd, 0, d.lineCount(), nd.lineCount()
+	}
+	a, b = d.lineAt(lo), d.lineAt(hi)+1
+	from, to := d.start[a], d.offsetOfLine(b)+delta
+	if strings.IndexByte(text[from:to], '\r') >= 0 {
+		nd = newDocument(text)
+		return nd, 0, d.lineCount(), nd.lineCount()
+	}
+	nd = &document{text: text, body: d.body}
+	n := len(d.start) - (b - a) + strings.Count(text[from:to], "\n") + 1
+	nd.start = append(make([]int, 0, n), d.start[:a]...)
+	nd.end = append(make([]int, 0, n), d.end[:a]...)
+	nd.start, nd.end, _ = splitAt(text, from, to, nd.start, nd.end)
+	k = len(nd.start) - a
+	for j := b; j < len(d.start); j++ {
+		nd.start = append(nd.start, d.start[j]+delta)
+		nd.end = append(nd.end, d.end[j]+delta)
+	}
+	nd.lf = text[nd.body:]
+	return nd, a, b, k
 }
 
 func (d *document) lineCount() int { return len(d.start) }

@@ -21,7 +21,7 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 	}
 	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	s := newSlines(old)
+	s := r.searchLines(old)
 	c := r.candidates(s, true)
 	wins := c.wins
 	if rd.hint > 0 && len(wins) > 0 {
@@ -262,6 +262,9 @@ type sides struct{ chosen, other, neither int }
 // neither way. Elsewhere on the line s may differ from both (a stale or
 // mistyped word the twins share).
 func sideOn(s, a, b string) sides {
+	if a == b {
+		return sides{} // nothing tells them apart
+	}
 	al, bl, sl := cutTokens(a), cutTokens(b), cutTokens(s)
 	ak := al.keys()
 	apart, said := lcs.DiffLines(ak, bl.keys()), lcs.DiffLines(ak, sl.keys())

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
@@ -32,6 +33,15 @@ type sline struct {
 	sig     uint64
 	blank   bool
 	elision bool
+	pat     *editdist.Pattern // the loose view prepared for comparisons, once needed
+}
+
+// pattern returns the loose view prepared to be compared with many lines.
+func (l *sline) pattern() *editdist.Pattern {
+	if l.pat == nil {
+		l.pat = editdist.NewPattern(l.loose)
+	}
+	return l.pat
 }
 
 func (l *sline) weight() int {
@@ -61,26 +71,100 @@ type index struct {
 	key []uint64
 	n   []int32
 	sig []uint64
-	lo  map[int]string // loose views computed so far
+	lo  pagedStrings // loose views computed so far, "" where not yet
+	// post lists the lines of each key, in order, once a Document serves
+	// several searches: a tally then costs the search's lines, not the
+	// file's.
+	post map[uint64][]int32
 }
 
 func newIndex(d *document) *index {
 	count := d.lineCount()
-	ix := &index{d: d, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count), lo: map[int]string{}}
-	for i := range count {
-		k, n, sig := looseKey(d.line(i))
-		ix.key[i], ix.n[i], ix.sig[i] = k, int32(n), sig
-	}
+	ix := &index{d: d, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count)}
+	ix.fill(0, count)
 	return ix
 }
 
+// fill computes the keys of lines [from, to).
+func (ix *index) fill(from, to int) {
+	for i := from; i < to; i++ {
+		k, n, sig := looseKey(ix.d.line(i))
+		ix.key[i], ix.n[i], ix.sig[i] = k, int32(n), sig
+	}
+}
+
+// edited returns the index of nd, the document d became when its lines
+// [a, b) were replaced by lines [a, a+k) of nd (see document.edited): the
+// keys of the other lines are carried over, not computed again.
+func (ix *index) edited(nd *document, a, b, k int) *index {
+	count := nd.lineCount()
+	nx := &index{d: nd, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count)}
+	copy(nx.key, ix.key[:a])
+	copy(nx.n, ix.n[:a])
+	copy(nx.sig, ix.sig[:a])
+	copy(nx.key[a+k:], ix.key[b:])
+	copy(nx.n[a+k:], ix.n[b:])
+	copy(nx.sig[a+k:], ix.sig[b:])
+	nx.fill(a, a+k)
+	ix.lo.each(func(i int, s string) {
+		switch {
+		case i < a:
+			nx.lo.set(i, count, s)
+		case i >= b:
+			nx.lo.set(i+k-(b-a), count, s)
+		}
+	})
+	return nx
+}
+
 func (ix *index) loose(i int) string {
-	if s, ok := ix.lo[i]; ok {
+	if ix.n[i] == 0 {
+		return ""
+	}
+	if s := ix.lo.get(i); s != "" {
 		return s
 	}
 	s := loose(ix.d.line(i))
-	ix.lo[i] = s
+	ix.lo.set(i, len(ix.key), s)
 	return s
+}
+
+// pagedStrings holds a string for some of n lines, in pages allocated as
+// lines get one: a search looks at a few windows of a large file, or at
+// all of a small one.
+type pagedStrings struct{ pages [][]string }
+
+const stringsPage = 256
+
+// get returns the string of line i, or "".
+func (p *pagedStrings) get(i int) string {
+	if k := i / stringsPage; k < len(p.pages) && p.pages[k] != nil {
+		return p.pages[k][i%stringsPage]
+	}
+	return ""
+}
+
+// set sets the string of line i of n.
+func (p *pagedStrings) set(i, n int, s string) {
+	if p.pages == nil {
+		p.pages = make([][]string, (n+stringsPage-1)/stringsPage)
+	}
+	k := i / stringsPage
+	if p.pages[k] == nil {
+		p.pages[k] = make([]string, stringsPage)
+	}
+	p.pages[k][i%stringsPage] = s
+}
+
+// each calls f for every line with a string, in order.
+func (p *pagedStrings) each(f func(i int, s string)) {
+	for k, page := range p.pages {
+		for j, s := range page {
+			if s != "" {
+				f(k*stringsPage+j, s)
+			}
+		}
+	}
 }
 
 func (ix *index) weight(i int) int  { return int(ix.n[i]) + 1 }
@@ -122,61 +206,135 @@ type vote struct {
 	w    float64
 }
 
-// candidates finds the windows where the search's distinctive lines line
-// up. Lines that occur often never make a candidate on their own. When no
-// line of the search occurs in the file as it is, and approximate is set,
-// the longest lines are looked for approximately, within a fixed budget.
-// crowded reports that the search cannot be placed: its lines are all too
-// common, or resemble too many lines.
-func (ix *index) candidates(s []sline, approximate bool) candidateSet {
-	occs := map[uint64]*lineOccurrences{}
-	var bloom uint64 // one bit per search key, to skip most file lines without a map look-up
+// A tally says where the lines of a search occur in the file as they are,
+// and the votes for places that follow from it.
+type tally struct {
+	occs      map[uint64]*lineOccurrences
+	votes     []vote
+	unfound   []int // the non-blank search lines not in the file
+	tooCommon int   // search lines that occur too often to vote
+	// weight is that of the search, distinctive that of its lines that
+	// voted and say something.
+	weight, distinctive float64
+}
+
+// tally counts where the search's lines occur in the file. Lines that
+// occur often never vote for a place on their own.
+func (ix *index) tally(s []sline) *tally {
+	t := &tally{occs: map[uint64]*lineOccurrences{}, unfound: []int{}}
+	var keys []uint64
 	for _, l := range s {
-		if !l.blank && !l.elision {
-			occs[l.key] = &lineOccurrences{}
-			bloom |= 1 << (l.key >> 58)
+		if !l.blank && !l.elision && t.occs[l.key] == nil {
+			t.occs[l.key] = &lineOccurrences{}
+			keys = append(keys, l.key)
 		}
 	}
-	if len(occs) == 0 {
-		return candidateSet{}
+	if len(keys) == 0 {
+		return t
+	}
+	if ix.post != nil {
+		for _, k := range keys {
+			o, lines := t.occs[k], ix.post[k]
+			o.count = len(lines)
+			o.lines = append([]int32(nil), lines[:min(len(lines), commonLine)]...)
+		}
+		return t.vote(s)
+	}
+	// An open-addressing table of the search's keys, at most a quarter
+	// full, finds most file lines absent at the first probe.
+	shift := 64 - 3
+	for 1<<(64-shift) < 4*len(keys) {
+		shift--
+	}
+	// A bloom filter of one bit per key, from the top bits of the same
+	// mixed hash, turns most other lines away before that.
+	const mix = 0x9e3779b97f4a7c15
+	mask := uint64(1)<<(64-shift) - 1
+	tkeys := make([]uint64, mask+1)
+	tocc := make([]*lineOccurrences, mask+1)
+	var bloom uint64
+	for _, k := range keys {
+		m := k * mix
+		bloom |= 1 << (m >> 58)
+		h := m >> shift
+		for tocc[h] != nil {
+			h = (h + 1) & mask
+		}
+		tkeys[h], tocc[h] = k, t.occs[k]
 	}
 	for i, k := range ix.key {
-		if bloom&(1<<(k>>58)) == 0 {
+		m := k * mix
+		if bloom&(1<<(m>>58)) == 0 {
 			continue
 		}
-		if o := occs[k]; o != nil {
-			o.count++
-			if len(o.lines) < commonLine {
-				o.lines = append(o.lines, int32(i))
+		for h := m >> shift; tocc[h] != nil; h = (h + 1) & mask {
+			if tkeys[h] == k {
+				o := tocc[h]
+				o.count++
+				if len(o.lines) < commonLine {
+					o.lines = append(o.lines, int32(i))
+				}
+				break
 			}
 		}
 	}
-	var votes []vote
-	unfound, tooCommon := []int{}, 0
-	var weight, distinctive float64 // of the search, of its lines that voted and say something
+	return t.vote(s)
+}
+
+// vote adds to a tally whose occurrences are counted the votes of the
+// search's lines for places, and returns it.
+func (t *tally) vote(s []sline) *tally {
 	for j := range s {
 		l := &s[j]
 		if l.blank || l.elision {
 			continue
 		}
-		weight += float64(l.weight())
-		o := occs[l.key]
+		t.weight += float64(l.weight())
+		o := t.occs[l.key]
 		switch {
 		case o.count == 0:
-			unfound = append(unfound, j)
+			t.unfound = append(t.unfound, j)
 			continue
 		case o.count > commonLine:
-			tooCommon++
+			t.tooCommon++
 			continue
 		}
 		if l.n > 3 {
-			distinctive += float64(l.weight())
+			t.distinctive += float64(l.weight())
 		}
 		w := float64(l.weight()) / float64(o.count)
 		for _, i := range o.lines {
-			votes = append(votes, vote{diag: int(i) - j, w: w})
+			t.votes = append(t.votes, vote{diag: int(i) - j, w: w})
 		}
 	}
+	return t
+}
+
+// buildPostings lists the lines of each key in post, unless it is done.
+func (ix *index) buildPostings() {
+	if ix.post != nil {
+		return
+	}
+	ix.post = make(map[uint64][]int32)
+	for i, k := range ix.key {
+		ix.post[k] = append(ix.post[k], int32(i))
+	}
+}
+
+// candidates finds the windows where the search's distinctive lines line
+// up, from the tally t of the search. When no line of the search occurs
+// in the file as it is, and approximate is set, the longest lines are
+// looked for approximately, within a fixed budget. crowded reports that
+// the search cannot be placed: its lines are all too common, or resemble
+// too many lines. t is left as it was.
+func (ix *index) candidates(s []sline, t *tally, approximate bool) candidateSet {
+	occs := t.occs
+	if len(occs) == 0 {
+		return candidateSet{}
+	}
+	votes := slices.Clone(t.votes)
+	unfound, tooCommon := slices.Clone(t.unfound), t.tooCommon
+	weight, distinctive := t.weight, t.distinctive
 	if len(votes) == 0 && !approximate {
 		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 	}
@@ -230,7 +388,30 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	if len(unfound) > 3 {
 		unfound = unfound[:3]
 	}
+	// A comparison is one that passes the length and signature bounds.
+	// The budget runs out when more pass than it allows, in whatever
+	// order they are made: count them first, so that a search that
+	// exhausts it computes no edit distance at all.
+	compared := func(l *sline, i int) (limit int, ok bool) {
+		if ix.blank(i) {
+			return 0, false
+		}
+		n := int(ix.n[i])
+		limit = int(float64(max(n, l.n)) * (1 - minLineSim))
+		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^ix.sig[i]) <= 2*limit
+	}
 	budget := scanBudget
+	for _, j := range unfound {
+		if l := &s[j]; l.n >= 4 {
+			for i := range ix.key {
+				if _, ok := compared(l, i); ok {
+					if budget--; budget < 0 {
+						return nil, true
+					}
+				}
+			}
+		}
+	}
 	for _, j := range unfound {
 		l := &s[j]
 		if l.n < 4 {
@@ -242,18 +423,12 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		}
 		var hits []hit
 		for i := range ix.key {
-			if ix.blank(i) {
+			limit, ok := compared(l, i)
+			if !ok {
 				continue
 			}
 			n := int(ix.n[i])
-			limit := int(float64(max(n, l.n)) * (1 - minLineSim))
-			if abs(n-l.n) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
-				continue
-			}
-			if budget--; budget < 0 {
-				return nil, true
-			}
-			if d := editdist.Bounded(l.loose, ix.loose(i), limit); d <= limit {
+			if d := l.pattern().Bounded(ix.loose(i), limit); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
 		}

@@ -45,7 +45,7 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	}
 	ix := r.index()
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	sl := newSlines(s)
+	sl := r.searchLines(s)
 	reg, ok := ix.align(sl, a, b+1)
 	if !ok || reg.mismatches() > 0 {
 		// The text is there but not its lines (a line break where the
@@ -118,15 +118,16 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 		}
 	} else {
 		lines, _ := trimEnds(splitLines(old), nil)
-		s := newSlines(lines)
-		c := r.candidates(s, false)
+		s := r.searchLines(lines)
 		// Every line between the first and the last (which may be parts
 		// of lines) must be in the file as it is, ignoring white space.
+		occs := r.tally(s, joinKey(s)).occs
 		for j := 1; j < len(s)-1; j++ {
-			if o := c.occs[s[j].key]; o != nil && o.count == 0 {
+			if o := occs[s[j].key]; o != nil && o.count == 0 {
 				return nil
 			}
 		}
+		c := r.candidates(s, false)
 		for _, w := range c.wins {
 			views = append(views, r.view(w.lo, w.hi))
 		}

@@ -158,8 +158,7 @@ func level(a, b string) int {
 	case strings.TrimSpace(a) == strings.TrimSpace(b):
 		return levelIndent
 	}
-	la, lb := looseNoFold(a), looseNoFold(b)
-	if la == lb || collapse(a) == collapse(b) {
+	if equalNoSpace(a, b) || collapse(a) == collapse(b) {
 		return levelInnerWS
 	}
 	if loose(a) == loose(b) {
@@ -168,13 +167,37 @@ func level(a, b string) int {
 	return levelSimilar
 }
 
-func looseNoFold(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
+// equalNoSpace reports whether a and b are the same runes once white
+// space is dropped, without building either: the equality of the strings
+// strings.Map makes of them by dropping it (an invalid byte reads as
+// utf8.RuneError, as strings.Map writes it).
+func equalNoSpace(a, b string) bool {
+	i, j := 0, 0
+	for {
+		var ra, rb rune = -1, -1
+		for i < len(a) {
+			r, size := utf8.DecodeRuneInString(a[i:])
+			i += size
+			if !unicode.IsSpace(r) {
+				ra = r
+				break
+			}
 		}
-		return r
-	}, s)
+		for j < len(b) {
+			r, size := utf8.DecodeRuneInString(b[j:])
+			j += size
+			if !unicode.IsSpace(r) {
+				rb = r
+				break
+			}
+		}
+		if ra != rb {
+			return false
+		}
+		if ra < 0 {
+			return true
+		}
+	}
 }
 
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
@@ -201,6 +224,11 @@ func splitLines(s string) []string {
 // isElision reports whether a line of the model's text stands for lines
 // it left out: "...", "…", or a comment such as "// ... existing code ...".
 func isElision(s string) bool {
+	// Every elision has "..." once "…" is spelled so: most lines go no
+	// further.
+	if !strings.Contains(s, "...") && !strings.Contains(s, "\u2026") {
+		return false
+	}
 	t := strings.TrimSpace(s)
 	if t == "" || len(t) > 80 {
 		return false

@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode"
+)
 
 func TestIsElision(t *testing.T) {
 	for _, tc := range []struct {
@@ -158,6 +163,35 @@ func TestReindenter(t *testing.T) {
 	} {
 		if got := re.indent(tc.ind, tc.refModel, tc.refFile); got != tc.want {
 			t.Errorf("indent(%q) = %q, want %q", tc.ind, got, tc.want)
+		}
+	}
+}
+
+// TestEqualNoSpace checks equalNoSpace against building both strings
+// without white space, on random strings of white space, ASCII, unicode
+// punctuation and invalid bytes.
+func TestEqualNoSpace(t *testing.T) {
+	noSpace := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	pieces := []string{" ", "\t", "\u00a0", "\u2003", "a", "b", "\u201c", "\xff", "\ufffd", "\xe2\x80"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	random := func() string {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for range 20000 {
+		a, b := random(), random()
+		if got, want := equalNoSpace(a, b), noSpace(a) == noSpace(b); got != want {
+			t.Fatalf("equalNoSpace(%q, %q) = %v, want %v", a, b, got, want)
 		}
 	}
 }

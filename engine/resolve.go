@@ -22,11 +22,22 @@ const maxOccurrences = 64
 // carried onto the region as a change: lines the model did not change keep
 // the file's bytes, new lines are indented like the file and end like its
 // lines.
+//
+// Resolve prepares the text for the one edit; to resolve several edits
+// against one text, or against the texts they lead to, use a [Document].
 func Resolve(text string, e Edit, opt Options) (*Match, error) {
+	return NewDocument(text).Resolve(e, opt)
+}
+
+// Resolve is like the function [Resolve] for the document's text, reusing
+// what earlier calls computed about it.
+func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	if len(e.Scope) > 0 || e.EndOfFile {
-		return resolveWithin(text, e, opt)
+		return resolveWithin(doc.d.text, e, opt)
 	}
-	d := newDocument(text)
+	doc.resolves++
+	d := doc.d
+	text := d.text
 	old, new := toLF(e.Old), toLF(e.New)
 	if strings.TrimSpace(old) == "" {
 		if old == "" && strings.TrimPrefix(text, bom) == "" {
@@ -34,7 +45,7 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 		}
 		return nil, refuse(ReasonInvalid, "the search text is empty: quote the lines to change")
 	}
-	r := &resolver{d: d, opt: opt}
+	r := &resolver{d: d, doc: doc, opt: opt}
 	if e.ReplaceAll {
 		return r.all(old, new)
 	}
@@ -133,41 +144,80 @@ func betterError(a, b *Error) bool {
 	return score(a) > score(b)
 }
 
-// resolver holds what one Resolve call computes at most once.
+// resolver holds what one Resolve call computes at most once; what holds
+// for every edit of the text is kept in its Document.
 type resolver struct {
 	d   *document
+	doc *Document
 	opt Options
-	ix  *index
 
-	cands map[string]candidateSet // candidate windows of each search text
+	cands   map[string]candidateSet // candidate windows of each search text
+	tallies map[string]*tally       // where the lines of each search text are
+	slines  map[string][]sline      // each search text's lines, read once
+}
+
+// searchLines returns the lines of a search with their loose views,
+// computed once per Resolve call for the same lines. The result is shared:
+// it must not be changed.
+func (r *resolver) searchLines(lines []string) []sline {
+	key := fmt.Sprint(len(lines), "\n", strings.Join(lines, "\n"))
+	if s, ok := r.slines[key]; ok {
+		return s
+	}
+	s := newSlines(lines)
+	if r.slines == nil {
+		r.slines = map[string][]sline{}
+	}
+	r.slines[key] = s
+	return s
 }
 
 // candidates returns the windows worth aligning s against, computed once
-// per search text (and per kind: with or without approximate lines).
+// per search text (and per kind: with or without approximate lines); the
+// tally of the lines they come from is shared by both kinds.
 func (r *resolver) candidates(s []sline, approximate bool) candidateSet {
+	lines := joinKey(s)
+	key := fmt.Sprintln(lines, approximate)
+	if c, ok := r.cands[key]; ok {
+		return c
+	}
+	c := r.index().candidates(s, r.tally(s, lines), approximate)
+	if r.cands == nil {
+		r.cands = map[string]candidateSet{}
+	}
+	r.cands[key] = c
+	return c
+}
+
+// joinKey returns the text of search lines, each ended by "\n": the key
+// of what is computed once per search text.
+func joinKey(s []sline) string {
 	var key strings.Builder
-	fmt.Fprintln(&key, approximate)
 	for i := range s {
 		key.WriteString(s[i].text)
 		key.WriteByte('\n')
 	}
-	if c, ok := r.cands[key.String()]; ok {
-		return c
-	}
-	c := r.index().candidates(s, approximate)
-	if r.cands == nil {
-		r.cands = map[string]candidateSet{}
-	}
-	r.cands[key.String()] = c
-	return c
+	return key.String()
 }
 
-func (r *resolver) index() *index {
-	if r.ix == nil {
-		r.ix = newIndex(r.d)
+// tally returns where the lines s of a search text are, computed once per
+// Resolve call; lines is the key of s, the lines joined.
+func (r *resolver) tally(s []sline, lines string) *tally {
+	t, ok := r.tallies[lines]
+	if !ok {
+		if r.doc.resolves > 1 {
+			r.index().buildPostings()
+		}
+		t = r.index().tally(s)
+		if r.tallies == nil {
+			r.tallies = map[string]*tally{}
+		}
+		r.tallies[lines] = t
 	}
-	return r.ix
+	return t
 }
+
+func (r *resolver) index() *index { return r.doc.index() }
 
 // reading resolves one reading of the edit.
 func (r *resolver) reading(rd reading) (*Match, *Error) {
@@ -266,7 +316,7 @@ func (r *resolver) elidedReplacement(start, end int, rd reading) (*Match, *Error
 		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\", but the search is only part of a line")
 	}
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	sl := newSlines(s)
+	sl := r.searchLines(s)
 	reg, ok := r.index().align(sl, a, b+1)
 	if !ok {
 		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\" that cannot be placed")

@@ -40,13 +40,20 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	ix := r.index()
 	type hit struct{ line, start, end, dist int }
 	var hits []hit
+	near := func(i int) bool { return int(ix.n[i]) >= n-reach && bits.OnesCount64(sig&^ix.sig[i]) <= reach }
+	// The budget runs out when more lines are near than it allows: count
+	// them before searching any.
 	budget := scanBudget
 	for i := range ix.key {
-		if int(ix.n[i]) < n-reach || bits.OnesCount64(sig&^ix.sig[i]) > reach {
-			continue
+		if near(i) {
+			if budget--; budget < 0 {
+				return nil, nil, false
+			}
 		}
-		if budget--; budget < 0 {
-			return nil, nil, false
+	}
+	for i := range ix.key {
+		if !near(i) {
+			continue
 		}
 		text := ix.loose(i)
 		for from := 0; from < len(text); {

@@ -326,6 +326,10 @@ func FuzzDistance(f *testing.F) {
 		if want <= max && got != want || want > max && got <= max {
 			t.Fatalf("Bounded(%q, %q, %d) = %d, but the distance is %d", a, b, max, got, want)
 		}
+		got = NewPattern(a).Bounded(b, max)
+		if want <= max && got != want || want > max && got <= max {
+			t.Fatalf("NewPattern(%q).Bounded(%q, %d) = %d, but the distance is %d", a, b, max, got, want)
+		}
 	})
 }
 
@@ -373,5 +377,27 @@ func BenchmarkAtLeast(b *testing.B) {
 	x, y := benchPair(40)
 	for b.Loop() {
 		AtLeast(x, y, 0.8)
+	}
+}
+
+// TestPatternBounded checks that a prepared pattern answers as Bounded
+// does: the distance when it is within the bound, more than the bound
+// otherwise, with the pattern the shorter string or the longer.
+func TestPatternBounded(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 20000 {
+		a, b := randomPair(r, 80)
+		if r.IntN(2) == 0 {
+			a, b = b, a
+		}
+		max := r.IntN(len(a)+len(b)+2) - 1
+		want := reference(a, b)
+		got := NewPattern(a).Bounded(b, max)
+		switch {
+		case want <= max && got != want:
+			t.Fatalf("NewPattern(%q).Bounded(%q, %d) = %d, want %d", a, b, max, got, want)
+		case want > max && got <= max:
+			t.Fatalf("NewPattern(%q).Bounded(%q, %d) = %d, want more than %d (distance %d)", a, b, max, got, max, want)
+		}
 	}
 }

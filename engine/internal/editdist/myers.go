@@ -61,9 +61,14 @@ func oneWord(p, t string, limit int) int {
 	for i := 0; i < len(p); i++ {
 		peq[p[i]] |= 1 << i
 	}
-	last := uint(len(p) - 1)
+	return oneWordMasks(&peq, uint(len(p)-1), len(p), t, limit)
+}
+
+// oneWordMasks is oneWord for a pattern of m bytes given by its match
+// masks peq; last is m-1.
+func oneWordMasks(peq *[256]uint64, last uint, m int, t string, limit int) int {
 	pv, mv := ^uint64(0), uint64(0)
-	score := len(p) // D[len(p)][j]
+	score := m // D[len(p)][j]
 	// D[len(p)][len(t)] >= score - (len(t)-1-j), since a horizontal delta
 	// is at least -1: once that exceeds limit, so does the answer.
 	cutoff := limit + len(t) - 1

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestDocumentApply checks that the Document an applied match leads to,
+// which carries over what was computed for the lines the match left
+// alone, is the Document prepared from scratch for the new text.
+func TestDocumentApply(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		changes []Change
+	}{
+		{"a line changed inside", "a\nbb\nc\n", []Change{{3, 4, "X"}}},
+		{"a line inserted", "a\nb\nc\n", []Change{{2, 2, "new\n"}}},
+		{"lines deleted", "a\nb\nc\nd\n", []Change{{2, 6, ""}}},
+		{"a line ending removed", "a\nb\nc\n", []Change{{1, 2, ""}}},
+		{"a line ending added", "ab\nc\n", []Change{{1, 1, "\n"}}},
+		{"appended to a text without a final newline", "a\nb", []Change{{3, 3, "\nc"}}},
+		{"the final newline removed", "a\nb\n", []Change{{3, 4, ""}}},
+		{"the final newline added", "a\nb", []Change{{3, 3, "\n"}}},
+		{"everything deleted", "a\nb\n", []Change{{0, 4, ""}}},
+		{"an empty text filled", "", []Change{{0, 0, "a\nb\n"}}},
+		{"after a byte order mark", bom + "a\nb\n", []Change{{5, 6, "X"}}},
+		{"a carriage return brought in", "a\nb\n", []Change{{1, 2, "\r\n"}}},
+		{"in a CRLF text", "a\r\nb\r\nc\r\n", []Change{{3, 4, "X"}}},
+		{"several changes", "a\nb\nc\nd\ne\n", []Change{{0, 1, "A"}, {6, 8, "C\nD\nE\n"}}},
+		{"blank lines", "\n\n\n", []Change{{1, 1, "x"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			checkApply(t, tc.text, &Match{Changes: tc.changes})
+		})
+	}
+}
+
+// TestDocumentApplyRandom checks Document.Apply on random changes to
+// random texts of a few lines, blank and CRLF lines among them.
+func TestDocumentApplyRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "b c", "\t}", "", " ", "\n", "\n", "\r\n", "“x”", bom}
+	random := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for k := range 3000 {
+		text := random(rng.IntN(12))
+		lo := rng.IntN(len(text) + 1)
+		hi := lo + rng.IntN(len(text)-lo+1)
+		m := &Match{Changes: []Change{{lo, hi, random(rng.IntN(4))}}}
+		t.Run(fmt.Sprint(k), func(t *testing.T) { checkApply(t, text, m) })
+	}
+}
+
+func checkApply(t *testing.T, text string, m *Match) {
+	t.Helper()
+	doc := NewDocument(text)
+	if ix := doc.index(); ix.lineCount() > 0 {
+		ix.loose(0) // a loose view computed before is carried over too
+	}
+	got := doc.Apply(m)
+	want := NewDocument(m.Apply(text))
+	want.index()
+	if !reflect.DeepEqual(got.d, want.d) {
+		t.Fatalf("%q with %+v: the document is\n%+v\nwant\n%+v", text, m.Changes, got.d, want.d)
+	}
+	if !reflect.DeepEqual(got.ix.key, want.ix.key) || !reflect.DeepEqual(got.ix.n, want.ix.n) || !reflect.DeepEqual(got.ix.sig, want.ix.sig) {
+		t.Fatalf("%q with %+v: the index is\n%+v\nwant\n%+v", text, m.Changes, got.ix, want.ix)
+	}
+	for i := range got.d.lineCount() {
+		if a, b := got.ix.loose(i), want.ix.loose(i); a != b {
+			t.Fatalf("%q with %+v: line %d reads %q loosely, want %q", text, m.Changes, i, a, b)
+		}
+	}
+}
+
+// TestTallyFromPostings checks that a tally taken from the lists of where
+// each line is, as a Document serving several searches takes it, is the
+// tally taken by reading every line: the same counts, the same first
+// places, the same votes.
+func TestTallyFromPostings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	lines := []string{"}", "\treturn err", "", "\tif err != nil {", "x := f(a)", "  x:=f(a)", "y := g(b)", "// ...", "z"}
+	for k := range 300 {
+		var text strings.Builder
+		for range rng.IntN(300) {
+			text.WriteString(lines[rng.IntN(len(lines))] + "\n")
+		}
+		var search []string
+		for range 1 + rng.IntN(8) {
+			search = append(search, lines[rng.IntN(len(lines))])
+		}
+		s := newSlines(search)
+		ix := newIndex(newDocument(text.String()))
+		want := ix.tally(s)
+		ix.buildPostings()
+		got := ix.tally(s)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: %q in %q: the tally from postings is\n%+v\nwant\n%+v", k, search, text.String(), got, want)
+		}
+	}
+}
