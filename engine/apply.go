@@ -49,7 +49,7 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 			e.Line = shiftLine(e.Line, shifts)
 		}
 		start := time.Now()
-		m, err := doc.resolveOp(e, opt)
+		m, err := doc.Resolve(e, opt)
 		elapsed := time.Since(start)
 		if err != nil {
 			outcomes[i] = Outcome{Status: StatusFailed, Err: err, Elapsed: elapsed}
@@ -76,18 +76,6 @@ func (m *Match) newlinesAdded(text string) int {
 		n += strings.Count(c.Text, "\n") - strings.Count(text[c.Start:c.End], "\n")
 	}
 	return n
-}
-
-// resolveOp resolves the edits that change the text in place.
-func (doc *Document) resolveOp(e Edit, opt Options) (*Match, error) {
-	switch e.Op {
-	case OpReplace:
-		return doc.Resolve(e, opt)
-	case OpInsert:
-		return doc.d.insert(e.Line, e.New)
-	default:
-		return nil, refuse(ReasonInvalid, "a %s edit is a file operation, not a change to text", e.Op)
-	}
 }
 
 // A lineShift records how an applied edit moved the lines after it.

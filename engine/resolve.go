@@ -30,8 +30,20 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 }
 
 // Resolve is like the function [Resolve] for the document's text, reusing
-// what earlier calls computed about it.
+// what earlier calls computed about it. It resolves the edits that change
+// text in place: OpReplace, and OpInsert (New after line Line).
 func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
+	switch e.Op {
+	case OpReplace:
+		return doc.replace(e, opt)
+	case OpInsert:
+		return doc.d.insert(e.Line, e.New)
+	}
+	return nil, refuse(ReasonInvalid, "a %s edit is a file operation, not a change to text", e.Op)
+}
+
+// replace resolves an OpReplace edit.
+func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	if len(e.Scope) > 0 || e.EndOfFile {
 		return resolveWithin(doc.d.text, e, opt)
 	}

@@ -363,6 +363,18 @@ type fileState struct {
 	abs string
 	document
 	lines lineMap
+	// doc is text prepared for the engine, carried from one block to the
+	// next so that the work on the lines a block leaves alone is done
+	// once; nil until a block needs it, or when text is set otherwise.
+	doc *engine.Document
+}
+
+// engineDoc returns the file's text prepared for the engine.
+func (st *fileState) engineDoc() *engine.Document {
+	if st.doc == nil || st.doc.Text() != st.text {
+		st.doc = engine.NewDocument(st.text)
+	}
+	return st.doc
 }
 
 // editText resolves the text edit of block i against the file, as the
@@ -385,25 +397,33 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		e.Line = st.lines.forwardAfter(e.Line)
 	}
 	type resolved struct {
-		text string
-		o    engine.Outcome
+		m       *engine.Match
+		err     error
+		next    *engine.Document
+		elapsed time.Duration
 	}
+	doc := st.engineDoc()
 	r, err := await(ctx, func() resolved {
-		text, outcomes := engine.ApplyEdits(st.text, []engine.Edit{e}, p.opt.Engine)
-		return resolved{text, outcomes[0]}
+		start := time.Now()
+		m, err := doc.Resolve(e, p.opt.Engine)
+		elapsed := time.Since(start)
+		if err != nil {
+			return resolved{err: err, elapsed: elapsed}
+		}
+		return resolved{m: m, next: doc.Apply(m), elapsed: elapsed}
 	})
 	if err != nil {
 		p.fail(i, err, 0)
 		return i
 	}
-	text, o := r.text, r.o
-	if o.Status != engine.StatusApplied {
-		p.failIn(i, st.text, st.lines.explainErr(o.Err), o.Elapsed)
+	if r.err != nil {
+		p.failIn(i, st.text, st.lines.explainErr(r.err), r.elapsed)
 		return i
 	}
-	p.apply(i, o.Match, st.lines, o.Elapsed)
-	st.lines.record(o.Match, st.text, text)
-	st.text = text
+	text := r.next.Text()
+	p.apply(i, r.m, st.lines, r.elapsed)
+	st.lines.record(r.m, st.text, text)
+	st.text, st.doc = text, r.next
 	return -1
 }
 
