@@ -33,6 +33,9 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 	}
 	if len(wins) == 0 {
+		if c.unplaced {
+			return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file as it is, and too many lines resemble its lines (such as %q) to compare them all; read the file again and quote it exactly", firstDistinct(s))
+		}
 		if c.crowded {
 			return nil, refuse(ReasonAmbiguous, "ambiguous: the search's lines occur, or nearly occur, in too many places of the file (such as %q): quote a line that is unique to the place to change", firstDistinct(s))
 		}

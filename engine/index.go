@@ -343,7 +343,10 @@ func (ix *index) candidates(s []sline, t *tally, approximate bool) candidateSet 
 	if approximate && 3*distinctive < weight && len(unfound) > 0 {
 		more, exhausted := ix.scan(s, unfound)
 		if exhausted && len(votes) == 0 {
-			return candidateSet{crowded: true, occs: occs}
+			// Too many lines resemble the search's to compare them all.
+			// Some of its lines being in the file, too often, the search
+			// is ambiguous; none being there, it is not found.
+			return candidateSet{crowded: tooCommon > 0, unplaced: tooCommon == 0, occs: occs}
 		}
 		if !exhausted {
 			votes = append(votes, more...)
@@ -372,6 +375,9 @@ type candidateSet struct {
 	// crowded: the search cannot be placed, its lines being too common or
 	// resembling too many lines.
 	crowded bool
+	// unplaced: no line of the search is in the file as it is, and so
+	// many resemble its lines that they were not compared.
+	unplaced bool
 	// truncated: more places were pointed at than are compared; the best
 	// of those compared may not be the best of all.
 	truncated bool
