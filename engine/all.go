@@ -18,7 +18,7 @@ func (r *resolver) all(old, new string) (*Match, error) {
 			break
 		}
 		start, end := d.fromLF(from+i), d.fromLF(from+i+len(old))
-		changes = append(changes, Change{Start: start, End: end, Text: d.withEOL(new)})
+		changes = append(changes, Change{Start: start, End: end, Text: d.endings(start, end, new)})
 		from += i + len(old)
 	}
 	if len(changes) == 0 {

@@ -131,7 +131,7 @@ func (d *document) insert(after int, text string) (*Match, error) {
 		Score:     1,
 		StartLine: after + 1,
 		EndLine:   after,
-		Changes:   []Change{{Start: at, End: at, Text: d.withEOL(body)}},
+		Changes:   []Change{{Start: at, End: at, Text: d.endings(at, at, body)}},
 		Notes:     []string{fmt.Sprintf("inserted %d line(s) after line %d", strings.Count(strings.TrimSuffix(body, "\n"), "\n")+1, after)},
 	}, nil
 }

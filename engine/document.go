@@ -66,6 +66,7 @@ type document struct {
 	start []int // start offset of each line
 	end   []int // end offset of each line's content, before "\r\n" or "\n"
 	crlf  bool  // most line endings are "\r\n"
+	mixed bool  // some line endings are "\r\n" and some "\n"
 
 	lf      string // the text without BOM, every "\r\n" turned into "\n"
 	lfStart []int  // start of each line in lf; nil when lf is the body itself
@@ -82,6 +83,7 @@ func newDocument(text string) *document {
 	var crlf int
 	d.start, d.end, crlf = splitAt(text, d.body, len(text), d.start, d.end)
 	d.crlf = crlf > 0 && 2*crlf >= len(d.start)
+	d.mixed = crlf > 0 && crlf < n-1 // n-1 "\n" in all
 	if crlf == 0 {
 		d.lf = text[d.body:]
 		return d

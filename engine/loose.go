@@ -222,7 +222,7 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) (*Match, *E
 	d := r.d
 	file := d.text[h.start:h.end]
 	if text, ok := carry(rd.old, toLF(file), rd.new); ok {
-		text = d.withEOL(text)
+		text = d.endings(h.start, h.end, text)
 		p, q := commonEnds(file, text)
 		return &Match{
 			Strategy:  strings.Join(append(append([]string(nil), rd.tags...), strategy), "+"),
@@ -312,7 +312,7 @@ func (r *resolver) spliceFragment(h looseHit, rd reading, strategy string) *Matc
 		Score:     round3(h.score),
 		StartLine: d.lineAt(start) + 1,
 		EndLine:   d.lineAt(max(start, end-1)) + 1,
-		Changes:   []Change{{Start: from, End: to, Text: d.withEOL(mid)}},
+		Changes:   []Change{{Start: from, End: to, Text: d.endings(from, to, mid)}},
 	}
 	return m
 }

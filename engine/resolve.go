@@ -360,7 +360,7 @@ func (r *resolver) splice(start, end int, new, strategy string, score float64) *
 		Score:     score,
 		StartLine: a + 1,
 		EndLine:   b + 1,
-		Changes:   []Change{{Start: start, End: end, Text: d.withEOL(new)}},
+		Changes:   []Change{{Start: start, End: end, Text: d.endings(start, end, new)}},
 	}
 }
 
