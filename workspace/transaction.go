@@ -468,8 +468,18 @@ func (r *Root) place(from, to string, remove func() error) error {
 // rewrite writes text over the content of the file at rel in place, for a
 // file with other hard links, and syncs it; if that fails it writes back
 // old, which the file held.
+//
+// A read-only file (one that --force let through) is made writable by
+// its owner for the time of the write, and given its mode back.
 func (r *Root) rewrite(rel, text, old string) error {
 	f, err := r.fsys.OpenFile(rel, os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrPermission) {
+		fi, serr := r.fsys.Stat(rel)
+		if serr == nil && fi.Mode().Perm()&0o200 == 0 && r.fsys.Chmod(rel, fi.Mode().Perm()|0o200) == nil {
+			defer r.fsys.Chmod(rel, fi.Mode().Perm())
+			f, err = r.fsys.OpenFile(rel, os.O_WRONLY, 0)
+		}
+	}
 	if err != nil {
 		return err
 	}

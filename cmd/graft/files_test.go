@@ -256,3 +256,34 @@ func TestModeAndOwnerKept(t *testing.T) {
 	}
 	wantFile(t, p, "echo ALPHA\n")
 }
+
+// TestForcedReadOnlyHardLink: a read-only file with other hard links is
+// refused, and with --force rewritten in place and given its mode back,
+// even by a user whom the mode stops.
+func TestForcedReadOnlyHardLink(t *testing.T) {
+	u := newUnprivileged(t)
+	writeTree(t, u.work, map[string]string{"a.txt": "alpha\n"})
+	a, h := filepath.Join(u.work, "a.txt"), filepath.Join(u.work, "h.txt")
+	if err := os.Link(a, h); err != nil {
+		t.Skipf("hard links unavailable: %v", err)
+	}
+	answer := writeAnswer(t, t.TempDir(), "answer.md", "a.txt\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n")
+	u.own(t)
+	if err := os.Chmod(a, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := u.run(t, answer); code != 1 || !strings.Contains(out, "read-only") {
+		t.Fatalf("without --force: exit %d:\n%s", code, out)
+	}
+	wantFile(t, a, "alpha\n")
+	code, out := u.run(t, "--force", answer)
+	if code != 0 {
+		t.Fatalf("with --force: exit %d:\n%s", code, out)
+	}
+	wantFile(t, a, "ALPHA\n")
+	wantFile(t, h, "ALPHA\n")
+	if fi, err := os.Stat(a); err != nil || fi.Mode().Perm() != 0o444 {
+		t.Errorf("mode after the forced rewrite: %v, %v; want 0444", fi.Mode().Perm(), err)
+	}
+	noTempFiles(t, u.work)
+}
