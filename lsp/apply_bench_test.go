@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,7 +68,5 @@ func BenchmarkApplyRoundTrip(b *testing.B) {
 	}
 	b.StopTimer()
 	shutdown(b, e)
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
+	lsptest.ReportLatency(b, times)
 }

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,7 +74,5 @@ func BenchmarkRouteRoundTrip(b *testing.B) {
 	}
 	b.StopTimer()
 	shutdown(b, e)
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
+	lsptest.ReportLatency(b, times)
 }

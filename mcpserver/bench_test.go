@@ -2,10 +2,11 @@ package mcpserver_test
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graft-editor/graft/lsp/lsptest"
 )
 
 // BenchmarkMCPEdit times an edit round trip as an agent sees it: a call of
@@ -39,9 +40,7 @@ func BenchmarkMCPEdit(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
+	lsptest.ReportLatency(b, times)
 	want := file.String()
 	if b.N%2 == 1 {
 		want = strings.Replace(want, old, new, 1)
