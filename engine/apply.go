@@ -45,8 +45,11 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 				"skipped: edit %d to this file failed", failed+1)}
 			continue
 		}
-		if e.Line > 0 && e.Op == OpReplace {
+		switch {
+		case e.Line > 0 && e.Op == OpReplace:
 			e.Line = shiftLine(e.Line, shifts)
+		case e.Line > 0 && e.Op == OpInsert:
+			e.Line = shiftAfter(e.Line, shifts)
 		}
 		start := time.Now()
 		m, err := doc.Resolve(e, opt)
@@ -100,6 +103,22 @@ func shiftLine(line int, shifts []lineShift) int {
 		line = 1
 	}
 	return line
+}
+
+// shiftAfter maps the line an insertion goes after, a line of the original
+// text, to the text after the recorded shifts: lines after a change move
+// with it, and a line inside a changed region stands for the region's last
+// line, as the change left it.
+func shiftAfter(line int, shifts []lineShift) int {
+	for _, s := range shifts {
+		switch {
+		case line > s.after:
+			line += s.delta
+		case line >= s.start:
+			line = s.after + s.delta
+		}
+	}
+	return max(line, 0)
 }
 
 // Insert returns the match that inserts text after the 1-based line `after`
