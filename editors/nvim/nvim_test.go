@@ -166,3 +166,157 @@ func TestApplyRegisterIntoUnsavedBuffer(t *testing.T) {
 	equal(t, "quickfix", len(got.QF), 0)
 	equal(t, "after one undo", got.Undone, lines("ALPHA\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
 }
+
+const otherTxt = "one\ntwo\nthree\n"
+
+// answerMd is an agent's answer with a block for main.txt (lines 3-10)
+// and one for other.txt (lines 14-21).
+const answerMd = "Rename gamma:\n\n```\nmain.txt\n<<<<<<< SEARCH\ngamma\n=======\nGAMMA\n>>>>>>> REPLACE\n```\n\nAnd in other.txt:\n\n```\nother.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```\n"
+
+var mainGAMMA = lines("alpha\nbeta\nGAMMA\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa")
+
+func TestApplyVisualSelection(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Blocks         int      `json:"blocks"`
+		Lines          []string `json:"lines"`
+		AnswerModified bool     `json:"answer_modified"`
+	}
+	run(t, "selection", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	equal(t, "blocks sent", got.Blocks, 1)
+	equal(t, "main.txt", got.Lines, mainGAMMA)
+	equal(t, "answer modified", got.AnswerModified, false)
+}
+
+func TestApplyAnswerBufferToOpenAndClosedFiles(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Applied     bool     `json:"applied"`
+		Open        []string `json:"open"`
+		OtherLoaded bool     `json:"other_loaded"`
+		Other       []string `json:"other"`
+		OtherDisk   []string `json:"other_disk"`
+		MainDisk    []string `json:"main_disk"`
+	}
+	run(t, "answerbuffer", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	equal(t, "applied", got.Applied, true)
+	equal(t, "main.txt buffer", got.Open, mainGAMMA)
+	equal(t, "other.txt loaded into a buffer", got.OtherLoaded, true)
+	equal(t, "other.txt buffer", got.Other, lines("one\nTWO\nthree"))
+	equal(t, "other.txt on disk", got.OtherDisk, strings.Split(otherTxt, "\n"))
+	equal(t, "main.txt on disk", got.MainDisk, strings.Split(mainTxt, "\n"))
+}
+
+func TestFailedBlockGoesToQuickfix(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Statuses []string  `json:"statuses"`
+		Lines    []string  `json:"lines"`
+		Modified bool      `json:"modified"`
+		QF       []qfEntry `json:"qf"`
+	}
+	run(t, "failing", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt}, &got)
+	t.Logf("statuses %v, quickfix %+v", got.Statuses, got.QF)
+	equal(t, "main.txt", got.Lines, lines(mainTxt))
+	equal(t, "main.txt modified", got.Modified, false)
+	if len(got.QF) != 1 {
+		t.Fatalf("quickfix: got %d entries, want 1: %+v", len(got.QF), got.QF)
+	}
+	e := got.QF[0]
+	equal(t, "quickfix file", e.File, "main.txt")
+	equal(t, "quickfix line (the best candidate, epsilon)", e.Lnum, 5)
+	if !strings.HasPrefix(e.Text, "block 1 failed: ") || !strings.Contains(e.Text, "similar") {
+		t.Errorf("quickfix text %q does not give block 1's reason", e.Text)
+	}
+	equal(t, "statuses", got.Statuses, []string{"failed", "applied"})
+}
+
+func TestPreviewChangesNothing(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Filetype string   `json:"filetype"`
+		Buftype  string   `json:"buftype"`
+		Preview  []string `json:"preview"`
+		Lines    []string `json:"lines"`
+		Modified bool     `json:"modified"`
+		Disk     []string `json:"disk"`
+	}
+	run(t, "preview", map[string]string{"main.txt": mainTxt}, &got)
+	equal(t, "filetype", got.Filetype, "diff")
+	equal(t, "buftype", got.Buftype, "nofile")
+	text := strings.Join(got.Preview, "\n")
+	for _, want := range []string{"# block 1 main.txt: ", "\n-gamma\n+GAMMA"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("preview lacks %q:\n%s", want, text)
+		}
+	}
+	equal(t, "main.txt buffer", got.Lines, lines(mainTxt))
+	equal(t, "modified", got.Modified, false)
+	equal(t, "disk", got.Disk, strings.Split(mainTxt, "\n"))
+}
+
+func TestAnswerDiagnosticsAndCodeAction(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Diagnostics []diagnostic `json:"diagnostics"`
+		Titles      []string     `json:"titles"`
+		Lines       []string     `json:"lines"`
+	}
+	run(t, "codeaction", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	t.Logf("diagnostics %+v, actions %q", got.Diagnostics, got.Titles)
+	if len(got.Diagnostics) != 2 {
+		t.Fatalf("diagnostics: got %d, want one per block: %+v", len(got.Diagnostics), got.Diagnostics)
+	}
+	if got.Diagnostics[0].Lnum < 2 || got.Diagnostics[0].Lnum > 9 || got.Diagnostics[1].Lnum < 13 || got.Diagnostics[1].Lnum > 20 {
+		t.Errorf("diagnostics not on their blocks: %+v", got.Diagnostics)
+	}
+	equal(t, "main.txt after the code action", got.Lines, mainGAMMA)
+}
+
+func TestSuggestApplyAndDismiss(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Suggested int          `json:"suggested"`
+		Shown     []diagnostic `json:"shown"`
+		Unchanged []string     `json:"unchanged"`
+		Listed    []qfEntry    `json:"listed"`
+		Titles    []string     `json:"titles"`
+		Applied   []string     `json:"applied"`
+		Left      []qfEntry    `json:"left"`
+		Final     []string     `json:"final"`
+	}
+	run(t, "suggest", map[string]string{"main.txt": mainTxt}, &got)
+	t.Logf("shown %+v, actions %q", got.Shown, got.Titles)
+	equal(t, "suggestions", got.Suggested, 2)
+	equal(t, "buffer before", got.Unchanged, lines(mainTxt))
+	if len(got.Shown) != 2 || got.Shown[0].Lnum != 1 || got.Shown[1].Lnum != 7 {
+		t.Errorf("suggestion diagnostics: %+v, want on lines 2 and 8", got.Shown)
+	}
+	if len(got.Listed) != 2 || got.Listed[0].Lnum != 2 || got.Listed[1].Lnum != 8 || got.Listed[0].File != "main.txt" {
+		t.Errorf(":GraftSuggestions quickfix: %+v, want main.txt lines 2 and 8", got.Listed)
+	}
+	applied := lines("alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa")
+	equal(t, "after Apply suggestion", got.Applied, applied)
+	equal(t, "suggestions left after the dismissal", len(got.Left), 0)
+	equal(t, "buffer at the end", got.Final, applied)
+}
+
+func TestCRLFAndEmoji(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Applied    bool     `json:"applied"`
+		Fileformat string   `json:"fileformat"`
+		Dos        []string `json:"dos"`
+		Emoji      []string `json:"emoji"`
+		DosDisk    []string `json:"dos_disk"`
+	}
+	run(t, "encodings", map[string]string{
+		"dos.txt":   "one\r\ntwo\r\nthree\r\n",
+		"emoji.txt": "start\nsay(\"🙂🙂 hi\", old) // 🙂 stays\nend\n",
+	}, &got)
+	equal(t, "applied", got.Applied, true)
+	equal(t, "fileformat", got.Fileformat, "dos")
+	equal(t, "dos.txt buffer", got.Dos, lines("one\nTWO\ntwo and a half\nthree"))
+	equal(t, "dos.txt written", got.DosDisk, []string{"one\r", "TWO\r", "two and a half\r", "three\r", ""})
+	equal(t, "emoji.txt buffer", got.Emoji, lines("start\nsay(\"🙂🙂 hi\", new) // 🙂 stays\nend"))
+}

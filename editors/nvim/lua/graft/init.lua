@@ -284,12 +284,15 @@ local function failures(blocks)
       local item = { text = string.format('block %d %s: %s', (b.index or 0) + 1, b.status or '?', first_line(b.message)) }
       local fname = fname_of(b.uri) or (b.path ~= '' and b.path) or nil
       item.filename = fname
+      -- A failed block's report names no region; its message names the
+      -- best candidate's lines ("the best, lines 5-7, is 50% similar").
+      local candidate = tonumber((b.message or ''):match('lines? (%d+)'))
       if b.range then
         item.lnum = b.range.start.line + 1
       elseif (b.startLine or 0) > 0 then
         item.lnum = b.startLine
       else
-        item.lnum = 1
+        item.lnum = candidate or 1
       end
       item.col = 1
       item.type = 'E'
