@@ -320,3 +320,34 @@ func TestCRLFAndEmoji(t *testing.T) {
 	equal(t, "dos.txt written", got.DosDisk, []string{"one\r", "TWO\r", "two and a half\r", "three\r", ""})
 	equal(t, "emoji.txt buffer", got.Emoji, lines("start\nsay(\"🙂🙂 hi\", new) // 🙂 stays\nend"))
 }
+
+func TestHealthAndInfo(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Info     []string `json:"info"`
+		Health   []string `json:"health"`
+		Commands []string `json:"commands"`
+		Maps     string   `json:"maps"`
+		Asked    []string `json:"asked"`
+	}
+	ws := run(t, "info", map[string]string{"main.txt": mainTxt}, &got)
+	t.Logf("info %q\nhealth %q", got.Info, got.Health)
+	info := strings.Join(got.Info, "\n")
+	for _, want := range []string{" serve --log ", "root: " + ws, "server log: "} {
+		if !strings.Contains(info, want) {
+			t.Errorf(":GraftInfo lacks %q:\n%s", want, info)
+		}
+	}
+	health := strings.Join(got.Health, "\n")
+	for _, want := range []string{"OK: graft binary: ", "OK: workspace root: " + ws, "OK: server running"} {
+		if !strings.Contains(health, want) {
+			t.Errorf(":checkhealth graft lacks %q:\n%s", want, health)
+		}
+	}
+	if strings.Contains(health, "ERROR") {
+		t.Errorf(":checkhealth graft reports an error:\n%s", health)
+	}
+	equal(t, "commands", got.Commands, []string{"GraftApply", "GraftApplyBuffer", "GraftInfo", "GraftPreview", "GraftSuggest", "GraftSuggestions"})
+	equal(t, "mappings made without being asked", got.Maps, "")
+	equal(t, "mappings asked for in setup", got.Asked, []string{":GraftApply<CR>", ":GraftApply<CR>"})
+}

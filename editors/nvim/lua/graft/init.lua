@@ -59,6 +59,25 @@ local function get_clients(filter)
   return out
 end
 
+-- Neovim 0.11 made the client's functions methods (client:request()).
+local has_methods = vim.fn.has('nvim-0.11') == 1
+
+local function request(client, method, params, handler)
+  if has_methods then
+    return client:request(method, params, handler)
+  end
+  return client.request(method, params, handler)
+end
+
+local function is_stopped(client)
+  if has_methods then
+    return client:is_stopped()
+  end
+  return client.is_stopped and client.is_stopped()
+end
+
+M._is_stopped = is_stopped
+
 local function create_command(name, fn, opts)
   vim.api.nvim_create_user_command(name, fn, opts or {})
 end
@@ -170,7 +189,7 @@ local function client_for(root, bufnr)
   local id = clients[root]
   if id then
     local c = client_by_id(id)
-    if c and not (c.is_stopped and c.is_stopped()) then
+    if c and not is_stopped(c) then
       return c
     end
     clients[root] = nil
@@ -209,6 +228,11 @@ local function client_for(root, bufnr)
   end
   clients[root] = id
   return client_by_id(id)
+end
+
+-- start returns the client of root, starting it when none runs.
+function M.start(root)
+  return client_for(root)
 end
 
 -- attach attaches a buffer to the server of its root.
@@ -361,7 +385,7 @@ function M.execute(command, params, done, bufnr)
     done('no graft server', nil)
     return
   end
-  client.request('workspace/executeCommand', { command = command, arguments = { params } }, function(err, result)
+  request(client, 'workspace/executeCommand', { command = command, arguments = { params } }, function(err, result)
     -- 0.5.1+ handler signature: (err, result, ctx, config)
     if err then
       done(err.message or vim.inspect(err), nil)
