@@ -329,6 +329,7 @@ func TestHealthAndInfo(t *testing.T) {
 		Commands []string `json:"commands"`
 		Maps     string   `json:"maps"`
 		Asked    []string `json:"asked"`
+		Help     []string `json:"help"`
 	}
 	ws := run(t, "info", map[string]string{"main.txt": mainTxt}, &got)
 	t.Logf("info %q\nhealth %q", got.Info, got.Health)
@@ -349,5 +350,6 @@ func TestHealthAndInfo(t *testing.T) {
 	}
 	equal(t, "commands", got.Commands, []string{"GraftApply", "GraftApplyBuffer", "GraftInfo", "GraftPreview", "GraftSuggest", "GraftSuggestions"})
 	equal(t, "mappings made without being asked", got.Maps, "")
+	equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-mappings*"})
 	equal(t, "mappings asked for in setup", got.Asked, []string{":GraftApply<CR>", ":GraftApply<CR>"})
 }
