@@ -353,3 +353,16 @@ func TestHealthAndInfo(t *testing.T) {
 	equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-mappings*"})
 	equal(t, "mappings asked for in setup", got.Asked, []string{":GraftApply<CR>", ":GraftApply<CR>"})
 }
+
+func TestApplyBlockWithoutFileToCurrentBuffer(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Applied bool     `json:"applied"`
+		Lines   []string `json:"lines"`
+		Other   []string `json:"other"`
+	}
+	run(t, "bare", map[string]string{"main.txt": mainTxt, "other.txt": "delta\n"}, &got)
+	equal(t, "applied", got.Applied, true)
+	equal(t, "main.txt", got.Lines, lines("alpha\nbeta\ngamma\nDELTA\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+	equal(t, "other.txt", got.Other, []string{"delta"})
+}

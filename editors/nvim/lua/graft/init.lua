@@ -261,11 +261,13 @@ end
 
 -- Answer text.
 
-local answer_like = { markdown = true, text = true, diff = true, patch = true, json = true, [''] = true }
-
+-- target_uri is where blocks that name no file go: the current buffer,
+-- unless it is an answer buffer (whose own text holds the searches) or has
+-- no file.
 local function target_uri(bufnr)
   local ft = vim.api.nvim_buf_get_option(bufnr, 'filetype')
-  if answer_like[ft] or vim.api.nvim_buf_get_name(bufnr) == '' then
+  local answer = ft == 'diff' or ft == 'patch' or vim.tbl_contains(M.config.answer_filetypes, ft)
+  if answer or vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
     return nil
   end
   return vim.uri_from_bufnr(bufnr)
