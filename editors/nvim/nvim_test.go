@@ -74,10 +74,13 @@ func run(t *testing.T, name string, files map[string]string, out any) string {
 	}
 	log := filepath.Join(dir, "graft.log")
 	init := filepath.Join(dir, "init.lua")
+	// The server's editor link (a Unix socket for graft apply) plays no
+	// part here, and its socket path would outgrow the 108 bytes a Unix
+	// socket's path may have under a test's temporary directory.
 	initText := `vim.opt.runtimepath:prepend(` + luaString(plugin) + `)
 vim.opt.swapfile = false
 vim.opt.shadafile = 'NONE'
-require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--log', ` + luaString(log) + ` }, open_quickfix = false })
+require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }, open_quickfix = false })
 `
 	if err := os.WriteFile(init, []byte(initText), 0o644); err != nil {
 		t.Fatal(err)
@@ -98,7 +101,6 @@ require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--log', ` +
 		"XDG_DATA_HOME="+filepath.Join(dir, "data"),
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
-		"XDG_RUNTIME_DIR="+filepath.Join(dir, "run"),
 	)
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
@@ -334,7 +336,7 @@ func TestHealthAndInfo(t *testing.T) {
 	ws := run(t, "info", map[string]string{"main.txt": mainTxt}, &got)
 	t.Logf("info %q\nhealth %q", got.Info, got.Health)
 	info := strings.Join(got.Info, "\n")
-	for _, want := range []string{" serve --log ", "root: " + ws, "server log: "} {
+	for _, want := range []string{" serve --editor-link=false --log ", "root: " + ws, "server log: "} {
 		if !strings.Contains(info, want) {
 			t.Errorf(":GraftInfo lacks %q:\n%s", want, info)
 		}
