@@ -157,6 +157,7 @@ func TestApplyRegisterIntoUnsavedBuffer(t *testing.T) {
 		Mark     []int     `json:"mark"`
 		Undone   []string  `json:"undone"`
 		QF       []qfEntry `json:"qf"`
+		Fold     []int     `json:"fold"`
 	}
 	run(t, "register", map[string]string{"main.txt": mainTxt}, &got)
 	equal(t, "applied", got.Applied, true)
@@ -166,6 +167,7 @@ func TestApplyRegisterIntoUnsavedBuffer(t *testing.T) {
 	equal(t, "cursor (was on theta, line 8)", got.Cursor, []int{9, 2})
 	equal(t, "mark a (was on iota, line 9)", got.Mark, []int{10, 1})
 	equal(t, "quickfix", len(got.QF), 0)
+	equal(t, "closed fold (was iota-kappa, lines 9-10)", got.Fold, []int{10, 11})
 	equal(t, "after one undo", got.Undone, lines("ALPHA\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
 }
 
@@ -193,12 +195,13 @@ func TestApplyVisualSelection(t *testing.T) {
 func TestApplyAnswerBufferToOpenAndClosedFiles(t *testing.T) {
 	t.Parallel()
 	var got struct {
-		Applied     bool     `json:"applied"`
-		Open        []string `json:"open"`
-		OtherLoaded bool     `json:"other_loaded"`
-		Other       []string `json:"other"`
-		OtherDisk   []string `json:"other_disk"`
-		MainDisk    []string `json:"main_disk"`
+		Applied     bool       `json:"applied"`
+		Open        []string   `json:"open"`
+		OtherLoaded bool       `json:"other_loaded"`
+		Other       []string   `json:"other"`
+		OtherDisk   []string   `json:"other_disk"`
+		MainDisk    []string   `json:"main_disk"`
+		Undone      [][]string `json:"undone"`
 	}
 	run(t, "answerbuffer", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
 	equal(t, "applied", got.Applied, true)
@@ -207,6 +210,7 @@ func TestApplyAnswerBufferToOpenAndClosedFiles(t *testing.T) {
 	equal(t, "other.txt buffer", got.Other, lines("one\nTWO\nthree"))
 	equal(t, "other.txt on disk", got.OtherDisk, strings.Split(otherTxt, "\n"))
 	equal(t, "main.txt on disk", got.MainDisk, strings.Split(mainTxt, "\n"))
+	equal(t, "after one undo in each buffer", got.Undone, [][]string{lines(mainTxt), lines(otherTxt)})
 }
 
 func TestFailedBlockGoesToQuickfix(t *testing.T) {

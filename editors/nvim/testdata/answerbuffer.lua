@@ -17,4 +17,12 @@ H.scenario(function()
   H.result.other = other > 0 and H.lines(other) or {}
   H.result.other_disk = H.disk('other.txt')
   H.result.main_disk = H.disk('main.txt')
+  -- One undo in each changed buffer restores it.
+  H.result.undone = {}
+  for _, b in ipairs({ open, other }) do
+    vim.api.nvim_buf_call(b, function()
+      vim.cmd('normal! u')
+    end)
+    table.insert(H.result.undone, H.lines(b))
+  end
 end)
