@@ -220,6 +220,7 @@ func TestFailedBlockGoesToQuickfix(t *testing.T) {
 		Lines    []string  `json:"lines"`
 		Modified bool      `json:"modified"`
 		QF       []qfEntry `json:"qf"`
+		Older    string    `json:"older"`
 	}
 	run(t, "failing", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt}, &got)
 	t.Logf("statuses %v, quickfix %+v", got.Statuses, got.QF)
@@ -235,6 +236,7 @@ func TestFailedBlockGoesToQuickfix(t *testing.T) {
 		t.Errorf("quickfix text %q does not give block 1's reason", e.Text)
 	}
 	equal(t, "statuses", got.Statuses, []string{"failed", "applied"})
+	equal(t, "the quickfix list before (:colder)", got.Older, "mine")
 }
 
 func TestPreviewChangesNothing(t *testing.T) {
@@ -366,9 +368,11 @@ func TestApplyBlockWithoutFileToCurrentBuffer(t *testing.T) {
 		Applied bool     `json:"applied"`
 		Lines   []string `json:"lines"`
 		Other   []string `json:"other"`
+		QFTitle string   `json:"qf_title"`
 	}
 	run(t, "bare", map[string]string{"main.txt": mainTxt, "other.txt": "delta\n"}, &got)
 	equal(t, "applied", got.Applied, true)
 	equal(t, "main.txt", got.Lines, lines("alpha\nbeta\ngamma\nDELTA\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
 	equal(t, "other.txt", got.Other, []string{"delta"})
+	equal(t, "quickfix list after an apply without failures", got.QFTitle, "mine")
 }

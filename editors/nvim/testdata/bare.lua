@@ -15,10 +15,12 @@ H.scenario(function()
     '>>>>>>> REPLACE',
     '',
   }, '\n'))
+  vim.fn.setqflist({}, ' ', { title = 'mine', items = { { filename = H.ws .. '/main.txt', lnum = 1, text = 'mine' } } })
   local reply = H.run('apply', function()
     vim.cmd('GraftApply')
   end)
   H.result.applied = reply.applied
   H.result.lines = H.lines(buf)
   H.result.other = H.lines(other)
+  H.result.qf_title = vim.fn.getqflist({ title = 0 }).title
 end)

@@ -23,6 +23,7 @@ H.scenario(function()
     '>>>>>>> REPLACE',
     '',
   }, '\n'))
+  vim.fn.setqflist({}, ' ', { title = 'mine', items = { { filename = H.ws .. '/main.txt', lnum = 1, text = 'mine' } } })
   local reply = H.run('apply', function()
     vim.cmd('GraftApply')
   end)
@@ -33,4 +34,6 @@ H.scenario(function()
   H.result.lines = H.lines(buf)
   H.result.modified = vim.api.nvim_buf_get_option(buf, 'modified')
   H.result.qf = H.qf()
+  vim.cmd('colder')
+  H.result.older = vim.fn.getqflist({ title = 0 }).title
 end)

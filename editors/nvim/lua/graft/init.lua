@@ -357,9 +357,16 @@ function M.report_lines(blocks)
   return lines
 end
 
+-- set_failures puts the failed blocks in a new quickfix list (the list
+-- before it stays in the stack: :colder); with no failure, it only empties
+-- a Graft list left by an earlier command.
 local function set_failures(blocks, title)
   local items = failures(blocks)
-  vim.fn.setqflist({}, ' ', { title = title, items = items })
+  if #items > 0 then
+    vim.fn.setqflist({}, ' ', { title = title, items = items })
+  elseif (vim.fn.getqflist({ title = 0 }).title or ''):match('^Graft') then
+    vim.fn.setqflist({}, 'r', { title = title, items = {} })
+  end
   if #items > 0 and M.config.open_quickfix then
     local win = vim.api.nvim_get_current_win()
     vim.cmd('botright copen')
