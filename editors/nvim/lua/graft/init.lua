@@ -28,7 +28,8 @@ M.config = vim.deepcopy(defaults)
 -- clients maps a root directory to its client id.
 local clients = {}
 
--- last holds the last reply of each command, for :GraftInfo and tests.
+-- last holds the last reply of each command: last[kind] = {err, result, seq}
+-- (kind: apply, preview, suggest, suggestions), seq counting the replies.
 M.last = {}
 
 local uv = vim.loop
@@ -126,8 +127,9 @@ local function is_attachable(bufnr)
   end
   local bt = vim.api.nvim_buf_get_option(bufnr, 'buftype')
   local ft = vim.api.nvim_buf_get_option(bufnr, 'filetype')
-  if vim.api.nvim_buf_get_name(bufnr) == '' then
-    return false
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return false -- no file, or another plugin's (fugitive://, oil://)
   end
   if bt == '' then
     return true
@@ -481,11 +483,10 @@ function M.suggest(text, opts, cb)
     if err then
       notify('suggest: ' .. err, vim.log.levels.ERROR)
     else
-      local ok, failed = counts(result.blocks)
+      local _, failed = counts(result.blocks)
       set_failures(result.blocks, 'Graft suggest')
       notify(string.format('%d suggestions, %d failed', #(result.suggestions or {}), failed),
         failed > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
-      local _ = ok
     end
     finish('suggest', err, result)
     if cb then
@@ -629,7 +630,6 @@ function M.setup(opts)
   end
 end
 
-M._has_start = has_start
 M._get_clients = get_clients
 
 return M
