@@ -1,0 +1,635 @@
+-- graft: a thin Neovim client over `graft serve`, the language server that
+-- applies the edit blocks agents write (SEARCH/REPLACE, unified diffs, ...).
+-- Works on Neovim 0.7.2 and current releases: every API that changed between
+-- them is feature-detected here.
+
+local M = {}
+
+local defaults = {
+  -- The server's command line.
+  cmd = { 'graft', 'serve' },
+  -- Files or directories whose presence marks a workspace root.
+  root_markers = { '.git' },
+  -- Sent as initializationOptions (threshold, logLevel, answerLanguages).
+  init_options = vim.empty_dict(),
+  -- Filetypes attached besides normal file buffers (answer buffers may be
+  -- scratch buffers).
+  answer_filetypes = { 'markdown' },
+  -- Open the quickfix window when blocks fail.
+  open_quickfix = true,
+  -- Mappings made only when set: { apply = '<leader>ga', preview = ..., ... }.
+  mappings = {},
+  -- How long the synchronous helpers wait for the server, in milliseconds.
+  timeout = 10000,
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- clients maps a root directory to its client id.
+local clients = {}
+
+-- last holds the last reply of each command: last[kind] = {err, result, seq}
+-- (kind: apply, preview, suggest, suggestions), seq counting the replies.
+M.last = {}
+
+local uv = vim.loop
+
+local function notify(msg, level)
+  vim.notify('graft: ' .. msg, level or vim.log.levels.INFO)
+end
+
+-- Feature detection.
+local has_start = vim.lsp.start ~= nil
+
+local function get_clients(filter)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients(filter)
+  end
+  local all = vim.lsp.get_active_clients()
+  if not filter then
+    return all
+  end
+  local out = {}
+  for _, c in ipairs(all) do
+    if (not filter.name or c.name == filter.name) and (not filter.id or c.id == filter.id) then
+      if not filter.bufnr or vim.lsp.buf_is_attached(filter.bufnr, c.id) then
+        table.insert(out, c)
+      end
+    end
+  end
+  return out
+end
+
+-- Neovim 0.11 made the client's functions methods (client:request()).
+local has_methods = vim.fn.has('nvim-0.11') == 1
+
+local function request(client, method, params, handler)
+  if has_methods then
+    return client:request(method, params, handler)
+  end
+  return client.request(method, params, handler)
+end
+
+local function is_stopped(client)
+  if has_methods then
+    return client:is_stopped()
+  end
+  return client.is_stopped and client.is_stopped()
+end
+
+M._is_stopped = is_stopped
+
+local function create_command(name, fn, opts)
+  vim.api.nvim_create_user_command(name, fn, opts or {})
+end
+
+local function dirname(path)
+  return vim.fn.fnamemodify(path, ':h')
+end
+
+-- find_root walks up from dir to the first directory holding a root marker.
+function M.find_root(dir)
+  dir = vim.fn.fnamemodify(dir, ':p'):gsub('/$', '')
+  if dir == '' then
+    dir = '/'
+  end
+  while true do
+    for _, marker in ipairs(M.config.root_markers) do
+      if uv.fs_stat(dir .. '/' .. marker) then
+        return dir
+      end
+    end
+    local parent = dirname(dir)
+    if parent == dir then
+      return nil
+    end
+    dir = parent
+  end
+end
+
+-- root_of returns the root of a buffer: found from its file, else from the
+-- current directory, else the current directory itself.
+local function root_of(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local cwd = uv.cwd()
+  if name ~= '' and not name:match('^%a+://') then
+    local root = M.find_root(dirname(name))
+    if root then
+      return root
+    end
+  end
+  return M.find_root(cwd) or cwd
+end
+
+local function is_attachable(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return false
+  end
+  local bt = vim.api.nvim_buf_get_option(bufnr, 'buftype')
+  local ft = vim.api.nvim_buf_get_option(bufnr, 'filetype')
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return false -- no file, or another plugin's (fugitive://, oil://)
+  end
+  if bt == '' then
+    return true
+  end
+  return bt == 'nofile' and vim.tbl_contains(M.config.answer_filetypes, ft)
+end
+
+local function client_by_id(id)
+  if vim.lsp.get_client_by_id then
+    return vim.lsp.get_client_by_id(id)
+  end
+  return get_clients({ id = id })[1]
+end
+
+-- break_undo starts a new undo block in buf, so that an edit applied from a
+-- callback is not joined to the change before it: one `u` undoes the apply.
+local function break_undo(buf)
+  if vim.api.nvim_buf_is_loaded(buf) then
+    vim.api.nvim_buf_call(buf, function()
+      vim.cmd('let &undolevels = &undolevels')
+    end)
+  end
+end
+
+-- edit_buffers returns the loaded buffers a WorkspaceEdit changes.
+local function edit_buffers(edit)
+  local uris = {}
+  for uri in pairs(edit.changes or {}) do
+    uris[uri] = true
+  end
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument then
+      uris[change.textDocument.uri] = true
+    end
+  end
+  local bufs = {}
+  for uri in pairs(uris) do
+    local b = vim.uri_to_bufnr(uri)
+    if vim.api.nvim_buf_is_loaded(b) then
+      table.insert(bufs, b)
+    end
+  end
+  return bufs
+end
+
+-- apply_edit is the client's workspace/applyEdit handler: Neovim's own,
+-- after an undo break in each buffer the edit changes.
+local function apply_edit(err, result, ctx, config)
+  if result and result.edit then
+    for _, b in ipairs(edit_buffers(result.edit)) do
+      break_undo(b)
+    end
+  end
+  return vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
+end
+
+-- client_for returns the running client of root, starting one when none is.
+local function client_for(root, bufnr)
+  local id = clients[root]
+  if id then
+    local c = client_by_id(id)
+    if c and not is_stopped(c) then
+      return c
+    end
+    clients[root] = nil
+  end
+  local config = {
+    name = 'graft',
+    cmd = M.config.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = M.config.init_options,
+    handlers = { ['workspace/applyEdit'] = apply_edit },
+    on_exit = function()
+      vim.schedule(function()
+        if clients[root] == id then
+          clients[root] = nil
+        end
+      end)
+    end,
+  }
+  if has_start and bufnr then
+    -- 0.8+: vim.lsp.start reuses a client of the same root and attaches.
+    id = vim.lsp.start(config, {
+      bufnr = bufnr,
+      reuse_client = function(c, conf)
+        return c.name == conf.name and c.config.root_dir == conf.root_dir
+      end,
+    })
+  elseif vim.lsp.start_client then
+    id = vim.lsp.start_client(config)
+  else
+    id = vim.lsp.start(config, { attach = false })
+  end
+  if not id then
+    notify('cannot start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
+    return nil
+  end
+  clients[root] = id
+  return client_by_id(id)
+end
+
+-- start returns the client of root, starting it when none runs.
+function M.start(root)
+  return client_for(root)
+end
+
+-- attach attaches a buffer to the server of its root.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not is_attachable(bufnr) then
+    return nil
+  end
+  local root = root_of(bufnr)
+  local client = client_for(root, bufnr)
+  if not client then
+    return nil
+  end
+  if not vim.lsp.buf_is_attached(bufnr, client.id) then
+    vim.lsp.buf_attach_client(bufnr, client.id)
+  end
+  return client
+end
+
+-- client returns the client serving the current buffer (or the current
+-- directory's root), attaching or starting it as needed.
+function M.client(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  return M.attach(bufnr) or client_for(root_of(bufnr))
+end
+
+-- Answer text.
+
+-- target_uri is where blocks that name no file go: the current buffer,
+-- unless it is an answer buffer (whose own text holds the searches) or has
+-- no file.
+local function target_uri(bufnr)
+  local ft = vim.api.nvim_buf_get_option(bufnr, 'filetype')
+  local answer = ft == 'diff' or ft == 'patch' or vim.tbl_contains(M.config.answer_filetypes, ft)
+  if answer or vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
+    return nil
+  end
+  return vim.uri_from_bufnr(bufnr)
+end
+
+-- register_text returns the text of reg, by default + when it holds text,
+-- else the unnamed register.
+function M.register_text(reg)
+  if reg == nil or reg == '' then
+    if vim.fn.has('clipboard') == 1 then
+      local ok, text = pcall(vim.fn.getreg, '+')
+      if ok and type(text) == 'string' and text ~= '' then
+        return text, '+'
+      end
+    end
+    reg = '"'
+  end
+  return vim.fn.getreg(reg), reg
+end
+
+-- Replies.
+
+local function fname_of(uri)
+  if not uri or uri == '' then
+    return nil
+  end
+  return vim.uri_to_fname(uri)
+end
+
+local function first_line(s)
+  return ((s or ''):match('^[^\n]*'))
+end
+
+-- failures returns the quickfix entries of a reply's failed blocks: at the
+-- best candidate's location, with the reason.
+local function failures(blocks)
+  local items = {}
+  for _, b in ipairs(blocks or {}) do
+    if b.status ~= 'applied' and b.status ~= 'unchanged' and b.status ~= 'would apply' then
+      local item = { text = string.format('block %d %s: %s', (b.index or 0) + 1, b.status or '?', first_line(b.message)) }
+      local fname = fname_of(b.uri) or (b.path ~= '' and b.path) or nil
+      item.filename = fname
+      -- A failed block's report names no region; its message names the
+      -- best candidate's lines ("the best, lines 5-7, is 50% similar").
+      local candidate = tonumber((b.message or ''):match('lines? (%d+)'))
+      if b.range then
+        item.lnum = b.range.start.line + 1
+      elseif (b.startLine or 0) > 0 then
+        item.lnum = b.startLine
+      else
+        item.lnum = candidate or 1
+      end
+      item.col = 1
+      item.type = 'E'
+      table.insert(items, item)
+    end
+  end
+  return items
+end
+
+-- report_lines turns block entries into one line each.
+function M.report_lines(blocks)
+  local lines = {}
+  for _, b in ipairs(blocks or {}) do
+    local where = ''
+    if (b.startLine or 0) > 0 then
+      where = string.format(' lines %d-%d', b.startLine, math.max(b.endLine or 0, b.startLine))
+    end
+    table.insert(
+      lines,
+      string.format(
+        'block %d %s: %s (%s, %.2f)%s',
+        (b.index or 0) + 1,
+        b.path ~= '' and b.path or '?',
+        b.status or '?',
+        b.strategy ~= '' and b.strategy or '-',
+        b.score or 0,
+        where
+      )
+    )
+    if b.message and b.message ~= '' then
+      for l in vim.gsplit(b.message, '\n', true) do
+        table.insert(lines, '    ' .. l)
+      end
+    end
+  end
+  return lines
+end
+
+-- set_failures puts the failed blocks in a new quickfix list (the list
+-- before it stays in the stack: :colder); with no failure, it only empties
+-- a Graft list left by an earlier command.
+local function set_failures(blocks, title)
+  local items = failures(blocks)
+  if #items > 0 then
+    vim.fn.setqflist({}, ' ', { title = title, items = items })
+  elseif (vim.fn.getqflist({ title = 0 }).title or ''):match('^Graft') then
+    vim.fn.setqflist({}, 'r', { title = title, items = {} })
+  end
+  if #items > 0 and M.config.open_quickfix then
+    local win = vim.api.nvim_get_current_win()
+    vim.cmd('botright copen')
+    vim.api.nvim_set_current_win(win)
+  end
+  return #items
+end
+
+local function counts(blocks)
+  local ok, failed = 0, 0
+  for _, b in ipairs(blocks or {}) do
+    if b.status == 'applied' or b.status == 'unchanged' or b.status == 'would apply' then
+      ok = ok + 1
+    else
+      failed = failed + 1
+    end
+  end
+  return ok, failed
+end
+
+-- execute runs one of the server's commands and calls done(err, result).
+function M.execute(command, params, done, bufnr)
+  local client = M.client(bufnr)
+  if not client then
+    done('no graft server', nil)
+    return
+  end
+  request(client, 'workspace/executeCommand', { command = command, arguments = { params } }, function(err, result)
+    -- 0.5.1+ handler signature: (err, result, ctx, config)
+    if err then
+      done(err.message or vim.inspect(err), nil)
+    else
+      done(nil, result)
+    end
+  end)
+  -- No bufnr: the client flushes the pending changes of every buffer first,
+  -- so the server resolves against the buffers as they are now.
+end
+
+-- Commands.
+
+local function finish(kind, err, result)
+  M.last[kind] = { err = err, result = result, seq = (M.last[kind] and M.last[kind].seq or 0) + 1 }
+  M.last.seq = (M.last.seq or 0) + 1
+  M.last.kind = kind
+end
+
+-- apply sends text to graft.apply (opts: uri, atomic).
+function M.apply(text, opts, cb)
+  opts = opts or {}
+  local params = { text = text, uri = opts.uri, atomic = opts.atomic or nil }
+  M.execute('graft.apply', params, function(err, result)
+    if err then
+      notify('apply: ' .. err, vim.log.levels.ERROR)
+    else
+      local ok, failed = counts(result.blocks)
+      set_failures(result.blocks, 'Graft apply')
+      local msg = string.format('%d applied, %d failed', ok, failed)
+      if not result.applied and result.failureReason then
+        msg = msg .. ' (not applied: ' .. result.failureReason .. ')'
+      end
+      if failed > 0 then
+        msg = msg .. '; see the quickfix list'
+      end
+      notify(msg, failed > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+    end
+    finish('apply', err, result)
+    if cb then
+      cb(err, result)
+    end
+  end)
+end
+
+-- preview opens a scratch diff buffer with what text would change.
+function M.preview(text, opts, cb)
+  opts = opts or {}
+  M.execute('graft.preview', { text = text, uri = opts.uri }, function(err, result)
+    if err then
+      notify('preview: ' .. err, vim.log.levels.ERROR)
+    else
+      local lines = {}
+      for _, l in ipairs(M.report_lines(result.blocks)) do
+        table.insert(lines, '# ' .. l)
+      end
+      local diff = (result.diff or ''):gsub('\n$', '')
+      if diff ~= '' then
+        vim.list_extend(lines, vim.split(diff, '\n', true))
+      end
+      vim.cmd('botright new')
+      local buf = vim.api.nvim_get_current_buf()
+      vim.api.nvim_buf_set_option(buf, 'buftype', 'nofile')
+      vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
+      vim.api.nvim_buf_set_option(buf, 'swapfile', false)
+      vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+      vim.api.nvim_buf_set_option(buf, 'modified', false)
+      vim.api.nvim_buf_set_option(buf, 'filetype', 'diff')
+      pcall(vim.api.nvim_buf_set_name, buf, 'graft://preview/' .. buf)
+      M.preview_buf = buf
+      set_failures(result.blocks, 'Graft preview')
+    end
+    finish('preview', err, result)
+    if cb then
+      cb(err, result)
+    end
+  end)
+end
+
+-- suggest turns the blocks of text into pending suggestions.
+function M.suggest(text, opts, cb)
+  opts = opts or {}
+  M.execute('graft.suggest', { text = text, uri = opts.uri }, function(err, result)
+    if err then
+      notify('suggest: ' .. err, vim.log.levels.ERROR)
+    else
+      local _, failed = counts(result.blocks)
+      set_failures(result.blocks, 'Graft suggest')
+      notify(string.format('%d suggestions, %d failed', #(result.suggestions or {}), failed),
+        failed > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+    end
+    finish('suggest', err, result)
+    if cb then
+      cb(err, result)
+    end
+  end)
+end
+
+-- suggestions lists the pending suggestions in the quickfix list.
+function M.suggestions(cb)
+  M.execute('graft.suggestions', vim.empty_dict(), function(err, result)
+    if err then
+      notify('suggestions: ' .. err, vim.log.levels.ERROR)
+    else
+      local items = {}
+      for _, s in ipairs(result or {}) do
+        table.insert(items, {
+          filename = fname_of(s.uri),
+          lnum = s.range.start.line + 1,
+          col = 1,
+          type = s.state == 'stale' and 'W' or 'I',
+          text = string.format('%s [%s] %s', s.summary or '', s.state or '', first_line(s.message)),
+        })
+      end
+      vim.fn.setqflist({}, ' ', { title = 'Graft suggestions', items = items })
+      if #items == 0 then
+        notify('no pending suggestions')
+      end
+    end
+    finish('suggestions', err, result)
+    if cb then
+      cb(err, result)
+    end
+  end)
+end
+
+local function command_text(o)
+  local bufnr = vim.api.nvim_get_current_buf()
+  if o.range and o.range > 0 then
+    local lines = vim.api.nvim_buf_get_lines(bufnr, o.line1 - 1, o.line2, false)
+    return table.concat(lines, '\n') .. '\n', { uri = target_uri(bufnr) }
+  end
+  local text, reg = M.register_text(o.args)
+  if text == '' then
+    notify('register ' .. reg .. ' is empty', vim.log.levels.WARN)
+    return nil
+  end
+  return text, { uri = target_uri(bufnr) }
+end
+
+function M.info()
+  local lines = {}
+  for _, c in ipairs(get_clients({ name = 'graft' })) do
+    local log = ''
+    if c.config and c.config.cmd then
+      for i, a in ipairs(c.config.cmd) do
+        if a == '--log' then
+          log = c.config.cmd[i + 1] or ''
+        end
+      end
+    end
+    table.insert(lines, string.format('client %d: %s', c.id, table.concat(c.config.cmd or {}, ' ')))
+    table.insert(lines, '  root: ' .. (c.config.root_dir or '?'))
+    table.insert(lines, '  server log: ' .. (log ~= '' and log or 'none (pass --log FILE in cmd)'))
+    table.insert(lines, '  client log: ' .. vim.lsp.get_log_path())
+  end
+  if #lines == 0 then
+    lines = { 'no graft server running; cmd: ' .. table.concat(M.config.cmd, ' ') }
+  end
+  return lines
+end
+
+local function define_commands()
+  create_command('GraftApply', function(o)
+    local text, opts = command_text(o)
+    if text then
+      M.apply(text, opts)
+    end
+  end, { nargs = '?', range = true, desc = 'Apply the edit blocks of a register or the selected lines' })
+  create_command('GraftApplyBuffer', function()
+    local bufnr = vim.api.nvim_get_current_buf()
+    local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
+    M.apply(text, {})
+  end, { desc = 'Apply every edit block of the current buffer' })
+  create_command('GraftPreview', function(o)
+    local text, opts = command_text(o)
+    if text then
+      M.preview(text, opts)
+    end
+  end, { nargs = '?', range = true, desc = 'Preview the edit blocks of a register' })
+  create_command('GraftSuggest', function(o)
+    local text, opts = command_text(o)
+    if text then
+      M.suggest(text, opts)
+    end
+  end, { nargs = '?', range = true, desc = 'Turn the edit blocks of a register into suggestions' })
+  create_command('GraftSuggestions', function()
+    M.suggestions()
+  end, { desc = 'List the pending suggestions in the quickfix list' })
+  create_command('GraftInfo', function()
+    print(table.concat(M.info(), '\n'))
+  end, { desc = 'Show the graft servers, their roots and logs' })
+end
+
+local mapping_commands = {
+  apply = ':GraftApply<CR>',
+  apply_selection = ":GraftApply<CR>",
+  apply_buffer = ':GraftApplyBuffer<CR>',
+  preview = ':GraftPreview<CR>',
+  suggest = ':GraftSuggest<CR>',
+  suggestions = ':GraftSuggestions<CR>',
+}
+
+local function define_mappings(maps)
+  for name, lhs in pairs(maps or {}) do
+    local rhs = mapping_commands[name]
+    if rhs and lhs then
+      local mode = name == 'apply_selection' and 'x' or 'n'
+      vim.api.nvim_set_keymap(mode, lhs, rhs, { noremap = true, silent = true, desc = 'graft ' .. name })
+    end
+  end
+end
+
+-- setup configures the plugin, defines its commands and attaches the server
+-- to the buffers that are open and those that open later.
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  define_commands()
+  define_mappings(M.config.mappings)
+  local group = vim.api.nvim_create_augroup('graft', { clear = true })
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
+    group = group,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      M.attach(b)
+    end
+  end
+end
+
+M._get_clients = get_clients
+
+return M

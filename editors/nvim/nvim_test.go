@@ -1,0 +1,378 @@
+// Package nvim_test drives the Neovim plugin in editors/nvim in a real,
+// headless Neovim against the graft binary built from this module: each
+// scenario is a Lua script under testdata/ that acts as a person would
+// (registers, commands, code actions, undo) and writes what the editor then
+// holds (buffer lines, quickfix entries, marks, diagnostics) as JSON.
+package nvim_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graft-editor/graft/lsp/lsptest"
+)
+
+// scenarioTimeout bounds one Neovim run; scripts wait on conditions, not
+// on sleeps, so this only matters when something hangs.
+const scenarioTimeout = 3 * time.Minute
+
+// nvim returns the path of the nvim binary, skipping the test without one.
+func nvim(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed (apt-get install -y neovim); skipping the Neovim plugin tests")
+	}
+	return p
+}
+
+// qfEntry is a quickfix entry as the scripts write it.
+type qfEntry struct {
+	File string `json:"file"`
+	Lnum int    `json:"lnum"`
+	Text string `json:"text"`
+}
+
+// diagnostic is a diagnostic as the scripts write it.
+type diagnostic struct {
+	Lnum     int    `json:"lnum"`
+	Severity int    `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// run runs the scenario script name in a workspace holding files and
+// decodes what it wrote into out.
+func run(t *testing.T, name string, files map[string]string, out any) string {
+	t.Helper()
+	bin := nvim(t)
+	graft := lsptest.Build(t)
+	plugin, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, text := range files {
+		full := filepath.Join(ws, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := filepath.Join(dir, "graft.log")
+	init := filepath.Join(dir, "init.lua")
+	// The server's editor link (a Unix socket for graft apply) plays no
+	// part here, and its socket path would outgrow the 108 bytes a Unix
+	// socket's path may have under a test's temporary directory.
+	initText := `vim.opt.runtimepath:prepend(` + luaString(plugin) + `)
+vim.opt.swapfile = false
+vim.opt.shadafile = 'NONE'
+require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }, open_quickfix = false })
+`
+	if err := os.WriteFile(init, []byte(initText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	result := filepath.Join(dir, "result.json")
+	script := filepath.Join(plugin, "testdata", name+".lua")
+
+	ctx, cancel := context.WithTimeout(context.Background(), scenarioTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "-u", init, "-i", "NONE", "-n",
+		"-c", "cd "+ws, "-c", "luafile "+script)
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(),
+		"GRAFT_NVIM_WS="+ws,
+		"GRAFT_NVIM_OUT="+result,
+		"GRAFT_NVIM_HELPERS="+filepath.Join(plugin, "testdata", "helpers.lua"),
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_DATA_HOME="+filepath.Join(dir, "data"),
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
+	)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	cmd.Stdin = nil
+	if err := cmd.Run(); err != nil {
+		serverLog, _ := os.ReadFile(log)
+		t.Fatalf("nvim %s: %v\n%s\nserver log:\n%s", name, err, output.String(), serverLog)
+	}
+	data, err := os.ReadFile(result)
+	if err != nil {
+		t.Fatalf("nvim %s wrote no result: %v\n%s", name, err, output.String())
+	}
+	var failed struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(data, &failed) == nil && failed.Error != "" {
+		serverLog, _ := os.ReadFile(log)
+		t.Fatalf("scenario %s failed in Neovim:\n%s\nserver log:\n%s", name, failed.Error, serverLog)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		t.Fatalf("decoding %s's result: %v\n%s", name, err, data)
+	}
+	return ws
+}
+
+// luaString quotes s as a Lua string literal.
+func luaString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// lines splits a file's text into lines, as a buffer holds them.
+func lines(text string) []string {
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+func equal[T any](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %#v\nwant %#v", what, got, want)
+	}
+}
+
+const mainTxt = "alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa\n"
+
+func TestApplyRegisterIntoUnsavedBuffer(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Applied  bool      `json:"applied"`
+		Lines    []string  `json:"lines"`
+		Disk     []string  `json:"disk"`
+		Modified bool      `json:"modified"`
+		Cursor   []int     `json:"cursor"`
+		Mark     []int     `json:"mark"`
+		Undone   []string  `json:"undone"`
+		QF       []qfEntry `json:"qf"`
+		Fold     []int     `json:"fold"`
+	}
+	run(t, "register", map[string]string{"main.txt": mainTxt}, &got)
+	equal(t, "applied", got.Applied, true)
+	equal(t, "buffer", got.Lines, lines("ALPHA\nbeta\ngamma one\ngamma two\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+	equal(t, "disk", got.Disk, strings.Split(mainTxt, "\n"))
+	equal(t, "modified", got.Modified, true)
+	equal(t, "cursor (was on theta, line 8)", got.Cursor, []int{9, 2})
+	equal(t, "mark a (was on iota, line 9)", got.Mark, []int{10, 1})
+	equal(t, "quickfix", len(got.QF), 0)
+	equal(t, "closed fold (was iota-kappa, lines 9-10)", got.Fold, []int{10, 11})
+	equal(t, "after one undo", got.Undone, lines("ALPHA\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+}
+
+const otherTxt = "one\ntwo\nthree\n"
+
+// answerMd is an agent's answer with a block for main.txt (lines 3-10)
+// and one for other.txt (lines 14-21).
+const answerMd = "Rename gamma:\n\n```\nmain.txt\n<<<<<<< SEARCH\ngamma\n=======\nGAMMA\n>>>>>>> REPLACE\n```\n\nAnd in other.txt:\n\n```\nother.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```\n"
+
+var mainGAMMA = lines("alpha\nbeta\nGAMMA\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa")
+
+func TestApplyVisualSelection(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Blocks         int      `json:"blocks"`
+		Lines          []string `json:"lines"`
+		AnswerModified bool     `json:"answer_modified"`
+	}
+	run(t, "selection", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	equal(t, "blocks sent", got.Blocks, 1)
+	equal(t, "main.txt", got.Lines, mainGAMMA)
+	equal(t, "answer modified", got.AnswerModified, false)
+}
+
+func TestApplyAnswerBufferToOpenAndClosedFiles(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Applied     bool       `json:"applied"`
+		Open        []string   `json:"open"`
+		OtherLoaded bool       `json:"other_loaded"`
+		Other       []string   `json:"other"`
+		OtherDisk   []string   `json:"other_disk"`
+		MainDisk    []string   `json:"main_disk"`
+		Undone      [][]string `json:"undone"`
+	}
+	run(t, "answerbuffer", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	equal(t, "applied", got.Applied, true)
+	equal(t, "main.txt buffer", got.Open, mainGAMMA)
+	equal(t, "other.txt loaded into a buffer", got.OtherLoaded, true)
+	equal(t, "other.txt buffer", got.Other, lines("one\nTWO\nthree"))
+	equal(t, "other.txt on disk", got.OtherDisk, strings.Split(otherTxt, "\n"))
+	equal(t, "main.txt on disk", got.MainDisk, strings.Split(mainTxt, "\n"))
+	equal(t, "after one undo in each buffer", got.Undone, [][]string{lines(mainTxt), lines(otherTxt)})
+}
+
+func TestFailedBlockGoesToQuickfix(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Statuses []string  `json:"statuses"`
+		Lines    []string  `json:"lines"`
+		Modified bool      `json:"modified"`
+		QF       []qfEntry `json:"qf"`
+		Older    string    `json:"older"`
+	}
+	run(t, "failing", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt}, &got)
+	t.Logf("statuses %v, quickfix %+v", got.Statuses, got.QF)
+	equal(t, "main.txt", got.Lines, lines(mainTxt))
+	equal(t, "main.txt modified", got.Modified, false)
+	if len(got.QF) != 1 {
+		t.Fatalf("quickfix: got %d entries, want 1: %+v", len(got.QF), got.QF)
+	}
+	e := got.QF[0]
+	equal(t, "quickfix file", e.File, "main.txt")
+	equal(t, "quickfix line (the best candidate, epsilon)", e.Lnum, 5)
+	if !strings.HasPrefix(e.Text, "block 1 failed: ") || !strings.Contains(e.Text, "similar") {
+		t.Errorf("quickfix text %q does not give block 1's reason", e.Text)
+	}
+	equal(t, "statuses", got.Statuses, []string{"failed", "applied"})
+	equal(t, "the quickfix list before (:colder)", got.Older, "mine")
+}
+
+func TestPreviewChangesNothing(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Filetype string   `json:"filetype"`
+		Buftype  string   `json:"buftype"`
+		Preview  []string `json:"preview"`
+		Lines    []string `json:"lines"`
+		Modified bool     `json:"modified"`
+		Disk     []string `json:"disk"`
+	}
+	run(t, "preview", map[string]string{"main.txt": mainTxt}, &got)
+	equal(t, "filetype", got.Filetype, "diff")
+	equal(t, "buftype", got.Buftype, "nofile")
+	text := strings.Join(got.Preview, "\n")
+	for _, want := range []string{"# block 1 main.txt: ", "\n-gamma\n+GAMMA"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("preview lacks %q:\n%s", want, text)
+		}
+	}
+	equal(t, "main.txt buffer", got.Lines, lines(mainTxt))
+	equal(t, "modified", got.Modified, false)
+	equal(t, "disk", got.Disk, strings.Split(mainTxt, "\n"))
+}
+
+func TestAnswerDiagnosticsAndCodeAction(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Diagnostics []diagnostic `json:"diagnostics"`
+		Titles      []string     `json:"titles"`
+		Lines       []string     `json:"lines"`
+	}
+	run(t, "codeaction", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	t.Logf("diagnostics %+v, actions %q", got.Diagnostics, got.Titles)
+	if len(got.Diagnostics) != 2 {
+		t.Fatalf("diagnostics: got %d, want one per block: %+v", len(got.Diagnostics), got.Diagnostics)
+	}
+	if got.Diagnostics[0].Lnum < 2 || got.Diagnostics[0].Lnum > 9 || got.Diagnostics[1].Lnum < 13 || got.Diagnostics[1].Lnum > 20 {
+		t.Errorf("diagnostics not on their blocks: %+v", got.Diagnostics)
+	}
+	equal(t, "main.txt after the code action", got.Lines, mainGAMMA)
+}
+
+func TestSuggestApplyAndDismiss(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Suggested int          `json:"suggested"`
+		Shown     []diagnostic `json:"shown"`
+		Unchanged []string     `json:"unchanged"`
+		Listed    []qfEntry    `json:"listed"`
+		Titles    []string     `json:"titles"`
+		Applied   []string     `json:"applied"`
+		Left      []qfEntry    `json:"left"`
+		Final     []string     `json:"final"`
+	}
+	run(t, "suggest", map[string]string{"main.txt": mainTxt}, &got)
+	t.Logf("shown %+v, actions %q", got.Shown, got.Titles)
+	equal(t, "suggestions", got.Suggested, 2)
+	equal(t, "buffer before", got.Unchanged, lines(mainTxt))
+	if len(got.Shown) != 2 || got.Shown[0].Lnum != 1 || got.Shown[1].Lnum != 7 {
+		t.Errorf("suggestion diagnostics: %+v, want on lines 2 and 8", got.Shown)
+	}
+	if len(got.Listed) != 2 || got.Listed[0].Lnum != 2 || got.Listed[1].Lnum != 8 || got.Listed[0].File != "main.txt" {
+		t.Errorf(":GraftSuggestions quickfix: %+v, want main.txt lines 2 and 8", got.Listed)
+	}
+	applied := lines("alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa")
+	equal(t, "after Apply suggestion", got.Applied, applied)
+	equal(t, "suggestions left after the dismissal", len(got.Left), 0)
+	equal(t, "buffer at the end", got.Final, applied)
+}
+
+func TestCRLFAndEmoji(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Applied    bool     `json:"applied"`
+		Fileformat string   `json:"fileformat"`
+		Dos        []string `json:"dos"`
+		Emoji      []string `json:"emoji"`
+		DosDisk    []string `json:"dos_disk"`
+	}
+	run(t, "encodings", map[string]string{
+		"dos.txt":   "one\r\ntwo\r\nthree\r\n",
+		"emoji.txt": "start\nsay(\"🙂🙂 hi\", old) // 🙂 stays\nend\n",
+	}, &got)
+	equal(t, "applied", got.Applied, true)
+	equal(t, "fileformat", got.Fileformat, "dos")
+	equal(t, "dos.txt buffer", got.Dos, lines("one\nTWO\ntwo and a half\nthree"))
+	equal(t, "dos.txt written", got.DosDisk, []string{"one\r", "TWO\r", "two and a half\r", "three\r", ""})
+	equal(t, "emoji.txt buffer", got.Emoji, lines("start\nsay(\"🙂🙂 hi\", new) // 🙂 stays\nend"))
+}
+
+func TestHealthAndInfo(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Info     []string `json:"info"`
+		Health   []string `json:"health"`
+		Commands []string `json:"commands"`
+		Maps     string   `json:"maps"`
+		Asked    []string `json:"asked"`
+		Help     []string `json:"help"`
+	}
+	ws := run(t, "info", map[string]string{"main.txt": mainTxt}, &got)
+	t.Logf("info %q\nhealth %q", got.Info, got.Health)
+	info := strings.Join(got.Info, "\n")
+	for _, want := range []string{" serve --editor-link=false --log ", "root: " + ws, "server log: "} {
+		if !strings.Contains(info, want) {
+			t.Errorf(":GraftInfo lacks %q:\n%s", want, info)
+		}
+	}
+	health := strings.Join(got.Health, "\n")
+	for _, want := range []string{"OK: graft binary: ", "OK: workspace root: " + ws, "OK: server running"} {
+		if !strings.Contains(health, want) {
+			t.Errorf(":checkhealth graft lacks %q:\n%s", want, health)
+		}
+	}
+	if strings.Contains(health, "ERROR") {
+		t.Errorf(":checkhealth graft reports an error:\n%s", health)
+	}
+	equal(t, "commands", got.Commands, []string{"GraftApply", "GraftApplyBuffer", "GraftInfo", "GraftPreview", "GraftSuggest", "GraftSuggestions"})
+	equal(t, "mappings made without being asked", got.Maps, "")
+	equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-mappings*"})
+	equal(t, "mappings asked for in setup", got.Asked, []string{":GraftApply<CR>", ":GraftApply<CR>"})
+}
+
+func TestApplyBlockWithoutFileToCurrentBuffer(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Applied bool     `json:"applied"`
+		Lines   []string `json:"lines"`
+		Other   []string `json:"other"`
+		QFTitle string   `json:"qf_title"`
+	}
+	run(t, "bare", map[string]string{"main.txt": mainTxt, "other.txt": "delta\n"}, &got)
+	equal(t, "applied", got.Applied, true)
+	equal(t, "main.txt", got.Lines, lines("alpha\nbeta\ngamma\nDELTA\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+	equal(t, "other.txt", got.Other, []string{"delta"})
+	equal(t, "quickfix list after an apply without failures", got.QFTitle, "mine")
+}

@@ -1,0 +1,127 @@
+-- Helpers of the scenario scripts run by nvim_test.go in headless Neovim.
+local H = {}
+
+H.ws = os.getenv('GRAFT_NVIM_WS')
+H.out = os.getenv('GRAFT_NVIM_OUT')
+H.timeout = 30000
+H.result = {}
+
+local graft = require('graft')
+
+-- wait waits for cond, failing the scenario after H.timeout.
+function H.wait(cond, what)
+  if not vim.wait(H.timeout, cond, 20) then
+    error('timed out waiting for ' .. what)
+  end
+end
+
+-- client waits for the graft client of buf to be initialized and attached.
+function H.client(buf)
+  buf = buf or vim.api.nvim_get_current_buf()
+  local c
+  H.wait(function()
+    for _, cl in ipairs(graft._get_clients({ name = 'graft' })) do
+      if cl.initialized and vim.lsp.buf_is_attached(buf, cl.id) then
+        c = cl
+        return true
+      end
+    end
+    return false
+  end, 'the graft server to attach to buffer ' .. buf)
+  return c
+end
+
+-- run runs fn (which starts a command of kind) and waits for its reply.
+function H.run(kind, fn)
+  local before = graft.last[kind] and graft.last[kind].seq or 0
+  fn()
+  H.wait(function()
+    return graft.last[kind] and graft.last[kind].seq > before
+  end, 'the reply to ' .. kind)
+  local last = graft.last[kind]
+  if last.err then
+    error(kind .. ': ' .. tostring(last.err))
+  end
+  return last.result
+end
+
+-- edit opens path (relative to the workspace) and returns its buffer.
+function H.edit(path)
+  vim.cmd('edit ' .. vim.fn.fnameescape(H.ws .. '/' .. path))
+  return vim.api.nvim_get_current_buf()
+end
+
+function H.lines(buf)
+  return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+end
+
+function H.disk(path)
+  return vim.fn.readfile(H.ws .. '/' .. path, 'b')
+end
+
+-- qf returns the quickfix entries with their file names relative to the workspace.
+function H.qf()
+  local out = {}
+  for _, e in ipairs(vim.fn.getqflist()) do
+    local name = e.bufnr > 0 and vim.api.nvim_buf_get_name(e.bufnr) or ''
+    table.insert(out, { file = vim.fn.fnamemodify(name, ':t'), lnum = e.lnum, text = e.text })
+  end
+  return out
+end
+
+-- diagnostics returns the diagnostics of buf, sorted by line.
+function H.diagnostics(buf)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(out, { lnum = d.lnum, severity = d.severity, message = d.message })
+  end
+  table.sort(out, function(a, b)
+    return a.lnum < b.lnum
+  end)
+  return out
+end
+
+-- code_action runs vim.lsp.buf.code_action() as a person would, choosing
+-- the action whose title matches pattern, and returns the titles offered.
+function H.code_action(pattern)
+  local titles
+  local orig = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    titles = {}
+    local chosen, idx
+    for i, item in ipairs(items) do
+      local action = item[2] or item.action or item
+      local title = action.title or ''
+      table.insert(titles, title)
+      if not chosen and title:match(pattern) then
+        chosen, idx = item, i
+      end
+    end
+    on_choice(chosen, idx)
+  end
+  vim.lsp.buf.code_action()
+  H.wait(function()
+    return titles ~= nil
+  end, 'code actions')
+  vim.ui.select = orig
+  return titles
+end
+
+-- finish writes the scenario's result and quits.
+function H.finish()
+  local f = assert(io.open(H.out, 'w'))
+  f:write(vim.fn.json_encode(H.result))
+  f:close()
+  vim.cmd('qa!')
+end
+
+-- scenario runs fn, writing its result or its error, and quits.
+function H.scenario(fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if not ok then
+    H.result = { error = tostring(err) }
+  end
+  H.finish()
+end
+
+return H

@@ -1,0 +1,27 @@
+-- :checkhealth graft and :GraftInfo report the binary, the server and its root.
+local H = dofile(os.getenv('GRAFT_NVIM_HELPERS'))
+H.scenario(function()
+  local buf = H.edit('main.txt')
+  H.client(buf)
+  H.result.info = require('graft').info()
+  vim.cmd('checkhealth graft')
+  H.result.health = H.lines(vim.api.nvim_get_current_buf())
+  H.result.commands = vim.fn.getcompletion('Graft', 'command')
+  H.result.maps = vim.fn.maparg('<leader>ga', 'n')
+  -- :help graft, from a copy of the doc (helptags writes a tags file).
+  local rt = vim.fn.tempname()
+  vim.fn.mkdir(rt .. '/doc', 'p')
+  local doc = vim.api.nvim_get_runtime_file('doc/graft.txt', false)[1]
+  vim.fn.writefile(vim.fn.readfile(doc), rt .. '/doc/graft.txt')
+  vim.cmd('helptags ' .. rt .. '/doc')
+  vim.opt.runtimepath:prepend(rt)
+  H.result.help = {}
+  for _, tag in ipairs({ 'graft', ':GraftApply', 'graft.setup()', 'graft-mappings' }) do
+    vim.cmd('help ' .. tag)
+    table.insert(H.result.help, vim.fn.expand('%:t') .. ':' .. vim.fn.getline('.'):match('%*[^*]+%*'))
+    vim.cmd('close')
+  end
+  local graft = require('graft')
+  graft.setup(vim.tbl_extend('force', graft.config, { mappings = { apply = '<leader>ga', apply_selection = '<leader>ga' } }))
+  H.result.asked = { vim.fn.maparg('<leader>ga', 'n'), vim.fn.maparg('<leader>ga', 'x') }
+end)
