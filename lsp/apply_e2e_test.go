@@ -590,3 +590,23 @@ func TestPanicInHandler(t *testing.T) {
 		t.Fatalf("server dead after a panic: %v", err)
 	}
 }
+
+// A block that fails gives, as its range, its best candidate: where a
+// client shows the refusal.
+func TestFailedBlockRangeIsTheBestCandidate(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"a.go": "package a\n\nfunc f() {\n\tx := compute(1, 2, 3)\n\ty := x * 2\n}\n",
+	})
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := "a.go\n<<<<<<< SEARCH\n\tx := compute(9, 8, 7, 6)\n\ty := x * 3 + 1\n=======\n\tx := 0\n>>>>>>> REPLACE\n"
+	var r previewReply
+	if err := execute(t, e, "graft.preview", map[string]any{"text": answer}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if statuses(r.Blocks) != "failed" {
+		t.Fatalf("blocks %+v", r.Blocks)
+	}
+	if rg := r.Blocks[0].Range; rg == nil || rg.Start.Line != 3 {
+		t.Errorf("range %+v, want the candidate at line 4 (0-based 3)\n%s", rg, r.Blocks[0].Message)
+	}
+}

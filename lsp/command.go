@@ -216,11 +216,17 @@ func (s *server) reports(p *plan) []blockReport {
 		if snap, ok := p.view.Snapshot(abs); ok {
 			out[i].URI = s.uriOf(snap.Path)
 		}
-		if b.StartLine > 0 {
-			end := max(b.EndLine, b.StartLine)
+		// The region a block landed on; for a block that failed, the best
+		// candidate, where a client shows the refusal.
+		start, end := b.StartLine, b.EndLine
+		var e *engine.Error
+		if start <= 0 && errors.As(b.Err, &e) && len(e.Candidates) > 0 {
+			start, end = e.Candidates[0].StartLine, e.Candidates[0].EndLine
+		}
+		if start > 0 {
 			out[i].Range = &protocol.Range{
-				Start: protocol.Position{Line: uint32(b.StartLine - 1)},
-				End:   protocol.Position{Line: uint32(end)},
+				Start: protocol.Position{Line: uint32(start - 1)},
+				End:   protocol.Position{Line: uint32(max(end, start))},
 			}
 		}
 	}
