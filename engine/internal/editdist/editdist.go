@@ -33,6 +33,17 @@ func Distance(a, b string) int {
 // It returns at once when the lengths alone differ by more than max, and
 // otherwise costs O((max/64+1)·min(len(a), len(b)) + len(a) + len(b)).
 func Bounded(a, b string, max int) int {
+	d, max, done := bound(a, b, max)
+	if done {
+		return d
+	}
+	p, t := trim(a, b)
+	return bounded(p, t, max)
+}
+
+// bound returns Bounded(a, b, max) when the lengths alone decide it
+// (done), and otherwise the bound to compute the distance with.
+func bound(a, b string, max int) (d, limit int, done bool) {
 	if max < 0 {
 		// Every distance exceeds a negative bound.
 		max = 0
@@ -43,19 +54,18 @@ func Bounded(a, b string, max int) int {
 	}
 	if diff > max {
 		// The length difference is a lower bound of the distance.
-		return diff
+		return diff, 0, true
 	}
 	// No distance exceeds len(a)+len(b), and a smaller bound keeps the
 	// arithmetic below from overflowing.
 	max = min(max, len(a)+len(b))
 	if max == 0 {
 		if a == b {
-			return 0
+			return 0, 0, true
 		}
-		return 1
+		return 1, 0, true
 	}
-	p, t := trim(a, b)
-	return bounded(p, t, max)
+	return 0, max, false
 }
 
 // Similarity returns 1 - Distance(a, b)/max(len(a), len(b)), a number in

@@ -28,22 +28,9 @@ func (pt *Pattern) Bounded(t string, max int) int {
 	if pt.peq == nil || len(t) == 0 {
 		return Bounded(p, t, max)
 	}
-	if max < 0 {
-		max = 0
-	}
-	diff := len(p) - len(t)
-	if diff < 0 {
-		diff = -diff
-	}
-	if diff > max {
-		return diff
-	}
-	max = min(max, len(p)+len(t))
-	if max == 0 {
-		if p == t {
-			return 0
-		}
-		return 1
+	d, max, done := bound(p, t, max)
+	if done {
+		return d
 	}
 	// The distance of p to t, computed with p as the pattern whichever is
 	// longer: the column recurrence holds for any text, and so does the
