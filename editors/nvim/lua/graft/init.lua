@@ -312,15 +312,14 @@ local function failures(blocks)
       local item = { text = string.format('block %d %s: %s', (b.index or 0) + 1, b.status or '?', first_line(b.message)) }
       local fname = fname_of(b.uri) or (b.path ~= '' and b.path) or nil
       item.filename = fname
-      -- A failed block's report names no region; its message names the
-      -- best candidate's lines ("the best, lines 5-7, is 50% similar").
-      local candidate = tonumber((b.message or ''):match('lines? (%d+)'))
+      -- A failed block's range is its best candidate, where the server
+      -- found something like the search; without one, the first line.
       if b.range then
         item.lnum = b.range.start.line + 1
       elseif (b.startLine or 0) > 0 then
         item.lnum = b.startLine
       else
-        item.lnum = candidate or 1
+        item.lnum = 1
       end
       item.col = 1
       item.type = 'E'
