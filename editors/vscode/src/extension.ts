@@ -1,0 +1,378 @@
+// The Graft extension: a thin client over `graft serve`. The language
+// client syncs the editor's buffers to the server and applies the server's
+// edits (workspace/applyEdit) to them, with VS Code's own undo; the
+// server's code actions, code lenses and diagnostics appear through VS
+// Code's own UI. The commands below hand the server an agent's answer
+// (from the clipboard or the selection) and show what it made of it.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
+import {
+  ApplyResult,
+  PreviewResult,
+  SuggestResult,
+  WireTextEdit,
+  WireWorkspaceEdit,
+  formatReport,
+  summarize,
+} from './report';
+
+/** The scheme of the extension's read-only documents: reports and previews. */
+const scheme = 'graft';
+
+/** The extension's state while it is active. */
+class Graft implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private readonly output: vscode.OutputChannel;
+  private readonly status: vscode.StatusBarItem;
+  private readonly docs = new VirtualDocuments();
+  private lastReport = '';
+  private previews = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.output = vscode.window.createOutputChannel('Graft');
+    this.status = vscode.window.createStatusBarItem('graft.status', vscode.StatusBarAlignment.Left, 0);
+    this.status.name = 'Graft';
+    this.status.command = 'graft.vscode.showReport';
+    this.disposables.push(
+      this.output,
+      this.status,
+      vscode.workspace.registerTextDocumentContentProvider(scheme, this.docs),
+    );
+  }
+
+  /** register adds the extension's commands. */
+  register(context: vscode.ExtensionContext): void {
+    const command = (id: string, run: () => Promise<void>) =>
+      vscode.commands.registerCommand(id, () => run().catch((err) => this.fail(err)));
+    context.subscriptions.push(
+      this,
+      command('graft.vscode.applyClipboard', () => this.applyClipboard()),
+      command('graft.vscode.applySelection', () => this.applySelection()),
+      command('graft.vscode.previewClipboard', () => this.previewClipboard()),
+      command('graft.vscode.suggestClipboard', () => this.suggestClipboard()),
+      command('graft.vscode.showReport', () => this.showReport()),
+      vscode.workspace.onDidChangeConfiguration(async (e) => {
+        if (e.affectsConfiguration('graft')) {
+          await this.stop();
+          await this.start();
+        }
+      }),
+    );
+  }
+
+  /** start starts `graft serve`, or says how to install it when it is missing. */
+  async start(): Promise<void> {
+    const config = vscode.workspace.getConfiguration('graft');
+    const configured = config.get<string>('path', 'graft') || 'graft';
+    const bin = findExecutable(configured);
+    if (!bin) {
+      this.output.appendLine(`graft binary not found: ${configured}`);
+      void missingBinary(configured);
+      return;
+    }
+    const serverOptions: ServerOptions = {
+      command: bin,
+      args: ['serve'],
+      transport: TransportKind.stdio,
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: 'file' }, { language: 'markdown' }],
+      outputChannel: this.output,
+      initializationOptions: {
+        threshold: config.get<number>('threshold', 0.8),
+        logLevel: config.get<string>('logLevel', 'info'),
+      },
+    };
+    const client = new LanguageClient('graft', 'Graft', serverOptions, clientOptions);
+    this.client = client;
+    try {
+      await client.start();
+      this.output.appendLine(`started ${bin} serve`);
+    } catch (err) {
+      this.client = undefined;
+      this.output.appendLine(`starting ${bin} serve: ${String(err)}`);
+      void vscode.window.showErrorMessage(
+        `Graft: \`${bin} serve\` did not start (${String(err)}). Check that it is Graft 0.2 or later (\`${bin} version\`) and see the Graft output.`,
+      );
+    }
+  }
+
+  /** stop stops the server. */
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      await client.stop().catch(() => undefined);
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    for (const d of this.disposables) {
+      d.dispose();
+    }
+  }
+
+  private async applyClipboard(): Promise<void> {
+    const text = await clipboardText();
+    if (text === undefined) {
+      return;
+    }
+    await this.apply({ text, uri: targetUri() });
+  }
+
+  private async applySelection(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const text = editor?.selections.map((s) => editor.document.getText(s)).join('\n') ?? '';
+    if (!text.trim()) {
+      void vscode.window.showWarningMessage('Graft: select the edit blocks to apply (an agent\'s answer) first.');
+      return;
+    }
+    // The selection is the answer, not the target: blocks must name their files.
+    await this.apply({ text });
+  }
+
+  private async apply(args: { text: string; uri?: string }): Promise<void> {
+    const res = await this.execute<ApplyResult>('graft.apply', args);
+    this.report('Apply', res);
+  }
+
+  private async previewClipboard(): Promise<void> {
+    const text = await clipboardText();
+    if (text === undefined) {
+      return;
+    }
+    const res = await this.execute<PreviewResult>('graft.preview', { text, uri: targetUri() });
+    this.report('Preview', res);
+    const opened = await this.openPreview(res.edit);
+    if (opened === 0) {
+      void vscode.window.showInformationMessage(`${summarize(res)}: nothing would change.`, 'Show Report').then((pick) => {
+        if (pick) {
+          void this.showReport();
+        }
+      });
+    }
+  }
+
+  private async suggestClipboard(): Promise<void> {
+    const text = await clipboardText();
+    if (text === undefined) {
+      return;
+    }
+    const res = await this.execute<SuggestResult>('graft.suggest', { text, uri: targetUri() });
+    this.report('Suggest', res);
+  }
+
+  /** execute runs one of the server's commands. */
+  private async execute<T>(command: string, args: object): Promise<T> {
+    const client = this.client;
+    if (!client || !client.isRunning()) {
+      throw new Error('the graft server is not running (see the Graft output)');
+    }
+    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
+  }
+
+  /** report keeps a result as the last report and shows it in the status bar. */
+  private report(title: string, res: ApplyResult | PreviewResult | SuggestResult): void {
+    this.lastReport = formatReport(title, res);
+    this.output.appendLine(this.lastReport);
+    this.status.text = summarize(res);
+    this.status.tooltip = 'Graft: show the last report';
+    this.status.show();
+  }
+
+  private async showReport(): Promise<void> {
+    if (!this.lastReport) {
+      void vscode.window.showInformationMessage('Graft: no report yet: apply, preview or suggest edit blocks first.');
+      return;
+    }
+    const uri = this.docs.put('/Graft Report.md', this.lastReport);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
+  /**
+   * openPreview opens a diff editor per file the edit changes: on the
+   * left the file as it is now (its buffer when open), on the right a
+   * read-only document with the edit applied. It returns how many it opened.
+   */
+  private async openPreview(edit: WireWorkspaceEdit): Promise<number> {
+    const n = ++this.previews;
+    const changes = new Map<string, { before: string; after: string; title: string; existing: boolean }>();
+    const current = async (uri: string): Promise<string | undefined> => {
+      const had = changes.get(uri);
+      if (had) {
+        return had.after;
+      }
+      try {
+        return (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
+      } catch {
+        return undefined;
+      }
+    };
+    const set = (uri: string, before: string, after: string, existing: boolean, title = displayPath(uri)) => {
+      const had = changes.get(uri);
+      changes.set(uri, { before: had?.before ?? before, after, title, existing: had?.existing ?? existing });
+    };
+    for (const change of edit.documentChanges ?? []) {
+      if ('kind' in change) {
+        switch (change.kind) {
+          case 'create':
+            set(change.uri, '', '', false);
+            break;
+          case 'delete':
+            set(change.uri, (await current(change.uri)) ?? '', '', true, `${displayPath(change.uri)} (deleted)`);
+            break;
+          case 'rename': {
+            const text = (await current(change.oldUri)) ?? '';
+            set(change.oldUri, text, '', true, `${displayPath(change.oldUri)} (moved)`);
+            set(change.newUri, '', text, false, `${displayPath(change.newUri)} (moved from ${displayPath(change.oldUri)})`);
+            break;
+          }
+        }
+      } else {
+        const before = (await current(change.textDocument.uri)) ?? '';
+        set(change.textDocument.uri, before, applyTextEdits(change.textDocument.uri, before, change.edits), true);
+      }
+    }
+    for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
+      const before = (await current(uri)) ?? '';
+      set(uri, before, applyTextEdits(uri, before, edits), true);
+    }
+    let opened = 0;
+    for (const [uri, c] of changes) {
+      if (c.before === c.after) {
+        continue;
+      }
+      const name = `/${n}/${path.posix.basename(vscode.Uri.parse(uri).path)}`;
+      const left = c.existing ? vscode.Uri.parse(uri) : this.docs.put(`${name}.before`, c.before);
+      const right = this.docs.put(name, c.after);
+      await vscode.commands.executeCommand('vscode.diff', left, right, `Graft preview: ${c.title}`, { preview: false });
+      opened++;
+    }
+    return opened;
+  }
+
+  private fail(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.output.appendLine(`error: ${message}`);
+    void vscode.window.showErrorMessage(`Graft: ${message}`);
+  }
+}
+
+/** VirtualDocuments holds the read-only text of the graft: documents. */
+class VirtualDocuments implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  /** put stores text under the path and returns its URI. */
+  put(p: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme, path: p });
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+}
+
+/** applyTextEdits returns text with the LSP edits (UTF-16 positions) applied. */
+function applyTextEdits(uri: string, text: string, edits: WireTextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create(uri, 'plaintext', 0, text), edits);
+}
+
+/** displayPath names a file URI relative to the workspace. */
+function displayPath(uri: string): string {
+  return vscode.workspace.asRelativePath(vscode.Uri.parse(uri), true);
+}
+
+/** targetUri is the file of the active editor, the target of blocks that name no file. */
+function targetUri(): string | undefined {
+  const doc = vscode.window.activeTextEditor?.document;
+  return doc && doc.uri.scheme === 'file' ? doc.uri.toString() : undefined;
+}
+
+/** clipboardText returns the clipboard, or undefined (having said so) when it is empty. */
+async function clipboardText(): Promise<string | undefined> {
+  const text = await vscode.env.clipboard.readText();
+  if (!text.trim()) {
+    void vscode.window.showWarningMessage('Graft: the clipboard is empty: copy an agent\'s answer (its edit blocks) first.');
+    return undefined;
+  }
+  return text;
+}
+
+/**
+ * findExecutable returns the path of the binary a setting names (an
+ * absolute path, a path relative to the home directory, or a name looked
+ * up on PATH), or undefined when there is none.
+ */
+export function findExecutable(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const home = env.HOME ?? env.USERPROFILE ?? '';
+  if (name.startsWith('~/') && home) {
+    name = path.join(home, name.slice(2));
+  }
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  const candidates = path.isAbsolute(name) || name.includes('/') || name.includes(path.sep)
+    ? [path.resolve(name)]
+    : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+  for (const c of candidates) {
+    for (const ext of exts) {
+      try {
+        fs.accessSync(c + ext, fs.constants.X_OK);
+        if (fs.statSync(c + ext).isFile()) {
+          return c + ext;
+        }
+      } catch {
+        // not this one
+      }
+    }
+  }
+  return undefined;
+}
+
+/** missingBinary tells the person how to get the binary. */
+async function missingBinary(configured: string): Promise<void> {
+  const install = 'go install github.com/graft-editor/graft/cmd/graft@latest';
+  const pick = await vscode.window.showErrorMessage(
+    `Graft: the graft binary "${configured}" was not found${configured.includes('/') ? '' : ' on PATH'}. ` +
+      `Install it with \`${install}\` (or download a release), then set "graft.path" to its full path if it is not on PATH.`,
+    'Open Settings',
+    'Copy Install Command',
+  );
+  if (pick === 'Open Settings') {
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'graft.path');
+  } else if (pick === 'Copy Install Command') {
+    await vscode.env.clipboard.writeText(install);
+  }
+}
+
+let graft: Graft | undefined;
+
+/** activate starts the server and registers the commands. */
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  graft = new Graft();
+  graft.register(context);
+  await graft.start();
+}
+
+/** deactivate stops the server. */
+export async function deactivate(): Promise<void> {
+  await graft?.stop();
+  graft = undefined;
+}

@@ -1,0 +1,123 @@
+// The replies of the server's commands (README, "Use it in your editor")
+// and how the extension shows them. Nothing here depends on VS Code.
+
+/** A position as LSP sends it: a line and a UTF-16 character offset. */
+export interface WirePosition {
+  line: number;
+  character: number;
+}
+
+/** A range as LSP sends it. */
+export interface WireRange {
+  start: WirePosition;
+  end: WirePosition;
+}
+
+/** A text edit as LSP sends it. */
+export interface WireTextEdit {
+  range: WireRange;
+  newText: string;
+}
+
+/** A change of a WorkspaceEdit's documentChanges. */
+export type WireDocumentChange =
+  | { textDocument: { uri: string; version: number | null }; edits: WireTextEdit[] }
+  | { kind: 'create'; uri: string }
+  | { kind: 'rename'; oldUri: string; newUri: string }
+  | { kind: 'delete'; uri: string };
+
+/** A WorkspaceEdit as LSP sends it. */
+export interface WireWorkspaceEdit {
+  changes?: Record<string, WireTextEdit[]>;
+  documentChanges?: WireDocumentChange[];
+}
+
+/** One block's entry in a reply: what happened to it, and where. */
+export interface BlockReport {
+  index: number;
+  path: string;
+  dialect: string;
+  status: string;
+  strategy: string;
+  score: number;
+  startLine: number;
+  endLine: number;
+  message: string;
+  uri?: string;
+  range?: WireRange;
+  id?: string;
+}
+
+/** The reply to graft.apply. */
+export interface ApplyResult {
+  applied: boolean;
+  failureReason?: string;
+  blocks: BlockReport[];
+}
+
+/** The reply to graft.preview. */
+export interface PreviewResult {
+  edit: WireWorkspaceEdit;
+  diff: string;
+  blocks: BlockReport[];
+}
+
+/** The reply to graft.suggest. */
+export interface SuggestResult {
+  blocks: BlockReport[];
+  suggestions: unknown[];
+}
+
+/** count returns how many blocks have the status. */
+function count(blocks: BlockReport[], status: string): number {
+  return blocks.filter((b) => b.status === status).length;
+}
+
+/**
+ * summarize says in a few words what a reply did: "Graft: 3 applied, 1
+ * failed" (what would apply, for a preview; suggestions made, for suggest).
+ */
+export function summarize(res: ApplyResult | PreviewResult | SuggestResult): string {
+  const blocks = res.blocks ?? [];
+  const failed = count(blocks, 'failed');
+  const skipped = count(blocks, 'skipped');
+  let head: string;
+  if ('suggestions' in res) {
+    head = `Graft: ${res.suggestions?.length ?? 0} suggested`;
+  } else if ('diff' in res) {
+    head = `Graft: ${count(blocks, 'applied')} would apply`;
+  } else {
+    head = `Graft: ${res.applied || blocks.length === 0 ? count(blocks, 'applied') : 0} applied`;
+  }
+  const notApplied = 'applied' in res && !res.applied ? count(blocks, 'applied') : 0;
+  const parts = [head];
+  if (failed + notApplied > 0) {
+    parts.push(`${failed + notApplied} failed`);
+  }
+  if (skipped > 0) {
+    parts.push(`${skipped} skipped`);
+  }
+  return parts.join(', ');
+}
+
+/** formatReport returns a reply as a Markdown report, block by block. */
+export function formatReport(title: string, res: ApplyResult | PreviewResult | SuggestResult): string {
+  const lines = [`# ${title}: ${summarize(res).replace(/^Graft: /, '')}`, ''];
+  if ('applied' in res && !res.applied && res.failureReason) {
+    lines.push(`The editor did not apply the edit: ${res.failureReason}`, '');
+  }
+  for (const b of res.blocks ?? []) {
+    const where = b.range ? `:${b.range.start.line + 1}` : '';
+    const how = b.strategy ? ` by ${b.strategy}${b.score ? ` (score ${b.score.toFixed(2)})` : ''}` : '';
+    lines.push(`- block ${b.index + 1} (${b.dialect || 'edit'}) ${b.path || '(no file)'}${where}: **${b.status}**${how}`);
+    if (b.message) {
+      for (const m of b.message.split('\n')) {
+        lines.push(`  > ${m}`);
+      }
+    }
+  }
+  if ('diff' in res && res.diff) {
+    lines.push('', '```diff', res.diff.replace(/\n$/, ''), '```');
+  }
+  return lines.join('\n') + '\n';
+}
