@@ -26,8 +26,9 @@ var sources = []string{
 
 // TestExtension builds the extension as CI does (npm ci, tsc --noEmit,
 // esbuild, vsce 3.9.2 package) in a copy of this directory, checks the
-// .vsix, and runs test/server.test.mjs against the graft binary built from
-// this module. The packages are installed once per lock file into the
+// .vsix, and runs the Node tests: test/report.test.mjs on what the
+// extension shows, test/server.test.mjs against the graft binary built
+// from this module. The packages are installed once per lock file into the
 // user's cache, outside the clone. It is skipped only when node or npm is
 // missing.
 func TestExtension(t *testing.T) {
@@ -58,8 +59,10 @@ func TestExtension(t *testing.T) {
 			"--no-dependencies", "--skip-license", "--out", "graft.vsix")
 		checkVSIX(t, filepath.Join(work, "graft.vsix"))
 	})
-	t.Run("server", func(t *testing.T) {
-		run(t, work, []string{"GRAFT_BIN=" + bin}, node, "--test", "--test-reporter=spec", "test/server.test.mjs")
+	t.Run("node", func(t *testing.T) {
+		// test/report.test.mjs reads src/report.ts as an ES module.
+		run(t, work, nil, npx, "--no-install", "esbuild", "src/report.ts", "--format=esm", "--outfile=out/report.mjs", "--log-level=warning")
+		run(t, work, []string{"GRAFT_BIN=" + bin}, node, "--test", "--test-reporter=spec", "test/report.test.mjs", "test/server.test.mjs")
 	})
 }
 

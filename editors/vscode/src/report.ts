@@ -79,21 +79,19 @@ function count(blocks: BlockReport[], status: string): number {
  */
 export function summarize(res: ApplyResult | PreviewResult | SuggestResult): string {
   const blocks = res.blocks ?? [];
-  const failed = count(blocks, 'failed');
-  const skipped = count(blocks, 'skipped');
-  let head: string;
+  const parts = [];
   if ('suggestions' in res) {
-    head = `Graft: ${res.suggestions?.length ?? 0} suggested`;
+    parts.push(`Graft: ${res.suggestions?.length ?? 0} suggested`);
   } else if ('diff' in res) {
-    head = `Graft: ${count(blocks, 'applied')} would apply`;
+    parts.push(`Graft: ${count(blocks, 'applied')} would apply`);
   } else {
-    head = `Graft: ${res.applied || blocks.length === 0 ? count(blocks, 'applied') : 0} applied`;
+    parts.push(`Graft: ${count(blocks, 'applied')} applied`);
   }
-  const notApplied = 'applied' in res && !res.applied ? count(blocks, 'applied') : 0;
-  const parts = [head];
-  if (failed + notApplied > 0) {
-    parts.push(`${failed + notApplied} failed`);
+  const failed = count(blocks, 'failed');
+  if (failed > 0) {
+    parts.push(`${failed} failed`);
   }
+  const skipped = count(blocks, 'skipped');
   if (skipped > 0) {
     parts.push(`${skipped} skipped`);
   }

@@ -1,0 +1,41 @@
+// The status bar text and the report the extension shows for the
+// server's replies (src/report.ts, bundled to out/report.mjs by the Go
+// test before node --test runs).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { summarize, formatReport } from '../out/report.mjs';
+
+const applied = { index: 0, path: 'a.go', dialect: 'search-replace', status: 'applied', strategy: 'exact', score: 1, startLine: 5, endLine: 5, message: '', range: { start: { line: 4, character: 0 }, end: { line: 5, character: 0 } } };
+const failed = { index: 3, path: 'b.go', dialect: 'search-replace', status: 'failed', strategy: '', score: 0, startLine: 0, endLine: 0, message: 'no match for the search text\nbest candidate: lines 3-4 (score 0.61)' };
+
+test('summarize: the status bar text of each reply', () => {
+  const cases = [
+    [{ applied: true, blocks: [applied, applied, applied, failed] }, 'Graft: 3 applied, 1 failed'],
+    [{ applied: true, blocks: [applied] }, 'Graft: 1 applied'],
+    [{ applied: false, failureReason: 'Version mismatch', blocks: [failed, { ...failed, status: 'skipped' }] }, 'Graft: 0 applied, 1 failed, 1 skipped'],
+    [{ edit: {}, diff: '', blocks: [applied, failed] }, 'Graft: 1 would apply, 1 failed'],
+    [{ blocks: [applied, applied], suggestions: [{}, {}] }, 'Graft: 2 suggested'],
+  ];
+  for (const [res, want] of cases) {
+    assert.equal(summarize(res), want);
+  }
+});
+
+test('formatReport: every block, where it landed, and why one was refused', () => {
+  const text = formatReport('Apply', { applied: false, failureReason: 'Version 1 does not match', blocks: [applied, failed] });
+  assert.equal(text, [
+    '# Apply: 1 applied, 1 failed',
+    '',
+    'The editor did not apply the edit: Version 1 does not match',
+    '',
+    '- block 1 (search-replace) a.go:5: **applied** by exact (score 1.00)',
+    '- block 4 (search-replace) b.go: **failed**',
+    '  > no match for the search text',
+    '  > best candidate: lines 3-4 (score 0.61)',
+    '',
+  ].join('\n'));
+  const preview = formatReport('Preview', { edit: {}, diff: '--- a/a.go\n+++ b/a.go\n', blocks: [applied] });
+  assert.match(preview, /```diff\n--- a\/a.go\n\+\+\+ b\/a.go\n```\n$/);
+});
