@@ -60,8 +60,10 @@ func TestExtension(t *testing.T) {
 		checkVSIX(t, filepath.Join(work, "graft.vsix"))
 	})
 	t.Run("node", func(t *testing.T) {
-		// test/report.test.mjs reads src/report.ts as an ES module.
-		run(t, work, nil, npx, "--no-install", "esbuild", "src/report.ts", "--format=esm", "--outfile=out/report.mjs", "--log-level=warning")
+		// The tests read the extension's VS Code-free modules, bundled as
+		// ES modules into out/.
+		run(t, work, nil, npx, "--no-install", "esbuild", "src/report.ts", "src/preview.ts", "--bundle",
+			"--platform=node", "--format=esm", "--outdir=out", "--out-extension:.js=.mjs", "--log-level=warning")
 		run(t, work, []string{"GRAFT_BIN=" + bin}, node, "--test", "--test-reporter=spec", "test/report.test.mjs", "test/server.test.mjs")
 	})
 }

@@ -15,13 +15,12 @@ import {
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { previewFiles } from './preview';
 
 import {
   ApplyResult,
   PreviewResult,
   SuggestResult,
-  WireTextEdit,
   WireWorkspaceEdit,
   formatReport,
   summarize,
@@ -93,6 +92,15 @@ class Graft implements vscode.Disposable {
       initializationOptions: {
         threshold: config.get<number>('threshold', 0.8),
         logLevel: config.get<string>('logLevel', 'info'),
+      },
+      middleware: {
+        // The server's code actions and lenses run its commands through
+        // the client: show their results as the extension's commands do.
+        executeCommand: async (command, args, next) => {
+          const res = await next(command, args);
+          await this.shown(command, res).catch((err) => this.fail(err));
+          return res;
+        },
       },
     };
     const client = new LanguageClient('graft', 'Graft', serverOptions, clientOptions);
@@ -184,6 +192,26 @@ class Graft implements vscode.Disposable {
     return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
   }
 
+  /** shown shows the reply of a server command run from a code action or a lens. */
+  private async shown(command: string, res: unknown): Promise<void> {
+    if (!res || typeof res !== 'object') {
+      return;
+    }
+    switch (command) {
+      case 'graft.apply':
+      case 'graft.applySuggestion':
+        this.report('Apply', res as ApplyResult);
+        break;
+      case 'graft.preview':
+        this.report('Preview', res as PreviewResult);
+        await this.openPreview((res as PreviewResult).edit);
+        break;
+      case 'graft.suggest':
+        this.report('Suggest', res as SuggestResult);
+        break;
+    }
+  }
+
   /** report keeps a result as the last report and shows it in the status bar. */
   private report(title: string, res: ApplyResult | PreviewResult | SuggestResult): void {
     this.lastReport = formatReport(title, res);
@@ -205,64 +233,26 @@ class Graft implements vscode.Disposable {
 
   /**
    * openPreview opens a diff editor per file the edit changes: on the
-   * left the file as it is now (its buffer when open), on the right a
-   * read-only document with the edit applied. It returns how many it opened.
+   * left the file as it is now (its buffer), on the right a read-only
+   * document with the edit applied. It returns how many it opened.
    */
   private async openPreview(edit: WireWorkspaceEdit): Promise<number> {
     const n = ++this.previews;
-    const changes = new Map<string, { before: string; after: string; title: string; existing: boolean }>();
-    const current = async (uri: string): Promise<string | undefined> => {
-      const had = changes.get(uri);
-      if (had) {
-        return had.after;
-      }
+    const files = await previewFiles(edit, async (uri) => {
       try {
         return (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))).getText();
       } catch {
         return undefined;
       }
-    };
-    const set = (uri: string, before: string, after: string, existing: boolean, title = displayPath(uri)) => {
-      const had = changes.get(uri);
-      changes.set(uri, { before: had?.before ?? before, after, title, existing: had?.existing ?? existing });
-    };
-    for (const change of edit.documentChanges ?? []) {
-      if ('kind' in change) {
-        switch (change.kind) {
-          case 'create':
-            set(change.uri, '', '', false);
-            break;
-          case 'delete':
-            set(change.uri, (await current(change.uri)) ?? '', '', true, `${displayPath(change.uri)} (deleted)`);
-            break;
-          case 'rename': {
-            const text = (await current(change.oldUri)) ?? '';
-            set(change.oldUri, text, '', true, `${displayPath(change.oldUri)} (moved)`);
-            set(change.newUri, '', text, false, `${displayPath(change.newUri)} (moved from ${displayPath(change.oldUri)})`);
-            break;
-          }
-        }
-      } else {
-        const before = (await current(change.textDocument.uri)) ?? '';
-        set(change.textDocument.uri, before, applyTextEdits(change.textDocument.uri, before, change.edits), true);
-      }
+    });
+    for (const f of files) {
+      const name = `/${n}/${path.posix.basename(vscode.Uri.parse(f.uri).path)}`;
+      const left = f.existing ? vscode.Uri.parse(f.uri) : this.docs.put(`${name} (before)`, f.before);
+      const right = this.docs.put(name, f.after);
+      const note = f.note ? ` (${f.note.replace(/file:\/\/\S+/g, (u) => displayPath(u))})` : '';
+      await vscode.commands.executeCommand('vscode.diff', left, right, `Graft preview: ${displayPath(f.uri)}${note}`, { preview: false });
     }
-    for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
-      const before = (await current(uri)) ?? '';
-      set(uri, before, applyTextEdits(uri, before, edits), true);
-    }
-    let opened = 0;
-    for (const [uri, c] of changes) {
-      if (c.before === c.after) {
-        continue;
-      }
-      const name = `/${n}/${path.posix.basename(vscode.Uri.parse(uri).path)}`;
-      const left = c.existing ? vscode.Uri.parse(uri) : this.docs.put(`${name}.before`, c.before);
-      const right = this.docs.put(name, c.after);
-      await vscode.commands.executeCommand('vscode.diff', left, right, `Graft preview: ${c.title}`, { preview: false });
-      opened++;
-    }
-    return opened;
+    return files.length;
   }
 
   private fail(err: unknown): void {
@@ -289,11 +279,6 @@ class VirtualDocuments implements vscode.TextDocumentContentProvider {
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '';
   }
-}
-
-/** applyTextEdits returns text with the LSP edits (UTF-16 positions) applied. */
-function applyTextEdits(uri: string, text: string, edits: WireTextEdit[]): string {
-  return TextDocument.applyEdits(TextDocument.create(uri, 'plaintext', 0, text), edits);
 }
 
 /** displayPath names a file URI relative to the workspace. */

@@ -31,6 +31,8 @@ const {
   TextDocumentSyncKind,
 } = require('vscode-languageserver-protocol/node');
 const { TextDocument } = require('vscode-languageserver-textdocument');
+// The extension's own preview code, bundled by the Go test (src/preview.ts).
+const { previewFiles } = await import('../out/preview.mjs');
 
 const bin = process.env.GRAFT_BIN;
 if (!bin) {
@@ -390,11 +392,58 @@ test('graft.preview: changes nothing; its edit, applied as the extension\'s diff
   assert.equal(fs.readFileSync(file, 'utf8'), disk);
   assert.equal(res.blocks[0].status, 'applied');
   assert.match(res.diff, /-x = "🙂"; y = 1\n\+x = "🙂"; y = 2/);
-  const changes = res.edit.documentChanges;
-  assert.equal(changes.length, 1);
-  assert.equal(changes[0].textDocument.uri, uri(file));
-  const after = TextDocument.applyEdits(TextDocument.create(uri(file), 'python', 0, unsaved), changes[0].edits);
-  assert.equal(after, '# unsaved\nx = "🙂"; y = 2\nz = 3\n');
+  // What the extension's diff editor shows: the buffer, and after the edit.
+  const files = await previewFiles(res.edit, async (u) => editor.docs.get(u)?.getText());
+  assert.deepEqual(files, [{ uri: uri(file), existing: true, before: unsaved, after: '# unsaved\nx = "🙂"; y = 2\nz = 3\n' }]);
+});
+
+test('graft.preview: a file the blocks create and one they change, as the diff editors show them', async () => {
+  const file = write('kept.txt', 'keep\nold\n');
+  const text = block('kept.txt', 'old', 'new') + '\n' + 'fresh.txt\n```\n<<<<<<< SEARCH\n=======\nborn\n>>>>>>> REPLACE\n```\n';
+  const res = await editor.execute('graft.preview', { text });
+  assert.deepEqual(res.blocks.map((b) => b.status), ['applied', 'applied'], JSON.stringify(res.blocks));
+  const files = await previewFiles(res.edit, async (u) => editor.docs.get(u)?.getText() ?? (fs.existsSync(new URL(u)) ? fs.readFileSync(new URL(u), 'utf8') : undefined));
+  const byUri = (a, b) => (a.uri < b.uri ? -1 : 1);
+  assert.deepEqual(files.sort(byUri), [
+    { uri: uri(path.join(root, 'fresh.txt')), existing: false, before: '', after: 'born\n', note: 'created' },
+    { uri: uri(file), existing: true, before: 'keep\nold\n', after: 'keep\nnew\n' },
+  ].sort(byUri));
+  assert.equal(fs.existsSync(path.join(root, 'fresh.txt')), false, 'a preview creates nothing');
+});
+
+test('answer buffer: diagnostics, code actions and lenses, and the code action applies its block', async () => {
+  const target = write('target.js', 'let a = "🎈";\nlet b = 1;\n');
+  await editor.open(target, undefined, 'javascript');
+  const answerFile = path.join(root, 'answer.md');
+  const answer = 'Here is the fix 🎈:\n\n' + block('target.js', 'let b = 1;', 'let b = 2;') + '\nAnd one that fails:\n\n' + block('target.js', 'let zz = 9;', 'let zz = 10;');
+  await editor.open(answerFile, answer, 'markdown');
+  const u = uri(answerFile);
+  for (let i = 0; i < 100 && (editor.diagnostics.get(u) ?? []).length < 2; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const diags = editor.diagnostics.get(u) ?? [];
+  assert.equal(diags.length, 2, JSON.stringify(diags));
+  const severities = diags.map((d) => d.severity).sort();
+  assert.deepEqual(severities, [1, 4], 'an error for the failing block, a hint for the exact one');
+  const lenses = await editor.conn.sendRequest('textDocument/codeLens', { textDocument: { uri: u } });
+  assert.ok(lenses.some((l) => l.command?.command === 'graft.apply'), JSON.stringify(lenses));
+  // The lightbulb on the first block: VS Code asks for the actions at the
+  // cursor, with the diagnostics there.
+  const hint = diags.find((d) => d.severity === 4);
+  assert.ok(hint.range.start.line >= 2 && hint.range.start.line < 10, JSON.stringify(hint.range));
+  const actions = await editor.conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: u },
+    range: { start: hint.range.start, end: hint.range.start },
+    context: { diagnostics: [hint], triggerKind: 1 },
+  });
+  const apply = actions.find((a) => a.title === 'Apply edit block → target.js');
+  assert.ok(apply, JSON.stringify(actions.map((a) => a.title)));
+  // The language client runs a code action's command with
+  // workspace/executeCommand, exactly as given.
+  const res = await editor.execute(apply.command.command, ...apply.command.arguments);
+  assert.equal(res.applied, true, JSON.stringify(res));
+  assert.equal(editor.text(target), 'let a = "🎈";\nlet b = 2;\n');
+  assert.equal(editor.text(answerFile), answer, 'the answer is untouched');
 });
 
 test('graft.suggest: applies nothing and shows the suggestion as a diagnostic in the target', async () => {
