@@ -5,7 +5,6 @@
 // Code's own UI. The commands below hand the server an agent's answer
 // (from the clipboard or the selection) and show what it made of it.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -15,6 +14,7 @@ import {
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { findExecutable, installCommand, missingBinaryMessage } from './binary';
 import { previewFiles } from './preview';
 
 import {
@@ -302,48 +302,17 @@ async function clipboardText(): Promise<string | undefined> {
   return text;
 }
 
-/**
- * findExecutable returns the path of the binary a setting names (an
- * absolute path, a path relative to the home directory, or a name looked
- * up on PATH), or undefined when there is none.
- */
-export function findExecutable(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const home = env.HOME ?? env.USERPROFILE ?? '';
-  if (name.startsWith('~/') && home) {
-    name = path.join(home, name.slice(2));
-  }
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  const candidates = path.isAbsolute(name) || name.includes('/') || name.includes(path.sep)
-    ? [path.resolve(name)]
-    : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
-  for (const c of candidates) {
-    for (const ext of exts) {
-      try {
-        fs.accessSync(c + ext, fs.constants.X_OK);
-        if (fs.statSync(c + ext).isFile()) {
-          return c + ext;
-        }
-      } catch {
-        // not this one
-      }
-    }
-  }
-  return undefined;
-}
-
 /** missingBinary tells the person how to get the binary. */
 async function missingBinary(configured: string): Promise<void> {
-  const install = 'go install github.com/graft-editor/graft/cmd/graft@latest';
   const pick = await vscode.window.showErrorMessage(
-    `Graft: the graft binary "${configured}" was not found${configured.includes('/') ? '' : ' on PATH'}. ` +
-      `Install it with \`${install}\` (or download a release), then set "graft.path" to its full path if it is not on PATH.`,
+    missingBinaryMessage(configured),
     'Open Settings',
     'Copy Install Command',
   );
   if (pick === 'Open Settings') {
     await vscode.commands.executeCommand('workbench.action.openSettings', 'graft.path');
   } else if (pick === 'Copy Install Command') {
-    await vscode.env.clipboard.writeText(install);
+    await vscode.env.clipboard.writeText(installCommand);
   }
 }
 
