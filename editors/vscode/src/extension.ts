@@ -87,7 +87,9 @@ class Graft implements vscode.Disposable {
       transport: TransportKind.stdio,
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: 'file' }, { language: 'markdown' }],
+      // Files of any language, and unsaved Markdown answers; not the
+      // extension's own graft: documents.
+      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled', language: 'markdown' }],
       outputChannel: this.output,
       initializationOptions: {
         threshold: config.get<number>('threshold', 0.8),
@@ -112,7 +114,7 @@ class Graft implements vscode.Disposable {
       this.client = undefined;
       this.output.appendLine(`starting ${bin} serve: ${String(err)}`);
       void vscode.window.showErrorMessage(
-        `Graft: \`${bin} serve\` did not start (${String(err)}). Check that it is Graft 0.2 or later (\`${bin} version\`) and see the Graft output.`,
+        `Graft: \`${bin} serve\` did not start (${String(err)}). Check that \`${bin} serve\` runs (\`${bin} version\`), or set "graft.path"; the Graft output has the log.`,
       );
     }
   }
@@ -122,7 +124,8 @@ class Graft implements vscode.Disposable {
     const client = this.client;
     this.client = undefined;
     if (client) {
-      await client.stop().catch(() => undefined);
+      // dispose, not just stop: it also unregisters the server's commands.
+      await client.dispose().catch(() => undefined);
     }
   }
 

@@ -471,3 +471,30 @@ test('graft.suggest: applies nothing and shows the suggestion as a diagnostic in
   assert.equal(editor.text(file), 'fn main() {\n    println!("hello");\n}\n');
   assert.equal(fs.readFileSync(file, 'utf8'), disk);
 });
+
+test('an unsaved Markdown answer (untitled:) gets its diagnostics, and its code action applies', async () => {
+  const target = write('untitled-target.txt', 'red\ngreen\n');
+  const u = 'untitled:Untitled-1';
+  const answer = block('untitled-target.txt', 'green', 'blue');
+  const doc = TextDocument.create(u, 'markdown', 1, answer);
+  editor.docs.set(u, doc);
+  await editor.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: u, languageId: 'markdown', version: 1, text: answer },
+  });
+  for (let i = 0; i < 100 && !(editor.diagnostics.get(u) ?? []).length; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const diags = editor.diagnostics.get(u) ?? [];
+  assert.equal(diags.length, 1, JSON.stringify(diags));
+  const actions = await editor.conn.sendRequest('textDocument/codeAction', {
+    textDocument: { uri: u },
+    range: { start: diags[0].range.start, end: diags[0].range.start },
+    context: { diagnostics: diags, triggerKind: 1 },
+  });
+  const apply = actions.find((a) => a.title === 'Apply edit block → untitled-target.txt');
+  assert.ok(apply, JSON.stringify(actions.map((a) => a.title)));
+  const res = await editor.execute(apply.command.command, ...apply.command.arguments);
+  assert.equal(res.applied, true, JSON.stringify(res));
+  assert.equal(editor.text(target), 'red\nblue\n');
+  assert.equal(fs.readFileSync(target, 'utf8'), 'red\ngreen\n');
+});
