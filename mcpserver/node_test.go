@@ -1,8 +1,6 @@
 package mcpserver_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +28,7 @@ func TestNodeClient(t *testing.T) {
 		t.Skip("npm is not installed: the TypeScript SDK test needs it to install @modelcontextprotocol/sdk")
 	}
 	bin := lsptest.Build(t)
-	work := nodeWorkDir(t, npm)
+	work := lsptest.NPMInstall(t, npm, nodeDir)
 	test := filepath.Join(work, "graft_mcp.test.mjs")
 	copyFile(t, filepath.Join(nodeDir, "graft_mcp.test.mjs"), test)
 	cmd := exec.Command(node, "--test", "--test-reporter=spec", test)
@@ -41,38 +39,6 @@ func TestNodeClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("node --test: %v", err)
 	}
-}
-
-// nodeWorkDir returns a directory outside the clone holding the Node
-// test's package files and their node_modules, installed by npm ci when
-// missing.
-func nodeWorkDir(t *testing.T, npm string) string {
-	t.Helper()
-	lock, err := os.ReadFile(filepath.Join(nodeDir, "package-lock.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	sum := sha256.Sum256(lock)
-	work := filepath.Join(cache, "graft-mcptest", "node-"+hex.EncodeToString(sum[:8]))
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"package.json", "package-lock.json"} {
-		copyFile(t, filepath.Join(nodeDir, name), filepath.Join(work, name))
-	}
-	if _, err := os.Stat(filepath.Join(work, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err == nil {
-		return work
-	}
-	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-	cmd.Dir = work
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci in %s: %v\n%s", work, err, out)
-	}
-	return work
 }
 
 // copyFile copies the file src to dst.

@@ -6,8 +6,6 @@ package vscode_test
 
 import (
 	"archive/zip"
-	"crypto/sha256"
-	"encoding/hex"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -45,7 +43,7 @@ func TestExtension(t *testing.T) {
 	for _, name := range sources {
 		copyTree(t, name, filepath.Join(work, name))
 	}
-	if err := os.Symlink(nodeModules(t, npm), filepath.Join(work, "node_modules")); err != nil {
+	if err := os.Symlink(filepath.Join(lsptest.NPMInstall(t, npm, "."), "node_modules"), filepath.Join(work, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	npx := filepath.Join(filepath.Dir(npm), "npx")
@@ -120,38 +118,6 @@ func readZip(t *testing.T, zr *zip.ReadCloser, name string) string {
 		}
 	}
 	return b.String()
-}
-
-// nodeModules returns a node_modules folder outside the clone holding the
-// packages of package-lock.json, installed by npm ci when missing.
-func nodeModules(t *testing.T, npm string) string {
-	t.Helper()
-	lock, err := os.ReadFile("package-lock.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	sum := sha256.Sum256(lock)
-	dir := filepath.Join(cache, "graft-vscodetest", "npm-"+hex.EncodeToString(sum[:8]))
-	done := filepath.Join(dir, "node_modules", ".graft-installed")
-	if _, err := os.Stat(done); err == nil {
-		return filepath.Join(dir, "node_modules")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"package.json", "package-lock.json"} {
-		copyTree(t, name, filepath.Join(dir, name))
-	}
-	// Scripts stay off: esbuild's binary comes in its platform package.
-	run(t, dir, nil, npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-	if err := os.WriteFile(done, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(dir, "node_modules")
 }
 
 // run runs a command in dir and fails t, with its output, when it fails.
