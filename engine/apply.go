@@ -107,12 +107,14 @@ func shiftLine(line int, shifts []lineShift) int {
 
 // shiftAfter maps the line an insertion goes after, a line of the original
 // text, to the text after the recorded shifts: lines after a change move
-// with it, and a line inside a changed region stands for the region's last
-// line, as the change left it.
+// with it, a line inside a changed region stands for the region's last
+// line, as the change left it, and an insertion after the line an earlier
+// insertion went after goes after that one, so that insertions keep the
+// order of the edits (as workspace.Plan maps them).
 func shiftAfter(line int, shifts []lineShift) int {
 	for _, s := range shifts {
 		switch {
-		case line > s.after:
+		case line >= s.after:
 			line += s.delta
 		case line >= s.start:
 			line = s.after + s.delta

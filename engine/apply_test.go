@@ -22,3 +22,19 @@ func TestApplyEditsShiftsInsertions(t *testing.T) {
 		t.Errorf("got %q, want %q", text, want)
 	}
 }
+
+// Two insertions after one line keep the order of the edits.
+func TestApplyEditsKeepsInsertionOrder(t *testing.T) {
+	text, outcomes := ApplyEdits("one\ntwo\n", []Edit{
+		{Op: OpInsert, Line: 1, New: "first\n"},
+		{Op: OpInsert, Line: 1, New: "second\n"},
+	}, Options{})
+	for i, o := range outcomes {
+		if o.Status != StatusApplied {
+			t.Fatalf("edit %d: %v", i+1, o.Err)
+		}
+	}
+	if want := "one\nfirst\nsecond\ntwo\n"; text != want {
+		t.Errorf("got %q, want %q", text, want)
+	}
+}
