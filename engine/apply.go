@@ -37,7 +37,7 @@ type Outcome struct {
 func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 	doc := NewDocument(text)
 	outcomes := make([]Outcome, len(edits))
-	var shifts []lineShift
+	var lines LineMap
 	failed := -1
 	for i, e := range edits {
 		if failed >= 0 {
@@ -47,9 +47,9 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 		}
 		switch {
 		case e.Line > 0 && e.Op == OpReplace:
-			e.Line = shiftLine(e.Line, shifts)
+			e.Line = lines.Forward(e.Line)
 		case e.Line > 0 && e.Op == OpInsert:
-			e.Line = shiftAfter(e.Line, shifts)
+			e.Line = lines.ForwardAfter(e.Line)
 		}
 		start := time.Now()
 		m, err := doc.Resolve(e, opt)
@@ -59,68 +59,11 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 			failed = i
 			continue
 		}
-		next := doc.Apply(m)
-		shifts = append(shifts, lineShift{
-			after: m.EndLine,
-			delta: m.newlinesAdded(doc.Text()),
-			start: m.StartLine,
-		})
-		doc = next
+		lines.Record(m, doc.Text())
+		doc = doc.Apply(m)
 		outcomes[i] = Outcome{Status: StatusApplied, Match: m, Elapsed: elapsed}
 	}
 	return doc.Text(), outcomes
-}
-
-// newlinesAdded returns how many more "\n" the text has once m's changes
-// are made (negative: fewer).
-func (m *Match) newlinesAdded(text string) int {
-	n := 0
-	for _, c := range m.Changes {
-		n += strings.Count(c.Text, "\n") - strings.Count(text[c.Start:c.End], "\n")
-	}
-	return n
-}
-
-// A lineShift records how an applied edit moved the lines after it.
-type lineShift struct {
-	start, after int // the changed region, 1-based
-	delta        int // lines added (negative: removed)
-}
-
-// shiftLine maps a line number of the original text to the text after the
-// recorded shifts: lines after a change move with it, lines inside a
-// change move to its start.
-func shiftLine(line int, shifts []lineShift) int {
-	for _, s := range shifts {
-		switch {
-		case line > s.after:
-			line += s.delta
-		case line >= s.start:
-			line = s.start
-		}
-	}
-	if line < 1 {
-		line = 1
-	}
-	return line
-}
-
-// shiftAfter maps the line an insertion goes after, a line of the original
-// text, to the text after the recorded shifts: lines after a change move
-// with it, a line inside a changed region stands for the region's last
-// line, as the change left it, and an insertion after the line an earlier
-// insertion went after goes after that one, so that insertions keep the
-// order of the edits (as workspace.Plan maps them).
-func shiftAfter(line int, shifts []lineShift) int {
-	for _, s := range shifts {
-		switch {
-		case line >= s.after:
-			line += s.delta
-		case line >= s.start:
-			line = s.after + s.delta
-		}
-	}
-	return max(line, 0)
 }
 
 // Insert returns the match that inserts text after the 1-based line `after`

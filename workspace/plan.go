@@ -362,7 +362,7 @@ func (p *planner) action(blocks []int) Action {
 type fileState struct {
 	abs string
 	document
-	lines lineMap
+	lines engine.LineMap
 	// doc is text prepared for the engine, carried from one block to the
 	// next so that the work on the lines a block leaves alone is done
 	// once; nil until a block needs it, or when text is set otherwise.
@@ -392,9 +392,9 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	// A line hint is a line of the file as it was.
 	switch {
 	case e.Op == engine.OpReplace && e.Line > 0:
-		e.Line = st.lines.forward(e.Line)
+		e.Line = st.lines.Forward(e.Line)
 	case e.Op == engine.OpInsert && e.Line != engine.AtEnd:
-		e.Line = st.lines.forwardAfter(e.Line)
+		e.Line = st.lines.ForwardAfter(e.Line)
 	}
 	type resolved struct {
 		m       *engine.Match
@@ -417,12 +417,12 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		return i
 	}
 	if r.err != nil {
-		p.failIn(i, st.text, st.lines.explainErr(r.err), r.elapsed)
+		p.failIn(i, st.text, explainErr(st.lines, r.err), r.elapsed)
 		return i
 	}
 	text := r.next.Text()
 	p.apply(i, r.m, st.lines, r.elapsed)
-	st.lines.record(r.m, st.text, text)
+	st.lines.Record(r.m, st.text)
 	st.text, st.doc = text, r.next
 	return -1
 }
@@ -520,7 +520,7 @@ func (p *planner) deletion(ctx context.Context, st *fileState, b dialect.Block) 
 	if err != nil {
 		// Why the removed lines are not there, with the candidates.
 		var e *engine.Error
-		if errors.As(st.lines.explainErr(err), &e) {
+		if errors.As(explainErr(st.lines, err), &e) {
 			c := *e
 			c.Summary = fmt.Sprintf("not deleted: the lines the deletion removes are not what %s holds: %s", rel, e.Summary)
 			return nil, &c
@@ -595,11 +595,11 @@ func lineCount(s string) int {
 
 // apply records that block i applied as m says, m resolved against a
 // text whose lines moved from the file as it was as lines says.
-func (p *planner) apply(i int, m *engine.Match, lines lineMap, elapsed time.Duration) {
+func (p *planner) apply(i int, m *engine.Match, lines engine.LineMap, elapsed time.Duration) {
 	r := &p.res.Blocks[i]
 	r.Status, r.Strategy, r.Score = engine.StatusApplied, m.Strategy, m.Score
 	r.ResolvedStartLine, r.ResolvedEndLine = m.StartLine, m.EndLine
-	r.StartLine, r.EndLine = lines.back(m.StartLine, m.EndLine)
+	r.StartLine, r.EndLine = lines.Back(m.StartLine, m.EndLine)
 	r.Message = m.Message()
 	r.Elapsed = elapsed
 }

@@ -1,0 +1,87 @@
+package engine
+
+import "strings"
+
+// A LineMap records how the matches applied so far to a text moved its
+// lines, in order. It maps the lines of the text as it was (what line
+// hints and reports refer to) to those of the text the next edit is
+// resolved against, and back. The zero value maps every line to itself.
+type LineMap []lineShift
+
+// A lineShift is one applied match: it replaced the lines start..end of
+// the text before it (end is start-1 for an insertion) with end-start+1+
+// delta lines.
+type lineShift struct {
+	start, end, delta int
+}
+
+// Record notes that m was applied to text.
+func (lm *LineMap) Record(m *Match, text string) {
+	*lm = append(*lm, lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(text)})
+}
+
+// newlinesAdded returns how many more "\n" the text has once m's changes
+// are made (negative: fewer).
+func (m *Match) newlinesAdded(text string) int {
+	n := 0
+	for _, c := range m.Changes {
+		n += strings.Count(c.Text, "\n") - strings.Count(text[c.Start:c.End], "\n")
+	}
+	return n
+}
+
+// Forward maps line, a line of the text as it was, to the current text:
+// lines after a change move with it, lines inside one move to its start,
+// as a replacement's line hint should.
+func (lm LineMap) Forward(line int) int {
+	for _, s := range lm {
+		switch {
+		case line > s.end:
+			line += s.delta
+		case line >= s.start:
+			line = s.start
+		}
+	}
+	return max(line, 1)
+}
+
+// ForwardAfter maps after, the line of the text as it was after which an
+// insertion goes (0: before the first line), to the current text: after
+// the lines that replaced it when a match changed it, and after the lines
+// an earlier insertion put at the same place, so that insertions keep the
+// order of the edits.
+func (lm LineMap) ForwardAfter(after int) int {
+	for _, s := range lm {
+		switch {
+		case after >= s.end:
+			after += s.delta
+		case after >= s.start:
+			after = s.end + s.delta
+		}
+	}
+	return max(after, 0)
+}
+
+// Back maps the region start..end of the current text to the text as it
+// was. A line that an earlier match wrote maps to the region that match
+// replaced: its first line for start, its last for end (the line before
+// it when the match only inserted).
+func (lm LineMap) Back(start, end int) (int, int) {
+	for k := len(lm) - 1; k >= 0; k-- {
+		s := lm[k]
+		newEnd := s.end + s.delta
+		switch {
+		case start > newEnd:
+			start -= s.delta
+		case start >= s.start:
+			start = s.start
+		}
+		switch {
+		case end > newEnd:
+			end -= s.delta
+		case end >= s.start:
+			end = s.end
+		}
+	}
+	return start, end
+}
