@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -77,7 +78,19 @@ func run(t *testing.T, name string, files map[string]string, out any) string {
 	// The server's editor link (a Unix socket for graft apply) plays no
 	// part here, and its socket path would outgrow the 108 bytes a Unix
 	// socket's path may have under a test's temporary directory.
-	initText := `vim.opt.runtimepath:prepend(` + luaString(plugin) + `)
+	// vim.deprecate (where Neovim has it: not 0.7) is wrapped to record
+	// every deprecated function called, by the plugin or by Neovim on its
+	// behalf: the scenarios report them, and a newer Neovim's deprecations
+	// fail the test.
+	initText := `_G.graft_deprecated = {}
+if vim.deprecate then
+  local deprecate = vim.deprecate
+  vim.deprecate = function(name, alternative, ...)
+    table.insert(_G.graft_deprecated, tostring(name) .. ' (use ' .. tostring(alternative) .. ')')
+    return deprecate(name, alternative, ...)
+  end
+end
+vim.opt.runtimepath:prepend(` + luaString(plugin) + `)
 vim.opt.swapfile = false
 vim.opt.shadafile = 'NONE'
 require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }, open_quickfix = false })
@@ -114,11 +127,15 @@ require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--editor-li
 		t.Fatalf("nvim %s wrote no result: %v\n%s", name, err, output.String())
 	}
 	var failed struct {
-		Error string `json:"error"`
+		Error      string   `json:"error"`
+		Deprecated []string `json:"deprecated"`
 	}
 	if json.Unmarshal(data, &failed) == nil && failed.Error != "" {
 		serverLog, _ := os.ReadFile(log)
 		t.Fatalf("scenario %s failed in Neovim:\n%s\nserver log:\n%s", name, failed.Error, serverLog)
+	}
+	if len(failed.Deprecated) > 0 {
+		t.Errorf("scenario %s called functions this Neovim deprecates:\n%s", name, strings.Join(failed.Deprecated, "\n"))
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		t.Fatalf("decoding %s's result: %v\n%s", name, err, data)
@@ -329,6 +346,9 @@ func TestCRLFAndEmoji(t *testing.T) {
 	equal(t, "emoji.txt buffer", got.Emoji, lines("start\nsay(\"🙂🙂 hi\", new) // 🙂 stays\nend"))
 }
 
+// healthOK matches how each Neovim marks a :checkhealth success.
+var healthOK = regexp.MustCompile(`- (?:✅ )?OK:? `)
+
 func TestHealthAndInfo(t *testing.T) {
 	t.Parallel()
 	var got struct {
@@ -347,8 +367,9 @@ func TestHealthAndInfo(t *testing.T) {
 			t.Errorf(":GraftInfo lacks %q:\n%s", want, info)
 		}
 	}
-	health := strings.Join(got.Health, "\n")
-	for _, want := range []string{"OK: graft binary: ", "OK: workspace root: " + ws, "OK: server running"} {
+	// Neovim 0.7 to 0.9 write "- OK: msg", 0.10 "- OK msg", 0.12 "- ✅ OK msg".
+	health := healthOK.ReplaceAllString(strings.Join(got.Health, "\n"), "- OK ")
+	for _, want := range []string{"- OK graft binary: ", "- OK workspace root: " + ws, "- OK server running"} {
 		if !strings.Contains(health, want) {
 			t.Errorf(":checkhealth graft lacks %q:\n%s", want, health)
 		}

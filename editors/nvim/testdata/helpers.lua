@@ -107,8 +107,10 @@ function H.code_action(pattern)
   return titles
 end
 
--- finish writes the scenario's result and quits.
+-- finish writes the scenario's result, with the deprecated functions
+-- called (recorded by the init file the test writes), and quits.
 function H.finish()
+  H.result.deprecated = _G.graft_deprecated or {}
   local f = assert(io.open(H.out, 'w'))
   f:write(vim.fn.json_encode(H.result))
   f:close()

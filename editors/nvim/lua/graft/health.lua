@@ -44,12 +44,12 @@ function M.check()
 
   local alt = vim.fn.bufnr('#')
   local name = alt > 0 and vim.api.nvim_buf_get_name(alt) or ''
-  local from = (name ~= '' and not name:match('^%a+://')) and vim.fn.fnamemodify(name, ':h') or vim.loop.cwd()
+  local from = (name ~= '' and not name:match('^%a+://')) and vim.fn.fnamemodify(name, ':h') or (vim.uv or vim.loop).cwd()
   local root = graft.find_root(from)
   if root then
     r.ok('workspace root: ' .. root .. ' (markers: ' .. table.concat(graft.config.root_markers, ', ') .. ')')
   else
-    root = vim.loop.cwd()
+    root = (vim.uv or vim.loop).cwd()
     r.warn('no root marker (' .. table.concat(graft.config.root_markers, ', ') .. ') above ' .. from .. '; the current directory is the root: ' .. root)
   end
 
@@ -64,7 +64,7 @@ function M.check()
   if ready and client.initialized then
     r.ok('server running: client ' .. client.id .. ', ' .. table.concat(cmd, ' '))
   else
-    r.error('the server did not initialize; see ' .. vim.lsp.get_log_path())
+    r.error('the server did not initialize; see ' .. graft.log_path())
   end
 end
 

@@ -32,7 +32,8 @@ local clients = {}
 -- (kind: apply, preview, suggest, suggestions), seq counting the replies.
 M.last = {}
 
-local uv = vim.loop
+-- vim.uv is 0.10's name for vim.loop.
+local uv = vim.uv or vim.loop
 
 local function notify(msg, level)
   vim.notify('graft: ' .. msg, level or vim.log.levels.INFO)
@@ -60,14 +61,15 @@ local function get_clients(filter)
   return out
 end
 
--- Neovim 0.11 made the client's functions methods (client:request()).
+-- Neovim 0.11 made the client's functions methods (client:request()), and
+-- vim.lsp.start({attach = false}) replaced vim.lsp.start_client().
 local has_methods = vim.fn.has('nvim-0.11') == 1
 
-local function request(client, method, params, handler)
+local function request(client, method, params, handler, bufnr)
   if has_methods then
-    return client:request(method, params, handler)
+    return client:request(method, params, handler, bufnr)
   end
-  return client.request(method, params, handler)
+  return client.request(method, params, handler, bufnr)
 end
 
 local function is_stopped(client)
@@ -78,6 +80,16 @@ local function is_stopped(client)
 end
 
 M._is_stopped = is_stopped
+
+-- log_path returns the client's log file: vim.lsp.get_log_path() is
+-- deprecated in 0.12 for vim.lsp.log.get_filename(), there since 0.5.
+function M.log_path()
+  local ok, log = pcall(require, 'vim.lsp.log')
+  if ok and log.get_filename then
+    return log.get_filename()
+  end
+  return vim.lsp.get_log_path()
+end
 
 local function create_command(name, fn, opts)
   vim.api.nvim_create_user_command(name, fn, opts or {})
@@ -125,8 +137,8 @@ local function is_attachable(bufnr)
   if not vim.api.nvim_buf_is_valid(bufnr) then
     return false
   end
-  local bt = vim.api.nvim_buf_get_option(bufnr, 'buftype')
-  local ft = vim.api.nvim_buf_get_option(bufnr, 'filetype')
+  local bt = vim.bo[bufnr].buftype
+  local ft = vim.bo[bufnr].filetype
   local name = vim.api.nvim_buf_get_name(bufnr)
   if name == '' or name:match('^%a[%w+.-]*://') then
     return false -- no file, or another plugin's (fugitive://, oil://)
@@ -219,10 +231,11 @@ local function client_for(root, bufnr)
         return c.name == conf.name and c.config.root_dir == conf.root_dir
       end,
     })
-  elseif vim.lsp.start_client then
-    id = vim.lsp.start_client(config)
-  else
+  elseif has_methods then
+    -- 0.11 deprecated vim.lsp.start_client() for this.
     id = vim.lsp.start(config, { attach = false })
+  else
+    id = vim.lsp.start_client(config)
   end
   if not id then
     notify('cannot start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
@@ -267,9 +280,9 @@ end
 -- unless it is an answer buffer (whose own text holds the searches) or has
 -- no file.
 local function target_uri(bufnr)
-  local ft = vim.api.nvim_buf_get_option(bufnr, 'filetype')
+  local ft = vim.bo[bufnr].filetype
   local answer = ft == 'diff' or ft == 'patch' or vim.tbl_contains(M.config.answer_filetypes, ft)
-  if answer or vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
+  if answer or vim.bo[bufnr].buftype ~= '' or vim.api.nvim_buf_get_name(bufnr) == '' then
     return nil
   end
   return vim.uri_from_bufnr(bufnr)
@@ -458,12 +471,12 @@ function M.preview(text, opts, cb)
       end
       vim.cmd('botright new')
       local buf = vim.api.nvim_get_current_buf()
-      vim.api.nvim_buf_set_option(buf, 'buftype', 'nofile')
-      vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
-      vim.api.nvim_buf_set_option(buf, 'swapfile', false)
+      vim.bo[buf].buftype = 'nofile'
+      vim.bo[buf].bufhidden = 'wipe'
+      vim.bo[buf].swapfile = false
       vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-      vim.api.nvim_buf_set_option(buf, 'modified', false)
-      vim.api.nvim_buf_set_option(buf, 'filetype', 'diff')
+      vim.bo[buf].modified = false
+      vim.bo[buf].filetype = 'diff'
       pcall(vim.api.nvim_buf_set_name, buf, 'graft://preview/' .. buf)
       M.preview_buf = buf
       set_failures(result.blocks, 'Graft preview')
@@ -550,7 +563,7 @@ function M.info()
     table.insert(lines, string.format('client %d: %s', c.id, table.concat(c.config.cmd or {}, ' ')))
     table.insert(lines, '  root: ' .. (c.config.root_dir or '?'))
     table.insert(lines, '  server log: ' .. (log ~= '' and log or 'none (pass --log FILE in cmd)'))
-    table.insert(lines, '  client log: ' .. vim.lsp.get_log_path())
+    table.insert(lines, '  client log: ' .. M.log_path())
   end
   if #lines == 0 then
     lines = { 'no graft server running; cmd: ' .. table.concat(M.config.cmd, ' ') }
