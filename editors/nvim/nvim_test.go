@@ -53,6 +53,13 @@ type diagnostic struct {
 // decodes what it wrote into out.
 func run(t *testing.T, name string, files map[string]string, out any) string {
 	t.Helper()
+	return runWith(t, name, "", files, out)
+}
+
+// runWith is run with more options for the plugin's setup(), as Lua table
+// fields ("codelens = false").
+func runWith(t *testing.T, name, setup string, files map[string]string, out any) string {
+	t.Helper()
 	bin := nvim(t)
 	graft := lsptest.Build(t)
 	plugin, err := filepath.Abs(".")
@@ -82,6 +89,9 @@ func run(t *testing.T, name string, files map[string]string, out any) string {
 	// every deprecated function called, by the plugin or by Neovim on its
 	// behalf: the scenarios report them, and a newer Neovim's deprecations
 	// fail the test.
+	if setup != "" {
+		setup = ", " + setup
+	}
 	initText := `_G.graft_deprecated = {}
 if vim.deprecate then
   local deprecate = vim.deprecate
@@ -93,7 +103,7 @@ end
 vim.opt.runtimepath:prepend(` + luaString(plugin) + `)
 vim.opt.swapfile = false
 vim.opt.shadafile = 'NONE'
-require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }, open_quickfix = false })
+require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }, open_quickfix = false` + setup + ` })
 `
 	if err := os.WriteFile(init, []byte(initText), 0o644); err != nil {
 		t.Fatal(err)
@@ -379,7 +389,7 @@ func TestHealthAndInfo(t *testing.T) {
 	}
 	equal(t, "commands", got.Commands, []string{"GraftApply", "GraftApplyBuffer", "GraftInfo", "GraftPreview", "GraftSuggest", "GraftSuggestions"})
 	equal(t, "mappings made without being asked", got.Maps, "")
-	equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-mappings*"})
+	equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-codelens*", "graft.txt:*graft-mappings*"})
 	equal(t, "mappings asked for in setup", got.Asked, []string{":GraftApply<CR>", ":GraftApply<CR>"})
 }
 
@@ -396,4 +406,56 @@ func TestApplyBlockWithoutFileToCurrentBuffer(t *testing.T) {
 	equal(t, "main.txt", got.Lines, lines("alpha\nbeta\ngamma\nDELTA\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
 	equal(t, "other.txt", got.Other, []string{"delta"})
 	equal(t, "quickfix list after an apply without failures", got.QFTitle, "mine")
+}
+
+// lens is a code lens as the scripts write it: its 0-based line and title.
+type lens struct {
+	Line  int    `json:"line"`
+	Title string `json:"title"`
+}
+
+func TestCodeLensesApplyBlock(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Lenses      []lens   `json:"lenses"`
+		Offered     []string `json:"offered"`
+		Lines       []string `json:"lines"`
+		OtherLoaded bool     `json:"other_loaded"`
+		After       []lens   `json:"after"`
+		Suggestion  []lens   `json:"suggestion"`
+		SugOffered  []string `json:"suggestion_offered"`
+		Suggested   []string `json:"suggested"`
+	}
+	run(t, "codelens", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	t.Logf("lenses %+v\noffered %q\nafter %+v", got.Lenses, got.Offered, got.After)
+	// answerMd's blocks start (their SEARCH lines) on lines 5 and 16,
+	// 0-based 4 and 15.
+	equal(t, "lenses on the answer buffer", got.Lenses, []lens{
+		{4, "Apply → main.txt"}, {4, "Preview"},
+		{15, "Apply → other.txt"}, {15, "Preview"},
+	})
+	equal(t, "lenses offered by vim.lsp.codelens.run() on line 5", got.Offered, []string{"Apply → main.txt", "Preview"})
+	equal(t, "main.txt after the Apply lens", got.Lines, mainGAMMA)
+	equal(t, "other.txt loaded (its block was not run)", got.OtherLoaded, false)
+	equal(t, "lenses after the apply", got.After, []lens{
+		{4, "Preview (will not apply)"},
+		{15, "Apply → other.txt"}, {15, "Preview"},
+	})
+	// theta is line 8 of main.txt, 0-based 7.
+	equal(t, "suggestion lenses in main.txt", got.Suggestion, []lens{{7, "Apply suggestion (exact)"}, {7, "Dismiss"}})
+	equal(t, "suggestion lenses offered", got.SugOffered, []string{"Apply suggestion (exact)", "Dismiss"})
+	equal(t, "main.txt after the suggestion's Apply lens", got.Suggested, lines("alpha\nbeta\nGAMMA\ndelta\nepsilon\nzeta\neta\nTHETA\niota\nkappa"))
+}
+
+func TestCodeLensesOptOut(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Server int    `json:"server"`
+		Shown  []lens `json:"shown"`
+	}
+	runWith(t, "codelens_off", "codelens = false", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+	if got.Server < 4 {
+		t.Errorf("the server gave %d lenses for the answer, want 4 (the test proves nothing without them)", got.Server)
+	}
+	equal(t, "lenses shown with codelens = false", len(got.Shown), 0)
 }

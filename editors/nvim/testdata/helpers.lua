@@ -107,6 +107,61 @@ function H.code_action(pattern)
   return titles
 end
 
+-- lenses returns the code lenses Neovim holds for buf, as {line, title},
+-- sorted by line (0-based), in the server's order on a line. 0.12 keeps
+-- them as {client_id, lens} and deprecated get(bufnr) for get({bufnr}).
+function H.lenses(buf)
+  local raw
+  if vim.lsp.codelens.enable then
+    raw = {}
+    for _, item in ipairs(vim.lsp.codelens.get({ bufnr = buf })) do
+      table.insert(raw, item.lens)
+    end
+  else
+    raw = vim.lsp.codelens.get(buf)
+  end
+  local out = {}
+  for i, lens in ipairs(raw) do
+    table.insert(out, { line = lens.range.start.line, title = lens.command and lens.command.title or '', i = i })
+  end
+  table.sort(out, function(a, b)
+    if a.line ~= b.line then
+      return a.line < b.line
+    end
+    return a.i < b.i
+  end)
+  for _, l in ipairs(out) do
+    l.i = nil
+  end
+  return out
+end
+
+-- codelens_run runs vim.lsp.codelens.run() on the cursor's line as a
+-- person would, choosing the lens whose title matches pattern, and returns
+-- the titles offered.
+function H.codelens_run(pattern)
+  local titles
+  local orig = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    titles = {}
+    local chosen, idx
+    for i, item in ipairs(items) do
+      local title = item.lens and item.lens.command and item.lens.command.title or ''
+      table.insert(titles, title)
+      if not chosen and title:match(pattern) then
+        chosen, idx = item, i
+      end
+    end
+    on_choice(chosen, idx)
+  end
+  vim.lsp.codelens.run()
+  H.wait(function()
+    return titles ~= nil
+  end, 'the code lenses of the line to be offered')
+  vim.ui.select = orig
+  return titles
+end
+
 -- finish writes the scenario's result, with the deprecated functions
 -- called (recorded by the init file the test writes), and quits.
 function H.finish()

@@ -16,7 +16,7 @@ H.scenario(function()
   vim.cmd('helptags ' .. rt .. '/doc')
   vim.opt.runtimepath:prepend(rt)
   H.result.help = {}
-  for _, tag in ipairs({ 'graft', ':GraftApply', 'graft.setup()', 'graft-mappings' }) do
+  for _, tag in ipairs({ 'graft', ':GraftApply', 'graft.setup()', 'graft-codelens', 'graft-mappings' }) do
     vim.cmd('help ' .. tag)
     table.insert(H.result.help, vim.fn.expand('%:t') .. ':' .. vim.fn.getline('.'):match('%*[^*]+%*'))
     vim.cmd('close')

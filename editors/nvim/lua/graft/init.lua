@@ -19,6 +19,10 @@ local defaults = {
   open_quickfix = true,
   -- Mappings made only when set: { apply = '<leader>ga', preview = ..., ... }.
   mappings = {},
+  -- Show the server's code lenses (Apply / Preview above each block of an
+  -- answer, Apply / Dismiss above each suggestion); run one with
+  -- vim.lsp.codelens.run().
+  codelens = true,
   -- How long the synchronous helpers wait for the server, in milliseconds.
   timeout = 10000,
 }
@@ -198,6 +202,105 @@ local function apply_edit(err, result, ctx, config)
   return vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
 end
 
+-- Code lenses.
+--
+-- Neovim 0.12 shows them itself once vim.lsp.codelens.enable() is on for a
+-- buffer: it asks on changes and on the server's workspace/codeLens/refresh.
+-- Before 0.12 a client asks with vim.lsp.codelens.refresh(), whose form
+-- changed in 0.10 and which asks every server of the buffer; here the graft
+-- client alone is asked, and Neovim's own handler, on_codelens(), shows the
+-- answer, so vim.lsp.codelens.get() and run() see the lenses. Neovim before
+-- 0.12 does not advertise workspace/codeLens/refresh, so the capabilities
+-- below do, with the handler that answers it.
+
+local has_codelens_enable = vim.lsp.codelens.enable ~= nil
+
+-- lens_requests marks the code lens requests in flight, by client and
+-- buffer: 'busy', or 'again' when another was asked for meanwhile.
+local lens_requests = {}
+
+-- request_lenses asks client for the code lenses of bufnr and shows them.
+local function request_lenses(client, bufnr)
+  local key = client.id .. ':' .. bufnr
+  if lens_requests[key] then
+    lens_requests[key] = 'again'
+    return
+  end
+  if not vim.api.nvim_buf_is_loaded(bufnr) or not vim.lsp.buf_is_attached(bufnr, client.id) or is_stopped(client) then
+    return
+  end
+  lens_requests[key] = 'busy'
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  local ok = request(client, 'textDocument/codeLens', params, function(err, result)
+    local again = lens_requests[key] == 'again'
+    lens_requests[key] = nil
+    if vim.api.nvim_buf_is_loaded(bufnr) then
+      vim.lsp.codelens.on_codelens(err, result, { method = 'textDocument/codeLens', client_id = client.id, bufnr = bufnr })
+    end
+    if again then
+      request_lenses(client, bufnr)
+    end
+  end, bufnr)
+  if not ok then
+    lens_requests[key] = nil
+  end
+end
+
+-- refresh_lenses asks again for the lenses of every loaded buffer attached
+-- to client, or of bufnr only.
+local function refresh_lenses(client, bufnr)
+  for _, b in ipairs(bufnr and { bufnr } or vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.lsp.buf_is_attached(b, client.id) then
+      request_lenses(client, b)
+    end
+  end
+end
+
+-- on_codelens_refresh answers the server's workspace/codeLens/refresh.
+local function on_codelens_refresh(err, _, ctx)
+  if not err and ctx and ctx.client_id then
+    vim.schedule(function()
+      local client = client_by_id(ctx.client_id)
+      if client then
+        refresh_lenses(client)
+      end
+    end)
+  end
+  return vim.NIL
+end
+
+-- lens_capabilities returns the client capabilities that let the server
+-- know lenses are asked for and may be refreshed, or nil when Neovim's own
+-- already say so (0.12) or lenses are off.
+local function lens_capabilities()
+  if not M.config.codelens or has_codelens_enable then
+    return nil
+  end
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.textDocument = caps.textDocument or {}
+  caps.textDocument.codeLens = caps.textDocument.codeLens or { dynamicRegistration = false }
+  caps.workspace = caps.workspace or {}
+  caps.workspace.codeLens = vim.tbl_extend('force', caps.workspace.codeLens or {}, { refreshSupport = true })
+  return caps
+end
+
+-- on_attach shows the lenses of a buffer the client attaches to.
+local function on_attach(client, bufnr)
+  if not M.config.codelens then
+    return
+  end
+  if has_codelens_enable then
+    -- The client marks the buffer attached after its on_attach callbacks.
+    vim.schedule(function()
+      if vim.api.nvim_buf_is_valid(bufnr) and vim.lsp.buf_is_attached(bufnr, client.id) then
+        vim.lsp.codelens.enable(true, { bufnr = bufnr, client_id = client.id })
+      end
+    end)
+  else
+    request_lenses(client, bufnr)
+  end
+end
+
 -- client_for returns the running client of root, starting one when none is.
 local function client_for(root, bufnr)
   local id = clients[root]
@@ -215,6 +318,8 @@ local function client_for(root, bufnr)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     init_options = M.config.init_options,
     handlers = { ['workspace/applyEdit'] = apply_edit },
+    capabilities = lens_capabilities(),
+    on_attach = on_attach,
     on_exit = function()
       vim.schedule(function()
         if clients[root] == id then
@@ -223,6 +328,9 @@ local function client_for(root, bufnr)
       end)
     end,
   }
+  if config.capabilities then
+    config.handlers['workspace/codeLens/refresh'] = on_codelens_refresh
+  end
   if has_start and bufnr then
     -- 0.8+: vim.lsp.start reuses a client of the same root and attaches.
     id = vim.lsp.start(config, {
@@ -635,6 +743,18 @@ function M.setup(opts)
       M.attach(args.buf)
     end,
   })
+  if M.config.codelens and not has_codelens_enable then
+    -- When Neovim's docs say to refresh lenses before 0.12; one autocmd
+    -- for all buffers, as buffers attach and detach.
+    vim.api.nvim_create_autocmd({ 'BufEnter', 'CursorHold', 'InsertLeave' }, {
+      group = group,
+      callback = function(args)
+        for _, c in ipairs(get_clients({ name = 'graft', bufnr = args.buf })) do
+          refresh_lenses(c, args.buf)
+        end
+      end,
+    })
+  end
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(b) then
       M.attach(b)
