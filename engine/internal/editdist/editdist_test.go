@@ -401,3 +401,43 @@ func TestPatternBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternBoundedSkipping checks BoundedSkipping against Bounded on
+// the text with its skipped bytes taken out, for texts with skipped bytes
+// scattered in them, and that it gives up on a byte of class Abort.
+func TestPatternBoundedSkipping(t *testing.T) {
+	var class [256]byte
+	class[' '], class['\t'] = Skip, Skip
+	class['!'] = Abort
+	r := rand.New(rand.NewPCG(13, 14))
+	for range 20000 {
+		a, b := randomPair(r, 70)
+		if len(a) == 0 || len(a) > 64 {
+			continue
+		}
+		var spaced strings.Builder
+		for i := 0; i < len(b); i++ {
+			for r.IntN(4) == 0 {
+				spaced.WriteByte(" \t"[r.IntN(2)])
+			}
+			spaced.WriteByte(b[i])
+		}
+		max := r.IntN(len(a)+len(b)+2) - 1
+		want := reference(a, b)
+		got, ok := NewPattern(a).BoundedSkipping(spaced.String(), len(b), &class, max)
+		switch {
+		case len(b) == 0 && ok:
+			t.Fatalf("BoundedSkipping(%q) of an empty text is ok; want a fallback", spaced.String())
+		case len(b) == 0:
+		case !ok:
+			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) gave up", a, spaced.String(), max)
+		case want <= max && got != want:
+			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want %d", a, spaced.String(), max, got, want)
+		case want > max && got <= max:
+			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want more than %d (distance %d)", a, spaced.String(), max, got, max, want)
+		}
+		if _, ok := NewPattern(a).BoundedSkipping(spaced.String()+"!", len(b), &class, len(a)+len(b)); ok && len(b) > 0 {
+			t.Fatalf("BoundedSkipping(%q) did not give up on the Abort byte", spaced.String()+"!")
+		}
+	}
+}

@@ -38,3 +38,60 @@ func (pt *Pattern) Bounded(t string, max int) int {
 	// least -1.
 	return oneWordMasks(pt.peq, uint(len(p)-1), len(p), t, max)
 }
+
+// Byte classes for [Pattern.BoundedSkipping].
+const (
+	Keep  byte = iota // the byte is part of the text
+	Skip              // the byte is left out of the text
+	Abort             // the text cannot be read byte by byte: give up
+)
+
+// BoundedSkipping is Bounded for the text t with the bytes of class Skip
+// left out, of which n remain, without building that text: a caller that
+// compares one pattern with many lines under a view that drops white space
+// need not build the view of each line. It returns ok=false, having
+// computed nothing, when the pattern is longer than a word or empty, and
+// as soon as it meets a byte of class Abort (a byte the view would do
+// more with than keep or drop).
+func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (d int, ok bool) {
+	if pt.peq == nil || n == 0 {
+		return 0, false
+	}
+	m := len(pt.p)
+	if max < 0 {
+		max = 0
+	}
+	if diff := m - n; diff > max || -diff > max {
+		return abs(diff), true
+	}
+	last := uint(m - 1)
+	pv, mv := ^uint64(0), uint64(0)
+	score := m // D[m][j] after the j-th byte kept
+	// As in oneWordMasks: D[m][n] >= score - (n-j) after j bytes kept.
+	cutoff := max + n
+	j := 0
+	for k := 0; k < len(t); k++ {
+		c := t[k]
+		switch class[c] {
+		case Skip:
+			continue
+		case Abort:
+			return 0, false
+		}
+		var ph, mh uint64
+		pv, mv, ph, mh = step(pv, mv, pt.peq[c], 1, 0)
+		score += int(ph>>last&1) - int(mh>>last&1)
+		j++
+		if score+j > cutoff {
+			return score + j - n, true
+		}
+	}
+	return score, true
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
