@@ -61,6 +61,7 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	if m == 0 || w <= 0 {
 		return region{}, false
 	}
+	ix.hashRange(lo, hi)
 	moves := make([]byte, (m+1)*(w+1))
 	prev := make([]int32, w+1) // row 0: the region may start anywhere
 	cur := make([]int32, w+1)
@@ -382,7 +383,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			}
 			if !l.blank {
 				pairs++
-				if float64(o.dist) <= 0.2*float64(max(l.n, int(ix.n[o.f]))) {
+				if float64(o.dist) <= 0.2*float64(max(l.n, ix.lenOf(o.f))) {
 					exact += float64(l.weight())
 				}
 			}
@@ -542,7 +543,7 @@ func (ix *index) seq(keys []uint64, lo, hi, limit int) [][2]int {
 		return nil
 	}
 	for i := lo; i < hi && len(found) < limit; i++ {
-		if ix.blank(i) || ix.key[i] != keys[0] {
+		if ix.blank(i) || ix.keyOf(i) != keys[0] {
 			continue
 		}
 		k, f := 1, i+1
@@ -551,7 +552,7 @@ func (ix *index) seq(keys []uint64, lo, hi, limit int) [][2]int {
 				f++
 				continue
 			}
-			if ix.key[f] != keys[k] {
+			if ix.keyOf(f) != keys[k] {
 				break
 			}
 			k, f = k+1, f+1

@@ -66,6 +66,9 @@ func checkApply(t *testing.T, text string, m *Match) {
 	doc := NewDocument(text)
 	if ix := doc.index(); ix.lineCount() > 0 {
 		ix.loose(0) // a loose view computed before is carried over too
+		for i := 0; i < ix.lineCount(); i += 2 {
+			ix.hash(i) // and so are the keys of the lines hashed before
+		}
 	}
 	got := doc.Apply(m)
 	want := NewDocument(m.Apply(text))
@@ -73,6 +76,8 @@ func checkApply(t *testing.T, text string, m *Match) {
 	if !reflect.DeepEqual(got.d, want.d) {
 		t.Fatalf("%q with %+v: the document is\n%+v\nwant\n%+v", text, m.Changes, got.d, want.d)
 	}
+	got.ix.hashAll()
+	want.ix.hashAll()
 	if !reflect.DeepEqual(got.ix.key, want.ix.key) || !reflect.DeepEqual(got.ix.n, want.ix.n) || !reflect.DeepEqual(got.ix.sig, want.ix.sig) {
 		t.Fatalf("%q with %+v: the index is\n%+v\nwant\n%+v", text, m.Changes, got.ix, want.ix)
 	}
@@ -85,11 +90,15 @@ func checkApply(t *testing.T, text string, m *Match) {
 
 // TestTallyFromPostings checks that a tally taken from the lists of where
 // each line is, as a Document serving several searches takes it, is the
-// tally taken by reading every line: the same counts, the same first
-// places, the same votes.
+// tally taken by reading the lines that may be the search's: the same
+// counts, the same first places, the same votes. The lines differ in
+// white space inside and at their ends, in unicode white space and
+// punctuation, so that a line looked at only at its ends and never hashed
+// would be missed.
 func TestTallyFromPostings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	lines := []string{"}", "\treturn err", "", "\tif err != nil {", "x := f(a)", "  x:=f(a)", "y := g(b)", "// ...", "z"}
+	lines := []string{"}", "\treturn err", "", "\tif err != nil {", "x := f(a)", "  x:=f(a)", "y := g(b)", "// ...", "z",
+		"x := f(a) \t", "\u00a0x := f(a)", "x := f(a)\u2003", "s := \u201cx\u201d", "s := \"x\"", "// \u2026", "\u2014 z", "- z", "\xffz", "z\xff", "\u3000"}
 	for k := range 300 {
 		var text strings.Builder
 		for range rng.IntN(300) {
@@ -106,6 +115,28 @@ func TestTallyFromPostings(t *testing.T) {
 		got := ix.tally(s)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d: %q in %q: the tally from postings is\n%+v\nwant\n%+v", k, search, text.String(), got, want)
+		}
+	}
+}
+
+// TestASCIILooseLen checks the length of the loose view counted eight
+// bytes at a time against looseKey's, on every ASCII byte in every
+// position of a word, and that a byte beyond ASCII is told.
+func TestASCIILooseLen(t *testing.T) {
+	for c := range 256 {
+		for pos := range 20 {
+			s := []byte(strings.Repeat("a", 19))
+			s = append(s[:pos], append([]byte{byte(c)}, s[pos:]...)...)
+			n, ok := asciiLooseLen(string(s))
+			if c >= 0x80 {
+				if ok {
+					t.Fatalf("asciiLooseLen(%q) is ok: it has a byte beyond ASCII", s)
+				}
+				continue
+			}
+			if _, want, _ := looseKey(string(s)); !ok || n != want {
+				t.Fatalf("asciiLooseLen(%q) = %d, %v, want %d", s, n, ok, want)
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
 )
@@ -64,14 +65,19 @@ func newSlines(lines []string) []sline {
 	return out
 }
 
-// An index holds the loose key of every line of a document, computed once
-// per document in one pass without allocating per line.
+// An index holds the loose key of the lines of a document, each computed
+// once, without allocating, the first time a search needs it: a search
+// whose lines are found as they are hashes only the file lines that could
+// be one of them (see tally); a search that compares every line hashes
+// them all.
 type index struct {
 	d   *document
 	key []uint64
-	n   []int32
+	n   []int32 // -1 for a line not hashed yet
 	sig []uint64
-	lo  pagedStrings // loose views computed so far, "" where not yet
+	// hashed is set once every line is.
+	hashed bool
+	lo     pagedStrings // loose views computed so far, "" where not yet
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
@@ -81,17 +87,49 @@ type index struct {
 func newIndex(d *document) *index {
 	count := d.lineCount()
 	ix := &index{d: d, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count)}
-	ix.fill(0, count)
+	ix.forget(0, count)
 	return ix
 }
 
-// fill computes the keys of lines [from, to).
-func (ix *index) fill(from, to int) {
+// forget marks lines [from, to) as not hashed.
+func (ix *index) forget(from, to int) {
 	for i := from; i < to; i++ {
+		ix.n[i] = -1
+	}
+}
+
+// hash computes the key of line i, unless it is known.
+func (ix *index) hash(i int) {
+	if ix.n[i] < 0 {
 		k, n, sig := looseKey(ix.d.line(i))
 		ix.key[i], ix.n[i], ix.sig[i] = k, int32(n), sig
 	}
 }
+
+// hashRange computes the keys of lines [from, to) not known yet.
+func (ix *index) hashRange(from, to int) {
+	if ix.hashed {
+		return
+	}
+	for i := from; i < to; i++ {
+		ix.hash(i)
+	}
+}
+
+// hashAll computes the key of every line not known yet: before a pass
+// that looks at every line.
+func (ix *index) hashAll() {
+	if !ix.hashed {
+		ix.hashRange(0, ix.lineCount())
+		ix.hashed = true
+	}
+}
+
+// keyOf, lenOf and sigOf return line i's loose key, the length of its
+// loose view and its signature (see looseKey).
+func (ix *index) keyOf(i int) uint64 { ix.hash(i); return ix.key[i] }
+func (ix *index) lenOf(i int) int    { ix.hash(i); return int(ix.n[i]) }
+func (ix *index) sigOf(i int) uint64 { ix.hash(i); return ix.sig[i] }
 
 // edited returns the index of nd, the document d became when its lines
 // [a, b) were replaced by lines [a, a+k) of nd (see document.edited): the
@@ -105,7 +143,7 @@ func (ix *index) edited(nd *document, a, b, k int) *index {
 	copy(nx.key[a+k:], ix.key[b:])
 	copy(nx.n[a+k:], ix.n[b:])
 	copy(nx.sig[a+k:], ix.sig[b:])
-	nx.fill(a, a+k)
+	nx.forget(a, a+k)
 	ix.lo.each(func(i int, s string) {
 		switch {
 		case i < a:
@@ -118,7 +156,7 @@ func (ix *index) edited(nd *document, a, b, k int) *index {
 }
 
 func (ix *index) loose(i int) string {
-	if ix.n[i] == 0 {
+	if ix.lenOf(i) == 0 {
 		return ""
 	}
 	if s := ix.lo.get(i); s != "" {
@@ -167,8 +205,8 @@ func (p *pagedStrings) each(f func(i int, s string)) {
 	}
 }
 
-func (ix *index) weight(i int) int  { return int(ix.n[i]) + 1 }
-func (ix *index) blank(i int) bool  { return ix.n[i] == 0 }
+func (ix *index) weight(i int) int  { return ix.lenOf(i) + 1 }
+func (ix *index) blank(i int) bool  { return ix.lenOf(i) == 0 }
 func (ix *index) lineCount() int    { return len(ix.key) }
 func (ix *index) text(i int) string { return ix.d.line(i) }
 
@@ -193,6 +231,33 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 	d := editdist.Bounded(l.loose, ix.loose(i), limit)
 	return d, d <= limit
 }
+
+// patternDist is the edit distance between search line l and file line
+// i under the loose view, if it is at most limit, and otherwise some
+// value greater than limit, computed with l's prepared pattern; a line of
+// ASCII is compared as it is, its white space skipped, without building
+// its loose view.
+func (ix *index) patternDist(l *sline, i, limit int) int {
+	if d, ok := l.pattern().BoundedSkipping(ix.d.line(i), int(ix.n[i]), &looseClasses, limit); ok {
+		return d
+	}
+	return l.pattern().Bounded(ix.loose(i), limit)
+}
+
+// looseClasses says what the loose view does with each byte, for
+// editdist: ASCII white space is dropped, other ASCII kept, and a byte
+// beyond ASCII needs the view built (it may be white space or fold).
+var looseClasses = func() (c [256]byte) {
+	for b := range c {
+		switch {
+		case b >= utf8.RuneSelf:
+			c[b] = editdist.Abort
+		case isSpaceByte(byte(b)):
+			c[b] = editdist.Skip
+		}
+	}
+	return c
+}()
 
 // A window is a range of file lines [lo, hi) worth aligning the search
 // against, with the weight of the evidence that pointed at it.
@@ -235,7 +300,7 @@ func (ix *index) tally(s []sline) *tally {
 	if ix.post != nil {
 		for _, k := range keys {
 			o, lines := t.occs[k], ix.post[k]
-			o.count = len(lines)
+			o.count = min(len(lines), commonLine+1)
 			o.lines = append([]int32(nil), lines[:min(len(lines), commonLine)]...)
 		}
 		return t.vote(s)
@@ -262,7 +327,15 @@ func (ix *index) tally(s []sline) *tally {
 		}
 		tkeys[h], tocc[h] = k, t.occs[k]
 	}
-	for i, k := range ix.key {
+	f := ix.newEndsFilter(s)
+	for i := range ix.key {
+		if f.live == 0 {
+			break // every line of the search occurs too often to vote
+		}
+		if !f.may(i) {
+			continue
+		}
+		k := ix.key[i]
 		m := k * mix
 		if bloom&(1<<(m>>58)) == 0 {
 			continue
@@ -270,15 +343,137 @@ func (ix *index) tally(s []sline) *tally {
 		for h := m >> shift; tocc[h] != nil; h = (h + 1) & mask {
 			if tkeys[h] == k {
 				o := tocc[h]
+				if o.count > commonLine {
+					break
+				}
 				o.count++
 				if len(o.lines) < commonLine {
 					o.lines = append(o.lines, int32(i))
+				} else {
+					f.counted(k)
 				}
 				break
 			}
 		}
 	}
 	return t.vote(s)
+}
+
+// An endsFilter turns away, without hashing them, the file lines that
+// cannot have the loose view of a search line still counted, until every
+// line of the file is hashed. A line of ASCII is known by its ends and the
+// length of its loose view, which cost a few word operations per eight
+// bytes, not a hash per byte: the first and last bytes of its loose view
+// are those of the line around its white space, and the length is that of
+// the line less its white space. A line with a byte beyond ASCII (which
+// may be white space or fold) is hashed. Once a search line has been
+// counted as often as matters (see lineOccurrences), lines like it are no
+// longer hashed either.
+type endsFilter struct {
+	ix   *index
+	bits [endsBits / 64]uint64 // the shapes of the keys still counted
+	// keys maps each key to its shape, perShape counts the keys still
+	// counted of each shape.
+	keys     map[uint64]int
+	perShape map[int]int
+	live     int // keys still counted
+}
+
+// endsBits is the size of the filter's table of shapes, a power of two.
+const endsBits = 1 << 14
+
+// shape returns the bit of the filter for a loose view with the given
+// first and last bytes and length.
+func shape(first, last byte, n int) int {
+	h := (uint64(first)<<8 | uint64(last) | uint64(n)<<16) * 0x9e3779b97f4a7c15
+	return int(h >> (64 - 14))
+}
+
+func (ix *index) newEndsFilter(s []sline) *endsFilter {
+	f := &endsFilter{ix: ix, keys: map[uint64]int{}, perShape: map[int]int{}}
+	for j := range s {
+		l := &s[j]
+		if l.blank || l.elision {
+			continue
+		}
+		if _, ok := f.keys[l.key]; ok {
+			continue
+		}
+		e := shape(l.loose[0], l.loose[len(l.loose)-1], l.n)
+		f.keys[l.key] = e
+		f.perShape[e]++
+		f.live++
+		f.bits[e/64] |= 1 << (e % 64)
+	}
+	return f
+}
+
+// may reports whether line i may have the key of a search line still
+// counted, and hashes it when it may.
+func (f *endsFilter) may(i int) bool {
+	ix := f.ix
+	if ix.n[i] >= 0 {
+		return true
+	}
+	d := ix.d
+	a, b := d.start[i], d.end[i]
+	for a < b && isSpaceByte(d.text[a]) {
+		a++
+	}
+	for b > a && isSpaceByte(d.text[b-1]) {
+		b--
+	}
+	if a == b {
+		return false // blank: no search line counted is
+	}
+	if n, ok := asciiLooseLen(d.text[a:b]); ok {
+		if e := shape(d.text[a], d.text[b-1], n); f.bits[e/64]&(1<<(e%64)) == 0 {
+			return false
+		}
+	}
+	ix.hash(i)
+	return true
+}
+
+// counted takes a key that has been counted enough out of the filter.
+func (f *endsFilter) counted(key uint64) {
+	e := f.keys[key]
+	f.live--
+	if f.perShape[e]--; f.perShape[e] == 0 {
+		f.bits[e/64] &^= 1 << (e % 64)
+	}
+}
+
+// asciiLooseLen returns the length of the loose view of s, the bytes that
+// are not white space, eight bytes at a time, and false when s has a byte
+// beyond ASCII.
+func asciiLooseLen(s string) (int, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := 0
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		_ = s[i+7]
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&highs != 0 {
+			return 0, false
+		}
+		// Every byte is below 0x80, so no sum below carries into the
+		// next byte: the top bit of each byte says what that byte is.
+		x := w ^ 0x20*ones
+		spaces := ^((x&(0x7f*ones) + 0x7f*ones) | x) & highs   // the bytes ' '
+		controls := (w + 0x77*ones) &^ (w + 0x72*ones) & highs // the bytes 0x09 to 0x0d
+		n += 8 - bits.OnesCount64(spaces|controls)
+	}
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return 0, false
+		case !isSpaceByte(c):
+			n++
+		}
+	}
+	return n, true
 }
 
 // vote adds to a tally whose occurrences are counted the votes of the
@@ -315,6 +510,7 @@ func (ix *index) buildPostings() {
 	if ix.post != nil {
 		return
 	}
+	ix.hashAll()
 	ix.post = make(map[uint64][]int32)
 	for i, k := range ix.key {
 		ix.post[k] = append(ix.post[k], int32(i))
@@ -363,7 +559,8 @@ func (ix *index) candidates(s []sline, t *tally, approximate bool) candidateSet 
 }
 
 // lineOccurrences lists where a line occurs in the file (its first
-// commonLine places), and how often.
+// commonLine places), and how often: up to commonLine+1, which says that
+// it is too common to vote, whatever its count beyond.
 type lineOccurrences struct {
 	lines []int32
 	count int
@@ -406,6 +603,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		limit = int(float64(max(n, l.n)) * (1 - minLineSim))
 		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^ix.sig[i]) <= 2*limit
 	}
+	ix.hashAll()
 	budget := scanBudget
 	for _, j := range unfound {
 		if l := &s[j]; l.n >= 4 {
@@ -434,7 +632,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 				continue
 			}
 			n := int(ix.n[i])
-			if d := l.pattern().Bounded(ix.loose(i), limit); d <= limit {
+			if d := ix.patternDist(l, i, limit); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
 		}

@@ -463,7 +463,7 @@ func (m *merger) pair(o op) error {
 // agrees reports whether the model's change already holds the file's
 // version of line f (the model's copy was stale, its change is not).
 func (m *merger) agrees(h, f int) bool {
-	key := m.ix.key[f]
+	key := m.ix.keyOf(f)
 	for i := m.hs[h].ta; i < m.hs[h].tb; i++ {
 		if k, _, _ := looseKey(m.t[i]); k == key {
 			return true
