@@ -244,21 +244,63 @@ func (r *resolver) reading(rd reading) (*Match, *Error) {
 
 // occurrences returns the offsets where sub occurs in s, overlapping ones
 // included, at most limit of them.
+//
+// A long sub is looked for by a piece of it (see anchor): the standard
+// library's search for a string longer than a vector register looks for
+// its first byte, and a search that starts with indentation finds that
+// byte everywhere.
 func occurrences(s, sub string, limit int) []int {
 	if sub == "" {
 		return nil
 	}
+	k, piece := anchor(sub)
 	var at []int
-	for from := 0; from <= len(s)-len(sub) && len(at) < limit; {
-		i := strings.Index(s[from:], sub)
+	for from := k; from <= len(s)-len(sub)+k && len(at) < limit; {
+		i := strings.Index(s[from:], piece)
 		if i < 0 {
 			break
 		}
-		at = append(at, from+i)
+		if start := from + i - k; start+len(sub) <= len(s) && s[start:start+len(sub)] == sub {
+			at = append(at, start)
+		}
 		from += i + 1
 	}
 	return at
 }
+
+// anchorLen is the longest piece of a search that the standard library
+// looks for with vector instructions on every platform Go supports well.
+const anchorLen = 32
+
+// anchor returns a piece of sub that is likely rare in a file, and its
+// offset in sub: sub itself when it is short, and otherwise the anchorLen
+// bytes from the start of the word of sub whose first byte is the rarest
+// in source code (the standard library looks for a piece by its first
+// byte, with vector instructions).
+func anchor(sub string) (int, string) {
+	if len(sub) <= anchorLen {
+		return 0, sub
+	}
+	best, rank := 0, -1
+	for i := 0; i < len(sub) && rank < len(commonBytes); i++ {
+		if isSpaceByte(sub[i]) || i > 0 && !isSpaceByte(sub[i-1]) {
+			continue
+		}
+		r := strings.IndexByte(commonBytes, sub[i])
+		if r < 0 {
+			r = len(commonBytes)
+		}
+		if r > rank {
+			best, rank = i, r
+		}
+	}
+	best = min(best, len(sub)-anchorLen)
+	return best, sub[best : best+anchorLen]
+}
+
+// commonBytes are the bytes most frequent in source code, most frequent
+// first.
+const commonBytes = " \n\tetarniosl)(.cdu\"pf,=m_hg:b/y{}x;w0k1v-*&[]<>!"
 
 // exact resolves a reading whose search occurs as it is.
 func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
