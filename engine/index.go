@@ -228,7 +228,7 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 	if abs(l.n-int(ix.n[i])) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
 		return 0, false
 	}
-	d := editdist.Bounded(l.loose, ix.loose(i), limit)
+	d := ix.patternDist(l, i, limit)
 	return d, d <= limit
 }
 
@@ -448,32 +448,49 @@ func (f *endsFilter) counted(key uint64) {
 // are not white space, eight bytes at a time, and false when s has a byte
 // beyond ASCII.
 func asciiLooseLen(s string) (int, bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	n := 0
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		_ = s[i+7]
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&highs != 0 {
-			return 0, false
+	if len(s) < 8 {
+		n := 0
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c >= utf8.RuneSelf:
+				return 0, false
+			case !isSpaceByte(c):
+				n++
+			}
 		}
-		// Every byte is below 0x80, so no sum below carries into the
-		// next byte: the top bit of each byte says what that byte is.
-		x := w ^ 0x20*ones
-		spaces := ^((x&(0x7f*ones) + 0x7f*ones) | x) & highs   // the bytes ' '
-		controls := (w + 0x77*ones) &^ (w + 0x72*ones) & highs // the bytes 0x09 to 0x0d
-		n += 8 - bits.OnesCount64(spaces|controls)
+		return n, true
 	}
-	for ; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= utf8.RuneSelf:
-			return 0, false
-		case !isSpaceByte(c):
-			n++
+	n := 0
+	for i := 0; i < len(s); i += 8 {
+		// The last word is the last eight bytes, less those counted.
+		skip := 0
+		if i+8 > len(s) {
+			skip, i = i+8-len(s), len(s)-8
 		}
+		c, ok := nonSpace(s[i : i+8])
+		if !ok {
+			return 0, false
+		}
+		n += bits.OnesCount64(c >> (8 * skip))
 	}
 	return n, true
+}
+
+// nonSpace returns the top bit of each byte of w that is not ASCII white
+// space, and false when w has a byte beyond ASCII.
+func nonSpace(w string) (uint64, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	if x&highs != 0 {
+		return 0, false
+	}
+	// Every byte is below 0x80, so no sum below carries into the next
+	// byte: the top bit of each byte says what that byte is.
+	y := x ^ 0x20*ones
+	spaces := ^((y&(0x7f*ones) + 0x7f*ones) | y) & highs   // the bytes ' '
+	controls := (x + 0x77*ones) &^ (x + 0x72*ones) & highs // the bytes 0x09 to 0x0d
+	return highs &^ (spaces | controls), true
 }
 
 // vote adds to a tally whose occurrences are counted the votes of the
