@@ -543,16 +543,17 @@ func (ix *index) seq(keys []uint64, lo, hi, limit int) [][2]int {
 		return nil
 	}
 	for i := lo; i < hi && len(found) < limit; i++ {
-		if ix.blank(i) || ix.keyOf(i) != keys[0] {
+		if k, blank := ix.keyOrBlank(i); blank || k != keys[0] {
 			continue
 		}
 		k, f := 1, i+1
 		for k < len(keys) && f < hi {
-			if ix.blank(f) {
+			key, blank := ix.keyOrBlank(f)
+			if blank {
 				f++
 				continue
 			}
-			if ix.keyOf(f) != keys[k] {
+			if key != keys[k] {
 				break
 			}
 			k, f = k+1, f+1

@@ -69,6 +69,9 @@ func checkApply(t *testing.T, text string, m *Match) {
 		for i := 0; i < ix.lineCount(); i += 2 {
 			ix.hash(i) // and so are the keys of the lines hashed before
 		}
+		for i := 1; i < ix.lineCount(); i += 4 {
+			ix.measure(i) // and the measures of lines only measured
+		}
 	}
 	got := doc.Apply(m)
 	want := NewDocument(m.Apply(text))

@@ -65,19 +65,24 @@ func newSlines(lines []string) []sline {
 	return out
 }
 
-// An index holds the loose key of the lines of a document, each computed
-// once, without allocating, the first time a search needs it: a search
-// whose lines are found as they are hashes only the file lines that could
-// be one of them (see tally); a search that compares every line hashes
-// them all.
+// An index holds what a search needs to know of each line of a document,
+// each computed once, without allocating, the first time a search needs
+// it: the length and signature of the line's loose view (its measure),
+// and its loose key. A search whose lines are found as they are hashes
+// only the file lines that could be one of them (see tally); a search
+// compared with every line approximately measures them all, which costs
+// less than hashing them.
 type index struct {
-	d   *document
-	key []uint64
-	n   []int32 // -1 for a line not hashed yet
-	sig []uint64
-	// hashed is set once every line is.
-	hashed bool
-	lo     pagedStrings // loose views computed so far, "" where not yet
+	d     *document
+	key   []uint64
+	keyed []bool   // whether key is known
+	ends  []uint32 // see endsOf
+	n     []int32  // -1 for a line not measured yet
+	sig   []uint64
+	// hashed is set once every line is hashed, measured once every line
+	// is measured.
+	hashed, measured bool
+	lo               pagedStrings // loose views computed so far, "" where not yet
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
@@ -86,24 +91,75 @@ type index struct {
 
 func newIndex(d *document) *index {
 	count := d.lineCount()
-	ix := &index{d: d, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count)}
+	ix := &index{d: d, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
 	ix.forget(0, count)
 	return ix
 }
 
-// forget marks lines [from, to) as not hashed.
+// forget marks lines [from, to) as neither measured nor hashed.
 func (ix *index) forget(from, to int) {
 	for i := from; i < to; i++ {
-		ix.n[i] = -1
+		ix.n[i], ix.keyed[i], ix.ends[i] = -1, false, endsNotYet
 	}
 }
 
-// hash computes the key of line i, unless it is known.
+// hash computes the key of line i, and its measure, unless it is known.
 func (ix *index) hash(i int) {
-	if ix.n[i] < 0 {
+	if !ix.keyed[i] {
 		k, n, sig := looseKey(ix.d.line(i))
-		ix.key[i], ix.n[i], ix.sig[i] = k, int32(n), sig
+		ix.key[i], ix.n[i], ix.sig[i], ix.keyed[i] = k, int32(n), sig, true
 	}
+}
+
+// measure computes the length and signature of line i's loose view,
+// unless they are known: a line of ASCII without a hash.
+func (ix *index) measure(i int) {
+	if ix.n[i] >= 0 {
+		return
+	}
+	switch e := ix.ends[i]; e {
+	case endsBlank:
+		ix.n[i], ix.sig[i] = 0, 0
+	case endsNotYet, endsUnknown:
+		if n, sig, ok := asciiMeasure(ix.d.line(i)); ok {
+			ix.n[i], ix.sig[i] = int32(n), sig
+		} else {
+			ix.hash(i)
+		}
+	default:
+		// A line of ASCII whose length is known.
+		var sig uint64
+		line := ix.d.line(i)
+		for k := 0; k < len(line); k++ {
+			sig |= sigBits[line[k]]
+		}
+		ix.n[i], ix.sig[i] = int32(e&0xffff), sig
+	}
+}
+
+// sigBits is the bit of each byte in a signature (see looseKey): none
+// for white space, and none for a byte beyond ASCII, which measure leaves
+// to looseKey.
+var sigBits = func() (b [256]uint64) {
+	for c := range utf8.RuneSelf {
+		if !isSpaceByte(byte(c)) {
+			b[c] = 1 << (c & 63)
+		}
+	}
+	return b
+}()
+
+// asciiMeasure returns the length and the signature of the loose view of
+// s as looseKey does, and false when s has a byte beyond ASCII.
+func asciiMeasure(s string) (n int, sig uint64, ok bool) {
+	n, ok = asciiLooseLen(s)
+	if !ok {
+		return 0, 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		sig |= sigBits[s[i]]
+	}
+	return n, sig, true
 }
 
 // hashRange computes the keys of lines [from, to) not known yet.
@@ -117,30 +173,45 @@ func (ix *index) hashRange(from, to int) {
 }
 
 // hashAll computes the key of every line not known yet: before a pass
-// that looks at every line.
+// that looks at every line's key.
 func (ix *index) hashAll() {
 	if !ix.hashed {
 		ix.hashRange(0, ix.lineCount())
-		ix.hashed = true
+		ix.hashed, ix.measured = true, true
+	}
+}
+
+// measureAll measures every line not measured yet: before a pass that
+// compares every line approximately.
+func (ix *index) measureAll() {
+	if !ix.measured {
+		for i := range ix.n {
+			ix.measure(i)
+		}
+		ix.measured = true
 	}
 }
 
 // keyOf, lenOf and sigOf return line i's loose key, the length of its
 // loose view and its signature (see looseKey).
 func (ix *index) keyOf(i int) uint64 { ix.hash(i); return ix.key[i] }
-func (ix *index) lenOf(i int) int    { ix.hash(i); return int(ix.n[i]) }
-func (ix *index) sigOf(i int) uint64 { ix.hash(i); return ix.sig[i] }
+func (ix *index) lenOf(i int) int    { ix.measure(i); return int(ix.n[i]) }
+func (ix *index) sigOf(i int) uint64 { ix.measure(i); return ix.sig[i] }
 
 // edited returns the index of nd, the document d became when its lines
 // [a, b) were replaced by lines [a, a+k) of nd (see document.edited): the
 // keys of the other lines are carried over, not computed again.
 func (ix *index) edited(nd *document, a, b, k int) *index {
 	count := nd.lineCount()
-	nx := &index{d: nd, key: make([]uint64, count), n: make([]int32, count), sig: make([]uint64, count)}
+	nx := &index{d: nd, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
 	copy(nx.key, ix.key[:a])
+	copy(nx.keyed, ix.keyed[:a])
+	copy(nx.ends, ix.ends[:a])
 	copy(nx.n, ix.n[:a])
 	copy(nx.sig, ix.sig[:a])
 	copy(nx.key[a+k:], ix.key[b:])
+	copy(nx.keyed[a+k:], ix.keyed[b:])
+	copy(nx.ends[a+k:], ix.ends[b:])
 	copy(nx.n[a+k:], ix.n[b:])
 	copy(nx.sig[a+k:], ix.sig[b:])
 	nx.forget(a, a+k)
@@ -205,8 +276,26 @@ func (p *pagedStrings) each(f func(i int, s string)) {
 	}
 }
 
-func (ix *index) weight(i int) int  { return ix.lenOf(i) + 1 }
-func (ix *index) blank(i int) bool  { return ix.lenOf(i) == 0 }
+func (ix *index) weight(i int) int { return ix.lenOf(i) + 1 }
+func (ix *index) blank(i int) bool {
+	switch ix.ends[i] {
+	case endsBlank:
+		return true
+	case endsNotYet, endsUnknown:
+		return ix.lenOf(i) == 0
+	}
+	return false // a line of ASCII that is not white space only
+}
+
+// keyOrBlank returns the key of line i, or true when it is blank, with
+// one pass over the line at most.
+func (ix *index) keyOrBlank(i int) (uint64, bool) {
+	if ix.ends[i] == endsBlank {
+		return 0, true
+	}
+	ix.hash(i)
+	return ix.key[i], ix.n[i] == 0
+}
 func (ix *index) lineCount() int    { return len(ix.key) }
 func (ix *index) text(i int) string { return ix.d.line(i) }
 
@@ -220,7 +309,7 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 	if l.blank || ix.blank(i) {
 		return 0, l.blank && ix.blank(i)
 	}
-	if l.key == ix.key[i] {
+	if l.key == ix.keyOf(i) {
 		return 0, true
 	}
 	n := max(l.n, int(ix.n[i]))
@@ -412,8 +501,37 @@ func (ix *index) newEndsFilter(s []sline) *endsFilter {
 // counted, and hashes it when it may.
 func (f *endsFilter) may(i int) bool {
 	ix := f.ix
-	if ix.n[i] >= 0 {
+	if ix.keyed[i] {
 		return true
+	}
+	switch e := ix.endsOf(i); e {
+	case endsBlank:
+		return false // no search line counted is blank
+	case endsUnknown:
+	default:
+		first, last, n := byte(e>>24), byte(e>>16), int(e&0xffff)
+		if b := shape(first, last, n); f.bits[b/64]&(1<<(b%64)) == 0 {
+			return false
+		}
+	}
+	ix.hash(i)
+	return true
+}
+
+// Values of index.ends besides a line's ends.
+const (
+	endsNotYet  = iota // not looked at yet
+	endsUnknown        // a byte beyond ASCII, or a very long line: hash it
+	endsBlank          // white space only
+)
+
+// endsOf returns the first and last bytes of line i's loose view and its
+// length, as first<<24 | last<<16 | length, or endsUnknown or endsBlank;
+// once per line, so that every tally of a search after the first costs a
+// look-up per line.
+func (ix *index) endsOf(i int) uint32 {
+	if e := ix.ends[i]; e != endsNotYet {
+		return e
 	}
 	d := ix.d
 	a, b := d.start[i], d.end[i]
@@ -423,16 +541,15 @@ func (f *endsFilter) may(i int) bool {
 	for b > a && isSpaceByte(d.text[b-1]) {
 		b--
 	}
-	if a == b {
-		return false // blank: no search line counted is
-	}
-	if n, ok := asciiLooseLen(d.text[a:b]); ok {
-		if e := shape(d.text[a], d.text[b-1], n); f.bits[e/64]&(1<<(e%64)) == 0 {
-			return false
+	e := uint32(endsBlank)
+	if a < b {
+		e = endsUnknown
+		if n, ok := asciiLooseLen(d.text[a:b]); ok && n < 0xffff {
+			e = uint32(d.text[a])<<24 | uint32(d.text[b-1])<<16 | uint32(n)
 		}
 	}
-	ix.hash(i)
-	return true
+	ix.ends[i] = e
+	return e
 }
 
 // counted takes a key that has been counted enough out of the filter.
@@ -620,7 +737,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		limit = int(float64(max(n, l.n)) * (1 - minLineSim))
 		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^ix.sig[i]) <= 2*limit
 	}
-	ix.hashAll()
+	ix.measureAll()
 	budget := scanBudget
 	for _, j := range unfound {
 		if l := &s[j]; l.n >= 4 {

@@ -108,7 +108,7 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 	var views []*looseView
 	if oneLine(old) {
 		_, _, sig := looseKey(needle)
-		ix.hashAll()
+		ix.measureAll()
 		for i := range ix.key {
 			if int(ix.n[i]) >= len(needle) && ix.sig[i]&sig == sig && strings.Contains(ix.loose(i), needle) {
 				views = append(views, r.view(i, i+1))

@@ -38,7 +38,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	reach := 2 * k
 	_, _, sig := looseKey(needle)
 	ix := r.index()
-	ix.hashAll()
+	ix.measureAll()
 	type hit struct{ line, start, end, dist int }
 	var hits []hit
 	near := func(i int) bool { return int(ix.n[i]) >= n-reach && bits.OnesCount64(sig&^ix.sig[i]) <= reach }
