@@ -220,6 +220,13 @@ func (s *server) shutdown(ctx context.Context, raw json.RawMessage) (any, error)
 	return nil, nil
 }
 
+// shutDown reports whether the client has sent the shutdown request.
+func (s *server) shutDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state == shutDown
+}
+
 func (s *server) exit(ctx context.Context, raw json.RawMessage) (any, error) {
 	s.mu.Lock()
 	if !s.exited {

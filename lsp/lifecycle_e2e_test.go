@@ -171,8 +171,20 @@ func TestExitStatus(t *testing.T) {
 	t.Run("closed input ends the server", func(t *testing.T) {
 		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
 		e.CloseStdin()
-		if _, err := e.Wait(10 * time.Second); err != nil {
-			t.Errorf("server outlived its editor: %v", err)
+		if code, err := e.Wait(10 * time.Second); err != nil || code != 1 {
+			t.Errorf("status %d, %v; want 1: the server outlived its editor, or took a hang-up for a shutdown", code, err)
+		}
+	})
+	t.Run("input closed after shutdown is 0", func(t *testing.T) {
+		// Neovim sends shutdown when it quits, and may be gone before its
+		// exit notification is sent.
+		e, _ := lsptest.StartReady(t, lsptest.Neovim072(t.TempDir()))
+		if err := e.Shutdown(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		e.CloseStdin()
+		if code, err := e.Wait(10 * time.Second); err != nil || code != 0 {
+			t.Errorf("status %d, %v; want 0", code, err)
 		}
 	})
 }

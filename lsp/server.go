@@ -92,6 +92,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 		if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("connection: %w", err)
 		}
+		if s.shutDown() {
+			// The editor asked the server to shut down and hung up
+			// without the exit notification, as Neovim does when it
+			// quits: the server ends as it was asked to.
+			return nil
+		}
 		return errors.New("connection closed without exit")
 	case <-ctx.Done():
 		s.stop()
