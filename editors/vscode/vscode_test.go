@@ -1,34 +1,27 @@
 // Package vscode_test checks the VS Code extension in this directory: it
 // type-checks and bundles it, packages the .vsix as the marketplace takes
-// it, and drives the real graft serve as the extension's language client
-// (vscode-languageclient 9) does.
+// it, drives the real graft serve as the extension's language client
+// (vscode-languageclient 9) does, and runs the packaged extension in a real
+// VS Code (code-server in headless Chromium) as a person uses it.
 package vscode_test
 
 import (
 	"archive/zip"
-	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/graft-editor/graft/lsp/lsptest"
 )
 
-// sources are the files and folders of the extension that a build reads.
-var sources = []string{
-	"package.json", "package-lock.json", "tsconfig.json", ".vscodeignore",
-	"README.md", "CHANGELOG.md", "media", "src", "test",
-}
-
 // TestExtension builds the extension as CI does (npm ci, tsc --noEmit,
 // esbuild, vsce 3.9.2 package) in a copy of this directory, checks the
 // .vsix, and runs the Node tests: test/report.test.mjs on what the
 // extension shows, test/binary.test.mjs on finding graft.path,
-// test/server.test.mjs against the graft binary built from this module. The packages are installed once per lock file into the
-// user's cache, outside the clone. It is skipped only when node or npm is
-// missing.
+// test/server.test.mjs against the graft binary built from this module.
+// The packages are installed once per lock file into the user's cache,
+// outside the clone. It is skipped only when node or npm is missing.
+// TestCodeServer runs the packaged extension in a real VS Code.
 func TestExtension(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -39,28 +32,18 @@ func TestExtension(t *testing.T) {
 		t.Skip("npm is not installed: the extension's build needs it")
 	}
 	bin := lsptest.Build(t)
-	work := t.TempDir()
-	for _, name := range sources {
-		copyTree(t, name, filepath.Join(work, name))
-	}
-	if err := os.Symlink(filepath.Join(lsptest.NPMInstall(t, npm, "."), "node_modules"), filepath.Join(work, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	npx := filepath.Join(filepath.Dir(npm), "npx")
+	work := extensionTree(t, npm)
 
 	t.Run("tsc", func(t *testing.T) {
-		run(t, work, nil, npx, "--no-install", "tsc", "--noEmit")
+		run(t, work, nil, npx(npm), "--no-install", "tsc", "--noEmit")
 	})
 	t.Run("package", func(t *testing.T) {
-		// vsce runs the vscode:prepublish script: the esbuild bundle.
-		run(t, work, nil, npx, "--no-install", "@vscode/vsce@3.9.2", "package",
-			"--no-dependencies", "--skip-license", "--out", "graft.vsix")
-		checkVSIX(t, filepath.Join(work, "graft.vsix"))
+		checkVSIX(t, packageVSIX(t, npm, work))
 	})
 	t.Run("node", func(t *testing.T) {
 		// The tests read the extension's VS Code-free modules, bundled as
 		// ES modules into out/.
-		run(t, work, nil, npx, "--no-install", "esbuild", "src/report.ts", "src/preview.ts", "src/binary.ts", "--bundle",
+		run(t, work, nil, npx(npm), "--no-install", "esbuild", "src/report.ts", "src/preview.ts", "src/binary.ts", "--bundle",
 			"--platform=node", "--format=esm", "--outdir=out", "--out-extension:.js=.mjs", "--log-level=warning")
 		run(t, work, []string{"GRAFT_BIN=" + bin}, node, "--test", "--test-reporter=spec", "test/report.test.mjs", "test/binary.test.mjs", "test/server.test.mjs")
 	})
@@ -118,43 +101,4 @@ func readZip(t *testing.T, zr *zip.ReadCloser, name string) string {
 		}
 	}
 	return b.String()
-}
-
-// run runs a command in dir and fails t, with its output, when it fails.
-func run(t *testing.T, dir string, env []string, name string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
-	}
-	t.Logf("%s %s:\n%s", filepath.Base(name), strings.Join(args, " "), out)
-}
-
-// copyTree copies the file or folder src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copying %s: %v", src, err)
-	}
 }
