@@ -284,9 +284,12 @@ class VirtualDocuments implements vscode.TextDocumentContentProvider {
   }
 }
 
-/** displayPath names a file URI relative to the workspace. */
+/**
+ * displayPath names a file URI relative to the workspace, with its
+ * folder's name first only when several folders are open.
+ */
 function displayPath(uri: string): string {
-  return vscode.workspace.asRelativePath(vscode.Uri.parse(uri), true);
+  return vscode.workspace.asRelativePath(vscode.Uri.parse(uri));
 }
 
 /** targetUri is the file of the active editor, the target of blocks that name no file. */
