@@ -93,6 +93,7 @@ func installCodeServer(t *testing.T, node, npm string) string {
 	// node_modules.asar to node_modules; npm versions that skip a
 	// package's scripts leave that to us.
 	if _, err := os.Lstat(filepath.Join(pkg, "lib", "vscode", "node_modules.asar")); err != nil {
+		t.Logf("npm left code-server's postinstall.sh out; running it")
 		install(t, pkg, env, "sh", "postinstall.sh")
 	}
 	for _, want := range []string{
