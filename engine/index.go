@@ -128,12 +128,7 @@ func (ix *index) measure(i int) {
 		}
 	default:
 		// A line of ASCII whose length is known.
-		var sig uint64
-		line := ix.d.line(i)
-		for k := 0; k < len(line); k++ {
-			sig |= sigBits[line[k]]
-		}
-		ix.n[i], ix.sig[i] = int32(e&0xffff), sig
+		ix.n[i], ix.sig[i] = int32(e&0xffff), asciiSig(ix.d.line(i))
 	}
 }
 
@@ -156,10 +151,17 @@ func asciiMeasure(s string) (n int, sig uint64, ok bool) {
 	if !ok {
 		return 0, 0, false
 	}
+	return n, asciiSig(s), true
+}
+
+// asciiSig returns the signature of the loose view of s, a string of
+// ASCII, as looseKey does.
+func asciiSig(s string) uint64 {
+	var sig uint64
 	for i := 0; i < len(s); i++ {
 		sig |= sigBits[s[i]]
 	}
-	return n, sig, true
+	return sig
 }
 
 // hashRange computes the keys of lines [from, to) not known yet.
@@ -192,11 +194,10 @@ func (ix *index) measureAll() {
 	}
 }
 
-// keyOf, lenOf and sigOf return line i's loose key, the length of its
-// loose view and its signature (see looseKey).
+// keyOf and lenOf return line i's loose key and the length of its loose
+// view (see looseKey).
 func (ix *index) keyOf(i int) uint64 { ix.hash(i); return ix.key[i] }
 func (ix *index) lenOf(i int) int    { ix.measure(i); return int(ix.n[i]) }
-func (ix *index) sigOf(i int) uint64 { ix.measure(i); return ix.sig[i] }
 
 // edited returns the index of nd, the document d became when its lines
 // [a, b) were replaced by lines [a, a+k) of nd (see document.edited): the
@@ -468,14 +469,17 @@ type endsFilter struct {
 	live     int // keys still counted
 }
 
-// endsBits is the size of the filter's table of shapes, a power of two.
-const endsBits = 1 << 14
+// endsBits is the size of the filter's table of shapes, 1<<endsLog.
+const (
+	endsLog  = 14
+	endsBits = 1 << endsLog
+)
 
 // shape returns the bit of the filter for a loose view with the given
 // first and last bytes and length.
 func shape(first, last byte, n int) int {
 	h := (uint64(first)<<8 | uint64(last) | uint64(n)<<16) * 0x9e3779b97f4a7c15
-	return int(h >> (64 - 14))
+	return int(h >> (64 - endsLog))
 }
 
 func (ix *index) newEndsFilter(s []sline) *endsFilter {
