@@ -81,17 +81,18 @@ function H.diagnostics(buf)
   return out
 end
 
--- code_action runs vim.lsp.buf.code_action() as a person would, choosing
--- the action whose title matches pattern, and returns the titles offered.
-function H.code_action(pattern)
+-- pick runs run(), which offers a choice through vim.ui.select as a
+-- person would meet it, chooses the item whose title (title_of(item))
+-- matches pattern, and returns the titles offered; what names the choice
+-- in a timeout.
+local function pick(run, title_of, pattern, what)
   local titles
   local orig = vim.ui.select
   vim.ui.select = function(items, opts, on_choice)
     titles = {}
     local chosen, idx
     for i, item in ipairs(items) do
-      local action = item[2] or item.action or item
-      local title = action.title or ''
+      local title = title_of(item)
       table.insert(titles, title)
       if not chosen and title:match(pattern) then
         chosen, idx = item, i
@@ -99,12 +100,21 @@ function H.code_action(pattern)
     end
     on_choice(chosen, idx)
   end
-  vim.lsp.buf.code_action()
+  run()
   H.wait(function()
     return titles ~= nil
-  end, 'code actions')
+  end, what)
   vim.ui.select = orig
   return titles
+end
+
+-- code_action runs vim.lsp.buf.code_action() as a person would, choosing
+-- the action whose title matches pattern, and returns the titles offered.
+function H.code_action(pattern)
+  return pick(vim.lsp.buf.code_action, function(item)
+    local action = item[2] or item.action or item
+    return action.title or ''
+  end, pattern, 'code actions')
 end
 
 -- lenses returns the code lenses Neovim holds for buf, as {line, title},
@@ -140,26 +150,9 @@ end
 -- person would, choosing the lens whose title matches pattern, and returns
 -- the titles offered.
 function H.codelens_run(pattern)
-  local titles
-  local orig = vim.ui.select
-  vim.ui.select = function(items, opts, on_choice)
-    titles = {}
-    local chosen, idx
-    for i, item in ipairs(items) do
-      local title = item.lens and item.lens.command and item.lens.command.title or ''
-      table.insert(titles, title)
-      if not chosen and title:match(pattern) then
-        chosen, idx = item, i
-      end
-    end
-    on_choice(chosen, idx)
-  end
-  vim.lsp.codelens.run()
-  H.wait(function()
-    return titles ~= nil
-  end, 'the code lenses of the line to be offered')
-  vim.ui.select = orig
-  return titles
+  return pick(vim.lsp.codelens.run, function(item)
+    return item.lens and item.lens.command and item.lens.command.title or ''
+  end, pattern, 'the code lenses of the line to be offered')
 end
 
 -- finish writes the scenario's result, with the deprecated functions
