@@ -90,6 +90,38 @@ func looseKey(s string) (h uint64, n int, sig uint64) {
 // Bytes that are not UTF-8 are kept as they are, as looseKey and looseMap
 // keep them.
 func loose(s string) string {
+	// An ASCII line is its bytes less white space: copied in one pass,
+	// and not at all when it has none.
+	spaces := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return looseRunes(s)
+		case isSpaceByte(c):
+			spaces++
+		}
+	}
+	if spaces == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) - spaces)
+	for i := 0; i < len(s); {
+		for i < len(s) && isSpaceByte(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !isSpaceByte(s[j]) {
+			j++
+		}
+		b.WriteString(s[i:j])
+		i = j
+	}
+	return b.String()
+}
+
+// looseRunes is loose for a line with bytes beyond ASCII.
+func looseRunes(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {

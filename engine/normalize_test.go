@@ -195,3 +195,27 @@ func TestEqualNoSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseASCIIMatchesRunes checks the ASCII path of loose against the
+// rune by rune one on lines with every kind of ASCII white space.
+func TestLooseASCIIMatchesRunes(t *testing.T) {
+	for _, s := range []string{
+		"", " ", "\t\t", "x", "a b", "  if err != nil {", "\tx :=\vy\f\r", "a  b\t\tc ", "no-space",
+		"trailing \t", " leading", "\x00\x7f ~",
+	} {
+		if got, want := loose(s), looseRunes(s); got != want {
+			t.Errorf("loose(%q) = %q, want %q", s, got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const alphabet = " \t\v\f\r\nab{}"
+	for range 2000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		if got, want := loose(string(b)), looseRunes(string(b)); got != want {
+			t.Fatalf("loose(%q) = %q, want %q", b, got, want)
+		}
+	}
+}
