@@ -121,7 +121,7 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	reg, ok := ix.score(s, ops)
 	// (When refine aligned the whole window by similarity already, doing
 	// it again would find the same.)
-	if ok && !whole && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells {
+	if ok && !whole && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells && ix.mayAlignWithout(s, reg.mismatches(), lo, hi) {
 		// Lines of the file left out in the middle may be a jump: the
 		// exact pairs after them copies of the search's lines, while the
 		// lines it was copied from changed a little. Lines of the search
@@ -141,6 +141,26 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		}
 	}
 	return reg, ok
+}
+
+// mayAlignWithout reports whether an alignment of s inside file lines
+// [lo, hi) may have fewer than k mismatches (see region.mismatches). With
+// k = 1 that takes an alignment with none: every non-blank line of the
+// search paired with an equal line, and every non-blank file line between
+// them paired, so the non-blank lines of the search follow each other in
+// the window as they are, which costs a look at the window's keys rather
+// than an edit distance per cell.
+func (ix *index) mayAlignWithout(s []sline, k, lo, hi int) bool {
+	if k != 1 {
+		return k > 1
+	}
+	var keys []uint64
+	for j := range s {
+		if !s[j].blank && !s[j].elision {
+			keys = append(keys, s[j].key)
+		}
+	}
+	return ix.countSeq(keys, lo, hi, 1) > 0
 }
 
 // wholeWindowCells bounds the cells of an alignment of the search against
@@ -368,7 +388,12 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			l := &s[o.s]
 			total += float64(l.weight() + ix.weight(o.f))
 			cost += float64(o.dist)
-			lv := level(l.text, ix.text(o.f))
+			// A pair at a distance has different loose views, which no
+			// view but the similarity makes equal.
+			lv := levelSimilar
+			if o.dist == 0 {
+				lv = level(l.text, ix.text(o.f))
+			}
 			if lv > r.level {
 				r.level = lv
 			}

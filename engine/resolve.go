@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -172,7 +173,7 @@ type resolver struct {
 // computed once per Resolve call for the same lines. The result is shared:
 // it must not be changed.
 func (r *resolver) searchLines(lines []string) []sline {
-	key := fmt.Sprint(len(lines), "\n", strings.Join(lines, "\n"))
+	key := strconv.Itoa(len(lines)) + "\n" + strings.Join(lines, "\n")
 	if s, ok := r.slines[key]; ok {
 		return s
 	}

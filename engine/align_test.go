@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestMayAlignWithoutNeverSkipsAWinner checks the bound that spares align
+// the whole-window alignment by similarity: whenever that alignment has
+// no mismatch, mayAlignWithout says one may exist. Lines come from a small
+// vocabulary with near copies, blank lines and an elision, so that equal,
+// similar and absent lines all occur.
+func TestMayAlignWithoutNeverSkipsAWinner(t *testing.T) {
+	vocab := []string{"}", "", "\treturn err", "\treturn errs", "if x {", "if y {", "\tcall(a, b)", "\tcall(a, c)", "  count += 1", "count+=1", "..."}
+	r := rand.New(rand.NewPCG(3, 9))
+	pick := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = vocab[r.IntN(len(vocab))]
+		}
+		return out
+	}
+	wins := 0
+	for range 20000 {
+		file := pick(2 + r.IntN(10))
+		var search []string
+		if r.IntN(2) == 0 {
+			// A copy of some of the file's lines, a line dropped or changed.
+			a := r.IntN(len(file))
+			b := a + 1 + r.IntN(len(file)-a)
+			search = append(search, file[a:b]...)
+			if k := r.IntN(len(search)); r.IntN(2) == 0 {
+				search[k] = vocab[r.IntN(len(vocab))]
+			}
+		} else {
+			search = pick(1 + r.IntN(5))
+		}
+		ix := newIndex(newDocument(strings.Join(file, "\n")))
+		s := newSlines(search)
+		all := make([]int, len(s))
+		for j := range all {
+			all[j] = j
+		}
+		n := ix.lineCount()
+		ix.hashRange(0, n)
+		alt, ok := ix.score(s, ix.gap(s, all, 0, n, true, true))
+		if !ok || alt.mismatches() > 0 {
+			continue
+		}
+		wins++
+		if !ix.mayAlignWithout(s, 1, 0, n) {
+			t.Fatalf("file %q, search %q: an alignment without mismatches exists, mayAlignWithout says none can", file, search)
+		}
+	}
+	if wins < 100 {
+		t.Fatalf("only %d cases had an alignment without mismatches: the test says little", wins)
+	}
+}
