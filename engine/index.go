@@ -86,7 +86,7 @@ type index struct {
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
-	post map[uint64][]int32
+	post *postings
 }
 
 func newIndex(d *document) *index {
@@ -389,7 +389,7 @@ func (ix *index) tally(s []sline) *tally {
 	}
 	if ix.post != nil {
 		for _, k := range keys {
-			o, lines := t.occs[k], ix.post[k]
+			o, lines := t.occs[k], ix.post.of(k)
 			o.count = min(len(lines), commonLine+1)
 			o.lines = append([]int32(nil), lines[:min(len(lines), commonLine)]...)
 		}
@@ -649,10 +649,7 @@ func (ix *index) buildPostings() {
 		return
 	}
 	ix.hashAll()
-	ix.post = make(map[uint64][]int32)
-	for i, k := range ix.key {
-		ix.post[k] = append(ix.post[k], int32(i))
-	}
+	ix.post = newPostings(ix.key)
 }
 
 // candidates finds the windows where the search's distinctive lines line
