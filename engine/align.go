@@ -62,9 +62,8 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		return region{}, false
 	}
 	ix.hashRange(lo, hi)
-	moves := make([]byte, (m+1)*(w+1))
-	prev := make([]int32, w+1) // row 0: the region may start anywhere
-	cur := make([]int32, w+1)
+	moves, costs := ix.tables.take((m+1)*(w+1), 2*(w+1))
+	prev, cur := costs[:w+1], costs[w+1:] // row 0: the region may start anywhere
 	for j := 1; j <= m; j++ {
 		l := &s[j-1]
 		row := moves[j*(w+1):]
@@ -161,6 +160,27 @@ func (ix *index) mayAlignWithout(s []sline, k, lo, hi int) bool {
 		}
 	}
 	return ix.countSeq(keys, lo, hi, 1) > 0
+}
+
+// alignTables are the tables of an alignment, kept by an index for the
+// next: one alignment is done with its tables before another begins.
+type alignTables struct {
+	moves []byte
+	costs []int32
+}
+
+// take returns a table of moves, which every alignment fills before it
+// reads, and a table of costs, cleared.
+func (t *alignTables) take(moves, costs int) ([]byte, []int32) {
+	if cap(t.moves) < moves {
+		t.moves = make([]byte, moves)
+	}
+	if cap(t.costs) < costs {
+		t.costs = make([]int32, costs)
+	}
+	c := t.costs[:costs]
+	clear(c)
+	return t.moves[:moves], c
 }
 
 // wholeWindowCells bounds the cells of an alignment of the search against
@@ -294,9 +314,8 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 		fileCost = func(int) int32 { return 1 }
 	}
 	cells := (p + 1) * (q + 1)
-	ints := make([]int32, 2*cells)
+	moves, ints := ix.tables.take(cells, 2*cells)
 	cost, dists := ints[:cells], ints[cells:]
-	moves := make([]byte, cells)
 	at := func(a, b int) int { return a*(q+1) + b }
 	for b := 1; b <= q; b++ {
 		c := cost[at(0, b-1)] + fileCost(ix.weight(flo+b-1))

@@ -87,6 +87,8 @@ type index struct {
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
 	post *postings
+	// tables are the alignments' tables, reused.
+	tables alignTables
 }
 
 func newIndex(d *document) *index {
