@@ -1,5 +1,7 @@
 package editdist
 
+import "math/bits"
+
 // A Pattern is a string prepared to be compared with many others: the
 // match masks of the bit-parallel algorithm are built once, not once per
 // comparison. The zero Pattern is not usable; call [NewPattern].
@@ -67,8 +69,15 @@ func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (
 	last := uint(m - 1)
 	pv, mv := ^uint64(0), uint64(0)
 	score := m // D[m][j] after the j-th byte kept
-	// As in oneWordMasks: D[m][n] >= score - (n-j) after j bytes kept.
-	cutoff := max + n
+	// D never decreases along a diagonal, so D[m][n] is at least the cell
+	// of column j on the diagonal that ends there, at row j+m-n: row 0's
+	// j plus the vertical deltas down to that row, two counts of bits.
+	// Once that exceeds max, so does the answer. (It is the least of
+	// D[i][j] + |(m-i) - (n-j)| over the column, so it is never below the
+	// bound of oneWordMasks.) A line unlike the pattern is turned away
+	// after about half its bytes; the bound is looked at every fourth
+	// byte, which costs less than it saves.
+	row := m - n // the row of that diagonal at column j
 	j := 0
 	for k := 0; k < len(t); k++ {
 		c := t[k]
@@ -82,8 +91,12 @@ func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (
 		pv, mv, ph, mh = step(pv, mv, pt.peq[c], 1, 0)
 		score += int(ph>>last&1) - int(mh>>last&1)
 		j++
-		if score+j > cutoff {
-			return score + j - n, true
+		row++
+		if j&3 == 0 && row > 0 && row <= m {
+			below := ^uint64(0) >> (wordBits - uint(row))
+			if diag := j + bits.OnesCount64(pv&below) - bits.OnesCount64(mv&below); diag > max {
+				return diag, true
+			}
 		}
 	}
 	return score, true
