@@ -66,9 +66,7 @@ func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (
 	if diff := m - n; diff > max || -diff > max {
 		return abs(diff), true
 	}
-	last := uint(m - 1)
-	pv, mv := ^uint64(0), uint64(0)
-	score := m // D[m][j] after the j-th byte kept
+	pv, mv := ^uint64(0), uint64(0) // the column of D at the j-th byte kept
 	// D never decreases along a diagonal, so D[m][n] is at least the cell
 	// of column j on the diagonal that ends there, at row j+m-n: row 0's
 	// j plus the vertical deltas down to that row, two counts of bits.
@@ -77,29 +75,31 @@ func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (
 	// bound of oneWordMasks.) A line unlike the pattern is turned away
 	// after about half its bytes; the bound is looked at every fourth
 	// byte, which costs less than it saves.
-	row := m - n // the row of that diagonal at column j
 	j := 0
 	for k := 0; k < len(t); k++ {
 		c := t[k]
-		switch class[c] {
-		case Skip:
-			continue
-		case Abort:
+		if cl := class[c]; cl != Keep {
+			if cl == Skip {
+				continue
+			}
 			return 0, false
 		}
-		var ph, mh uint64
-		pv, mv, ph, mh = step(pv, mv, pt.peq[c], 1, 0)
-		score += int(ph>>last&1) - int(mh>>last&1)
+		pv, mv, _, _ = step(pv, mv, pt.peq[c], 1, 0)
 		j++
-		row++
-		if j&3 == 0 && row > 0 && row <= m {
-			below := ^uint64(0) >> (wordBits - uint(row))
-			if diag := j + bits.OnesCount64(pv&below) - bits.OnesCount64(mv&below); diag > max {
-				return diag, true
+		if row := j + m - n; j&3 == 0 && row > 0 && row <= m {
+			if d := j + deltas(pv, mv, row); d > max {
+				return d, true
 			}
 		}
 	}
-	return score, true
+	return j + deltas(pv, mv, m), true
+}
+
+// deltas returns the sum of the vertical deltas pv, mv of rows 1 to row
+// (0 < row <= 64): D[row][j] - D[0][j] in their column j.
+func deltas(pv, mv uint64, row int) int {
+	below := ^uint64(0) >> (wordBits - uint(row))
+	return bits.OnesCount64(pv&below) - bits.OnesCount64(mv&below)
 }
 
 func abs(x int) int {
