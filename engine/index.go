@@ -35,6 +35,7 @@ type sline struct {
 	blank   bool
 	elision bool
 	pat     *editdist.Pattern // the loose view prepared for comparisons, once needed
+	counts  []byteCount       // the loose view's bag, once needed (see bag)
 }
 
 // pattern returns the loose view prepared to be compared with many lines.
@@ -748,16 +749,22 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		sim float64
 	}
 	hits := make([][]hit, len(looked))
+	var b lineBag
 	for p := 0; p < len(pairs); {
-		// The pairs of one file line.
+		// The pairs of one file line, with the bag of the line, which
+		// turns most unlike lines away, when it can be counted.
 		i := int(pairs[p].line)
 		q := p + 1
 		for q < len(pairs) && int(pairs[q].line) == i {
 			q++
 		}
 		n := int(ix.n[i])
+		counted := b.fill(ix.d.line(i))
 		for _, c := range pairs[p:q] {
 			l, limit := &s[looked[c.search]], int(c.limit)
+			if counted && b.bagDistance(l, n) > limit {
+				continue
+			}
 			if d := ix.patternDist(l, i, limit); d <= limit {
 				hits[c.search] = append(hits[c.search], hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
