@@ -35,6 +35,7 @@ type sline struct {
 	blank   bool
 	elision bool
 	pat     *editdist.Pattern // the loose view prepared for comparisons, once needed
+	counts  []byteCount       // the loose view's bag, once needed (see bag)
 }
 
 // pattern returns the loose view prepared to be compared with many lines.
@@ -728,51 +729,49 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	if len(unfound) > 3 {
 		unfound = unfound[:3]
 	}
-	// A comparison is one that passes the length and signature bounds.
-	// The budget runs out when more pass than it allows, in whatever
-	// order they are made: count them first, so that a search that
-	// exhausts it computes no edit distance at all.
-	compared := func(l *sline, i int) (limit int, ok bool) {
-		if ix.blank(i) {
-			return 0, false
+	var looked []int // the search lines looked for: those long enough
+	for _, j := range unfound {
+		if s[j].n >= 4 {
+			looked = append(looked, j)
 		}
-		n := int(ix.n[i])
-		limit = int(float64(max(n, l.n)) * (1 - minLineSim))
-		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^ix.sig[i]) <= 2*limit
+	}
+	if len(looked) == 0 {
+		return nil, false
 	}
 	ix.measureAll()
-	budget := scanBudget
-	for _, j := range unfound {
-		if l := &s[j]; l.n >= 4 {
-			for i := range ix.key {
-				if _, ok := compared(l, i); ok {
-					if budget--; budget < 0 {
-						return nil, true
-					}
-				}
-			}
-		}
+	pairs, exhausted := ix.scanPairs(s, looked)
+	if exhausted {
+		return nil, true
 	}
-	for _, j := range unfound {
-		l := &s[j]
-		if l.n < 4 {
-			continue
+	type hit struct {
+		i   int
+		sim float64
+	}
+	hits := make([][]hit, len(looked))
+	var b lineBag
+	for p := 0; p < len(pairs); {
+		// The pairs of one file line, with the bag of the line, which
+		// turns most unlike lines away, when it can be counted.
+		i := int(pairs[p].line)
+		q := p + 1
+		for q < len(pairs) && int(pairs[q].line) == i {
+			q++
 		}
-		type hit struct {
-			i   int
-			sim float64
-		}
-		var hits []hit
-		for i := range ix.key {
-			limit, ok := compared(l, i)
-			if !ok {
+		n := int(ix.n[i])
+		counted := b.fill(ix.d.line(i))
+		for _, c := range pairs[p:q] {
+			l, limit := &s[looked[c.search]], int(c.limit)
+			if counted && b.bagDistance(l, n) > limit {
 				continue
 			}
-			n := int(ix.n[i])
 			if d := ix.patternDist(l, i, limit); d <= limit {
-				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
+				hits[c.search] = append(hits[c.search], hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
 		}
+		p = q
+	}
+	for k, j := range looked {
+		l, hits := &s[j], hits[k]
 		sort.SliceStable(hits, func(a, b int) bool { return hits[a].sim > hits[b].sim })
 		if len(hits) > commonLine {
 			hits = hits[:commonLine]
@@ -782,6 +781,40 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		}
 	}
 	return votes, false
+}
+
+// A scanPair is a file line that scan compares with a search line, and
+// the most edits by which they may differ.
+type scanPair struct {
+	line   int32
+	limit  int32
+	search int32 // the index in scan's looked
+}
+
+// scanPairs returns, in the order of the file, the pairs of a file line
+// and a search line of looked that pass the bounds of length and
+// signature: those scan compares. It reports exhausted when more than
+// scanBudget pass, in whatever order they are counted, so that a search
+// that exhausts the budget computes no edit distance at all.
+func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted bool) {
+	for i := range ix.key {
+		n := int(ix.n[i])
+		if n == 0 {
+			continue // blank: unlike every search line of 4 bytes or more
+		}
+		for k, j := range looked {
+			l := &s[j]
+			limit := int(float64(max(n, l.n)) * (1 - minLineSim))
+			if abs(n-l.n) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
+				continue
+			}
+			if len(pairs) == scanBudget {
+				return nil, true
+			}
+			pairs = append(pairs, scanPair{line: int32(i), limit: int32(limit), search: int32(k)})
+		}
+	}
+	return pairs, false
 }
 
 // cluster groups votes whose diagonals are close (a forgotten or extra

@@ -441,3 +441,40 @@ func TestPatternBoundedSkipping(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternBoundedSkippingCutOff checks BoundedSkipping at every bound
+// from 0 to past the distance, for pairs of code-like lines that are
+// mostly unlike each other, where it stops early: below the distance it
+// must say more than the bound, from the distance on the distance itself.
+func TestPatternBoundedSkippingCutOff(t *testing.T) {
+	var class [256]byte
+	class[' '], class['\t'] = Skip, Skip
+	r := rand.New(rand.NewPCG(19, 20))
+	const alphabet = "abcdefghijklmnoprstu_(){}.,:=\"0123456789"
+	for range 3000 {
+		a := randomWord(r, alphabet, 1+r.IntN(64))
+		b := randomWord(r, alphabet+" \t", 1+r.IntN(80))
+		if r.IntN(2) == 0 {
+			// Half of b from a: a distance nearer the bounds tried.
+			cut := r.IntN(len(a) + 1)
+			b = a[:cut] + b[min(cut, len(b)):]
+		}
+		kept := strings.NewReplacer(" ", "", "\t", "").Replace(b)
+		if kept == "" {
+			continue
+		}
+		want := reference(a, kept)
+		pt := NewPattern(a)
+		for max := 0; max <= want+2; max++ {
+			got, ok := pt.BoundedSkipping(b, len(kept), &class, max)
+			switch {
+			case !ok:
+				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) gave up", a, b, max)
+			case want <= max && got != want:
+				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want %d", a, b, max, got, want)
+			case want > max && got <= max:
+				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want more than %d (distance %d)", a, b, max, got, max, want)
+			}
+		}
+	}
+}

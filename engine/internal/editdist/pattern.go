@@ -1,5 +1,7 @@
 package editdist
 
+import "math/bits"
+
 // A Pattern is a string prepared to be compared with many others: the
 // match masks of the bit-parallel algorithm are built once, not once per
 // comparison. The zero Pattern is not usable; call [NewPattern].
@@ -64,29 +66,40 @@ func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (
 	if diff := m - n; diff > max || -diff > max {
 		return abs(diff), true
 	}
-	last := uint(m - 1)
-	pv, mv := ^uint64(0), uint64(0)
-	score := m // D[m][j] after the j-th byte kept
-	// As in oneWordMasks: D[m][n] >= score - (n-j) after j bytes kept.
-	cutoff := max + n
+	pv, mv := ^uint64(0), uint64(0) // the column of D at the j-th byte kept
+	// D never decreases along a diagonal, so D[m][n] is at least the cell
+	// of column j on the diagonal that ends there, at row j+m-n: row 0's
+	// j plus the vertical deltas down to that row, two counts of bits.
+	// Once that exceeds max, so does the answer. (It is the least of
+	// D[i][j] + |(m-i) - (n-j)| over the column, so it is never below the
+	// bound of oneWordMasks.) A line unlike the pattern is turned away
+	// after about half its bytes; the bound is looked at every fourth
+	// byte, which costs less than it saves.
 	j := 0
 	for k := 0; k < len(t); k++ {
 		c := t[k]
-		switch class[c] {
-		case Skip:
-			continue
-		case Abort:
+		if cl := class[c]; cl != Keep {
+			if cl == Skip {
+				continue
+			}
 			return 0, false
 		}
-		var ph, mh uint64
-		pv, mv, ph, mh = step(pv, mv, pt.peq[c], 1, 0)
-		score += int(ph>>last&1) - int(mh>>last&1)
+		pv, mv, _, _ = step(pv, mv, pt.peq[c], 1, 0)
 		j++
-		if score+j > cutoff {
-			return score + j - n, true
+		if row := j + m - n; j&3 == 0 && row > 0 && row <= m {
+			if d := j + deltas(pv, mv, row); d > max {
+				return d, true
+			}
 		}
 	}
-	return score, true
+	return j + deltas(pv, mv, m), true
+}
+
+// deltas returns the sum of the vertical deltas pv, mv of rows 1 to row
+// (0 < row <= 64): D[row][j] - D[0][j] in their column j.
+func deltas(pv, mv uint64, row int) int {
+	below := ^uint64(0) >> (wordBits - uint(row))
+	return bits.OnesCount64(pv&below) - bits.OnesCount64(mv&below)
 }
 
 func abs(x int) int {
