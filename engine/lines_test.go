@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The per-line passes over a file (splitting it into lines, the ends of
+// its lines) are written for speed, a word at a time. These tests hold
+// them to the plain versions below, one byte or one line at a time, on
+// random texts with every feature that changes where a line is or what
+// its ends are.
+
+// plainSplit is splitAt one strings.IndexByte call per line.
+func plainSplit(text string, from, to int) (start, end []int, crlf int) {
+	for at := from; at < to; {
+		i := strings.IndexByte(text[at:to], '\n')
+		if i < 0 {
+			start = append(start, at)
+			end = append(end, to)
+			break
+		}
+		e := at + i
+		if e > at && text[e-1] == '\r' {
+			e--
+			crlf++
+		}
+		start = append(start, at)
+		end = append(end, e)
+		at += i + 1
+	}
+	return start, end, crlf
+}
+
+// plainEnds is what index.ends holds for line s, worked out a byte at a
+// time: endsBlank for white space only, endsUnknown for a line with a
+// byte beyond ASCII or a loose view of 0xffff bytes or more, and
+// otherwise the first and last bytes of its loose view and its length.
+func plainEnds(s string) uint32 {
+	t := strings.Trim(s, " \t\r\v\f\n")
+	if t == "" {
+		return endsBlank
+	}
+	n := 0
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= 0x80:
+			return endsUnknown
+		case !isSpaceByte(c):
+			n++
+		}
+	}
+	if n >= 0xffff {
+		return endsUnknown
+	}
+	return uint32(t[0])<<24 | uint32(t[len(t)-1])<<16 | uint32(n)
+}
+
+// randomText returns a text of up to about 200 lines made of the pieces
+// that matter to the line passes: line feeds, "\r\n" and lone "\r", a
+// byte order mark, control bytes, white space of every kind, bytes beyond
+// ASCII (valid or not), lines empty, short, longer than a word scan
+// goes, and now and then one of more than 0xffff bytes.
+func randomText(rng *rand.Rand) string {
+	pieces := []string{"a", "}", "x := f(a)", "\t", " ", "  ", "\v", "\f", "\r", "\x00", "\x08", "\x0e", "\x1f", "\x7f", "!", "~",
+		"\u00a0", "\u3000", "é", "\xff", "\x80", "\t\treturn err", "// ...", "\u201cq\u201d"}
+	var b strings.Builder
+	if rng.IntN(8) == 0 {
+		b.WriteString(bom)
+	}
+	eol := []string{"\n", "\r\n"}[rng.IntN(2)]
+	lines := rng.IntN(200)
+	if rng.IntN(16) == 0 {
+		lines = 0
+	}
+	for range lines {
+		switch r := rng.IntN(40); {
+		case r == 0:
+			b.WriteString(strings.Repeat("x ", 0x8000+rng.IntN(4)-2)) // about 0xffff bytes not white space
+		case r == 1:
+			b.WriteString(strings.Repeat("y", 0xfffd+rng.IntN(4)))
+		case r < 5:
+			for range 10 + rng.IntN(300) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+		case r < 8:
+			// white space only
+			for range rng.IntN(20) {
+				b.WriteByte(" \t\v\f\r"[rng.IntN(5)])
+			}
+		default:
+			for range rng.IntN(12) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+		}
+		switch rng.IntN(10) {
+		case 0:
+			b.WriteString([]string{"\n", "\r\n"}[rng.IntN(2)]) // mixed endings
+		default:
+			b.WriteString(eol)
+		}
+	}
+	s := b.String()
+	if rng.IntN(3) == 0 {
+		s = strings.TrimRight(s, "\r\n") // no final newline
+	}
+	return s
+}
+
+// TestSplitAt checks that splitAt finds the lines plainSplit finds, on
+// random texts and on whole and partial ranges of them.
+func TestSplitAt(t *testing.T) {
+	texts := []string{"", "\n", "\r\n", "\r", "a", "a\n", "a\r\n", "\n\n\n", "\r\n\r\n", "a\rb\n",
+		strings.Repeat("a", 63) + "\n", strings.Repeat("a", 64) + "\n", strings.Repeat("a", 65) + "\r\nb",
+		strings.Repeat("\n", 17), strings.Repeat("ab\r\n", 9), bom + "a\nb", strings.Repeat("x", 200)}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 2000 {
+		texts = append(texts, randomText(rng))
+	}
+	for k, text := range texts {
+		check := func(from, to int) {
+			start, end, crlf := splitAt(text, from, to, nil, nil)
+			wantStart, wantEnd, wantCRLF := plainSplit(text, from, to)
+			if !slices.Equal(start, wantStart) || !slices.Equal(end, wantEnd) || crlf != wantCRLF {
+				t.Fatalf("text %d %.200q [%d:%d]: lines\n%v\n%v\n%d\nwant\n%v\n%v\n%d", k, text, from, to, start, end, crlf, wantStart, wantEnd, wantCRLF)
+			}
+		}
+		check(0, len(text))
+		// A range that starts and ends a line, as document.edited splits.
+		if starts, _, _ := plainSplit(text, 0, len(text)); len(starts) > 2 {
+			a := rng.IntN(len(starts))
+			b := a + rng.IntN(len(starts)-a)
+			check(starts[a], starts[b])
+		}
+	}
+}
+
+// TestNewDocumentLines checks a document's lines and what it says of
+// their endings against plainSplit's lines of the text after its byte
+// order mark.
+func TestNewDocumentLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for k := range 1000 {
+		text := randomText(rng)
+		d := newDocument(text)
+		body := strings.TrimPrefix(text, bom)
+		start, end, crlf := plainSplit(text, len(text)-len(body), len(text))
+		crlfMost := crlf > 0 && 2*crlf >= len(start)
+		mixed := crlf > 0 && crlf < strings.Count(body, "\n")
+		if !slices.Equal(d.start, start) || !slices.Equal(d.end, end) || d.crlf != crlfMost || d.mixed != mixed {
+			t.Fatalf("text %d %.200q: lines %v %v, crlf %v, mixed %v; want %v %v, %v, %v", k, text, d.start, d.end, d.crlf, d.mixed, start, end, crlfMost, mixed)
+		}
+	}
+}
+
+// BenchmarkNewDocument splits a file of 3,000 lines of code.
+func BenchmarkNewDocument(b *testing.B) {
+	text := codeText(3000)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		newDocument(text)
+	}
+}
+
+// codeText returns n lines that look like Go code: indented, of varied
+// length, some blank.
+func codeText(n int) string {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"if", "err", "!=", "nil", "{", "}", "return", "x", ":=", "f(a,", "b)", "fmt.Errorf(\"load %q: %w\",", "key,", "err)", "for", "range", "v.Name"}
+	var b strings.Builder
+	for range n {
+		if rng.IntN(8) == 0 {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(strings.Repeat("\t", rng.IntN(4)))
+		for k := range 1 + rng.IntN(6) {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
