@@ -168,17 +168,14 @@ func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 const longLine = 256
 
 // feeds64 returns a bit for each of the 64 bytes of w that is a line
-// feed, the first byte's in the lowest bit, eight bytes at a time (the
-// words written out: the compiler does not unroll loops). Multiplying by
-// gather moves the top bit of byte j of a word, at 8j+7, to bit 56+j: no
-// two of the partial products meet, so none carries.
+// feed, the first byte's in the lowest bit (see gather). The eight words
+// are written out: the compiler does not unroll loops.
 func feeds64(w string) uint64 {
 	w = w[:64]
-	const gather = 0x0102040810204080
-	return newlines(load64(w, 0))>>7*gather>>56 | newlines(load64(w, 8))>>7*gather>>56<<8 |
-		newlines(load64(w, 16))>>7*gather>>56<<16 | newlines(load64(w, 24))>>7*gather>>56<<24 |
-		newlines(load64(w, 32))>>7*gather>>56<<32 | newlines(load64(w, 40))>>7*gather>>56<<40 |
-		newlines(load64(w, 48))>>7*gather>>56<<48 | newlines(load64(w, 56))>>7*gather&(0xff<<56)
+	return gather(newlines(load64(w, 0))) | gather(newlines(load64(w, 8)))<<8 |
+		gather(newlines(load64(w, 16)))<<16 | gather(newlines(load64(w, 24)))<<24 |
+		gather(newlines(load64(w, 32)))<<32 | gather(newlines(load64(w, 40)))<<40 |
+		gather(newlines(load64(w, 48)))<<48 | gather(newlines(load64(w, 56)))<<56
 }
 
 // load64 returns the eight bytes of s from i on, the first in the lowest
@@ -191,12 +188,12 @@ func load64(s string, i int) uint64 {
 
 // newlines returns the top bit of each byte of x that is a line feed.
 func newlines(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	const ones = 0x0101010101010101
 	// y has a zero byte where x has a '\n'. The sum cannot carry from one
 	// byte into the next: its top bit is set for each byte whose low seven
 	// bits are not all zero, and y's own top bit covers the others.
 	y := x ^ '\n'*ones
-	return ^((y&(0x7f*ones) + 0x7f*ones) | y) & highs
+	return ^((y&(0x7f*ones) + 0x7f*ones) | y) & highBits
 }
 
 // edited returns the document of text, which is d's text with the bytes

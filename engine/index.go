@@ -76,13 +76,13 @@ type index struct {
 	d     *document
 	key   []uint64
 	keyed []bool   // whether key is known
-	ends  []uint32 // see endsOf
+	ends  []uint32 // see endsAll
 	n     []int32  // -1 for a line not measured yet
 	sig   []uint64
 	// hashed is set once every line is hashed, measured once every line
-	// is measured.
-	hashed, measured bool
-	lo               pagedStrings // loose views computed so far, "" where not yet
+	// is measured, endsKnown once the ends of every line are known.
+	hashed, measured, endsKnown bool
+	lo                          pagedStrings // loose views computed so far, "" where not yet
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
@@ -100,6 +100,9 @@ func newIndex(d *document) *index {
 func (ix *index) forget(from, to int) {
 	for i := from; i < to; i++ {
 		ix.n[i], ix.keyed[i], ix.ends[i] = -1, false, endsNotYet
+	}
+	if from < to {
+		ix.endsKnown = false
 	}
 }
 
@@ -418,6 +421,7 @@ func (ix *index) tally(s []sline) *tally {
 		tkeys[h], tocc[h] = k, t.occs[k]
 	}
 	f := ix.newEndsFilter(s)
+	ix.endsAll()
 	for i := range ix.key {
 		if f.live == 0 {
 			break // every line of the search occurs too often to vote
@@ -502,13 +506,14 @@ func (ix *index) newEndsFilter(s []sline) *endsFilter {
 }
 
 // may reports whether line i may have the key of a search line still
-// counted, and hashes it when it may.
+// counted, and hashes it when it may. The ends of the line must be known
+// (see endsAll).
 func (f *endsFilter) may(i int) bool {
 	ix := f.ix
 	if ix.keyed[i] {
 		return true
 	}
-	switch e := ix.endsOf(i); e {
+	switch e := ix.ends[i]; e {
 	case endsBlank:
 		return false // no search line counted is blank
 	case endsUnknown:
@@ -522,39 +527,16 @@ func (f *endsFilter) may(i int) bool {
 	return true
 }
 
-// Values of index.ends besides a line's ends.
+// The ends of a line, in index.ends, are the first and last bytes of its
+// loose view and its length, as first<<24 | last<<16 | length, or one of
+// the values below: they are worked out once for every line (see
+// endsAll), so that every tally of a search after the first costs a
+// look-up per line.
 const (
 	endsNotYet  = iota // not looked at yet
 	endsUnknown        // a byte beyond ASCII, or a very long line: hash it
 	endsBlank          // white space only
 )
-
-// endsOf returns the first and last bytes of line i's loose view and its
-// length, as first<<24 | last<<16 | length, or endsUnknown or endsBlank;
-// once per line, so that every tally of a search after the first costs a
-// look-up per line.
-func (ix *index) endsOf(i int) uint32 {
-	if e := ix.ends[i]; e != endsNotYet {
-		return e
-	}
-	d := ix.d
-	a, b := d.start[i], d.end[i]
-	for a < b && isSpaceByte(d.text[a]) {
-		a++
-	}
-	for b > a && isSpaceByte(d.text[b-1]) {
-		b--
-	}
-	e := uint32(endsBlank)
-	if a < b {
-		e = endsUnknown
-		if n, ok := asciiLooseLen(d.text[a:b]); ok && n < 0xffff {
-			e = uint32(d.text[a])<<24 | uint32(d.text[b-1])<<16 | uint32(n)
-		}
-	}
-	ix.ends[i] = e
-	return e
-}
 
 // counted takes a key that has been counted enough out of the filter.
 func (f *endsFilter) counted(key uint64) {

@@ -155,6 +155,57 @@ func TestNewDocumentLines(t *testing.T) {
 	}
 }
 
+// TestEndsAll checks the ends worked out for all the lines of a text at
+// once against plainEnds, on random texts, some of whose lines have their
+// ends known before, as the lines a change leaves alone do.
+func TestEndsAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for k := range 1000 {
+		text := randomText(rng)
+		d := newDocument(text)
+		ix := newIndex(d)
+		if k%2 == 1 {
+			for i := range ix.lineCount() {
+				if rng.IntN(4) == 0 {
+					ix.ends[i] = plainEnds(d.line(i))
+				}
+			}
+		}
+		ix.endsAll()
+		for i := range ix.lineCount() {
+			if got, want := ix.ends[i], plainEnds(d.line(i)); got != want {
+				t.Fatalf("text %d %.200q: line %d %.100q has ends %#x, want %#x", k, text, i, d.line(i), got, want)
+			}
+		}
+	}
+}
+
+// TestEndsEveryByte checks the ends of a line with each byte value at
+// each place of the words of the map: first, last or inside, the line
+// starting anywhere in a word.
+func TestEndsEveryByte(t *testing.T) {
+	for c := range 256 {
+		if c == '\n' {
+			continue // it ends the line
+		}
+		for pos := range 70 {
+			for _, lead := range []string{"", "\t", "   ", "\n\n\n\n\n"} {
+				line := strings.Repeat("a", pos) + string(rune(0)) + strings.Repeat(" a", 3)
+				line = line[:pos] + string([]byte{byte(c)}) + line[pos+1:]
+				for _, l := range []string{line, line[pos:pos+1] + " ", " " + line[:pos+1]} {
+					text := lead + l + "\nnext"
+					ix := newIndex(newDocument(text))
+					ix.endsAll()
+					i := strings.Count(lead, "\n")
+					if got, want := ix.ends[i], plainEnds(l); got != want {
+						t.Fatalf("%q: line %q has ends %#x, want %#x", text, l, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkNewDocument splits a file of 3,000 lines of code.
 func BenchmarkNewDocument(b *testing.B) {
 	text := codeText(3000)
