@@ -92,7 +92,15 @@ type index struct {
 func newIndex(d *document) *index {
 	count := d.lineCount()
 	ix := &index{d: d, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
-	ix.forget(0, count)
+	// No line is known yet (see forget): keyed is false and ends is
+	// endsNotYet as allocated, and n is filled with -1 by copies of
+	// doubling length rather than a store per line.
+	if count > 0 {
+		ix.n[0] = -1
+		for k := 1; k < count; k *= 2 {
+			copy(ix.n[k:], ix.n[:k])
+		}
+	}
 	return ix
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -202,6 +203,20 @@ func TestEndsEveryByte(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestNewIndexForgets checks that a new index knows nothing of any line,
+// as forget leaves a line.
+func TestNewIndexForgets(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 7, 64, 1000, 4097} {
+		d := newDocument(strings.Repeat("a\n", n))
+		got := newIndex(d)
+		want := &index{d: d, key: make([]uint64, n), keyed: make([]bool, n), ends: make([]uint32, n), n: make([]int32, n), sig: make([]uint64, n)}
+		want.forget(0, n)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d lines: the new index is\n%+v\nwant\n%+v", n, got, want)
 		}
 	}
 }
