@@ -18,13 +18,16 @@ func (ix *index) endsAll() {
 	if ix.endsKnown {
 		return
 	}
+	d := ix.d
 	for i := 0; i < len(ix.ends); {
 		if ix.ends[i] != endsNotYet {
 			i++
 			continue
 		}
+		// The lines not known yet from i on, as many as fit in endsChunk
+		// bytes, and at least one.
 		j := i + 1
-		for j < len(ix.ends) && ix.ends[j] == endsNotYet {
+		for j < len(ix.ends) && ix.ends[j] == endsNotYet && d.end[j]-d.start[i] <= endsChunk {
 			j++
 		}
 		ix.endsRange(i, j)
@@ -33,11 +36,16 @@ func (ix *index) endsAll() {
 	ix.endsKnown = true
 }
 
+// endsChunk is how many bytes endsRange maps at a time, in words on the
+// stack rather than in an allocation as large as the text.
+const endsChunk = 4096
+
 // endsRange works out the ends of lines [lo, hi), lo < hi.
 func (ix *index) endsRange(lo, hi int) {
 	d := ix.d
 	from, to := d.start[lo], d.end[hi-1]
-	bm := newByteMap(d.text, from, to)
+	var solid, high [endsChunk/64 + 2]uint64
+	bm := newByteMap(d.text, from, to, solid[:], high[:])
 	text, notSpace, beyond := bm.text, bm.solid, bm.high
 	ends, starts, stops := ix.ends[lo:hi], d.start[lo:hi], d.end[lo:hi]
 	for j := range ends {
@@ -69,11 +77,16 @@ type byteMap struct {
 	high  []uint64 // the bytes beyond ASCII; nil when there are none
 }
 
-func newByteMap(text string, from, to int) *byteMap {
+// newByteMap returns the map of text[from:to], in solid and high when
+// they have room for it, and otherwise in words it allocates.
+func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 	// Words enough for bitsFrom to read 64 bits from any offset up to
 	// to-from (an empty line there), past the last byte.
 	words := (to-from)/64 + 2
-	bm := &byteMap{text: text[from:to], solid: make([]uint64, words)}
+	if len(solid) < words || len(high) < words {
+		solid, high = make([]uint64, words), make([]uint64, words)
+	}
+	bm := byteMap{text: text[from:to], solid: solid[:words]}
 	var pad string // the last bytes of text, less than 64, filled out
 	for w, o := 0, from; o < to; w, o = w+1, o+64 {
 		block := text[o:]
@@ -87,10 +100,11 @@ func newByteMap(text string, from, to int) *byteMap {
 		}
 		var beyond uint64
 		bm.solid[w], beyond = solid64(block)
-		if beyond != 0 {
-			if bm.high == nil {
-				bm.high = make([]uint64, words)
-			}
+		if beyond != 0 && bm.high == nil {
+			bm.high = high[:words]
+			clear(bm.high)
+		}
+		if bm.high != nil {
 			bm.high[w] = beyond64(block)
 		}
 	}
