@@ -188,10 +188,12 @@ func gather(x uint64) uint64 {
 func solid(x uint64) uint64 {
 	const ones = 0x0101010101010101
 	// Every sum is of bytes below 0x80, so none carries from one byte
-	// into the next: the top bit of each byte says what that byte is.
+	// into the next: the top bit of each byte of a sum says what that
+	// byte is. A byte is solid when it is not ' ' (its top bit in
+	// low^' ' + 0x7f) and is below 0x09 or above 0x0d (in low + 0x77,
+	// and in low + 0x72).
 	low := x &^ highBits
-	y := low ^ 0x20*ones
-	spaces := ^(y + 0x7f*ones) & highBits                         // the bytes ' '
-	controls := (low + 0x77*ones) &^ (low + 0x72*ones) & highBits // the bytes 0x09 to 0x0d
-	return highBits &^ (spaces | controls)
+	notBlank := low ^ ' '*ones + 0x7f*ones
+	notControl := ^(low + 0x77*ones) | (low + 0x72*ones)
+	return notBlank & notControl & highBits
 }
