@@ -434,8 +434,11 @@ func (ix *index) tally(s []sline) *tally {
 		if f.live == 0 {
 			break // every line of the search occurs too often to vote
 		}
-		if !f.may(i) {
-			continue
+		if !ix.keyed[i] {
+			if f.turnsAway(ix.ends[i]) {
+				continue
+			}
+			ix.hash(i)
 		}
 		k := ix.key[i]
 		m := k * mix
@@ -513,26 +516,19 @@ func (ix *index) newEndsFilter(s []sline) *endsFilter {
 	return f
 }
 
-// may reports whether line i may have the key of a search line still
-// counted, and hashes it when it may. The ends of the line must be known
-// (see endsAll).
-func (f *endsFilter) may(i int) bool {
-	ix := f.ix
-	if ix.keyed[i] {
-		return true
-	}
-	switch e := ix.ends[i]; e {
+// turnsAway reports whether a line not hashed yet whose ends are e (see
+// endsAll) cannot have the key of a search line still counted: it is
+// blank (no search line counted is), or a line of ASCII with a shape no
+// such line has. A line that may have one is hashed to know.
+func (f *endsFilter) turnsAway(e uint32) bool {
+	switch e {
 	case endsBlank:
-		return false // no search line counted is blank
+		return true
 	case endsUnknown:
-	default:
-		first, last, n := byte(e>>24), byte(e>>16), int(e&0xffff)
-		if b := shape(first, last, n); f.bits[b/64]&(1<<(b%64)) == 0 {
-			return false
-		}
+		return false
 	}
-	ix.hash(i)
-	return true
+	b := shape(byte(e>>24), byte(e>>16), int(e&0xffff))
+	return f.bits[b/64]&(1<<(b%64)) == 0
 }
 
 // The ends of a line, in index.ends, are the first and last bytes of its
