@@ -48,10 +48,11 @@ func (ix *index) endsRange(lo, hi int) {
 	bm := newByteMap(d.text, from, to, solid[:], high[:])
 	text, notSpace, beyond := bm.text, bm.solid, bm.high
 	ends, starts, stops := ix.ends[lo:hi], d.start[lo:hi], d.end[lo:hi]
+	long := false // whether some line is longer than 64 bytes
 	for j := range ends {
 		a, b := starts[j]-from, stops[j]-from
 		if b-a > 64 {
-			ends[j] = bm.ends(a, b)
+			long = true
 			continue
 		}
 		// 1<<64 is 0: a line of 64 bytes keeps every bit.
@@ -66,6 +67,12 @@ func (ix *index) endsRange(lo, hi int) {
 			e = endsUnknown
 		}
 		ends[j] = e
+	}
+	// The long lines apart, to keep the loop above free of calls.
+	for j := 0; long && j < len(ends); j++ {
+		if a, b := starts[j]-from, stops[j]-from; b-a > 64 {
+			ends[j] = bm.ends(a, b)
+		}
 	}
 }
 
@@ -142,9 +149,11 @@ func (bm *byteMap) ends(a, b int) uint32 {
 
 // bitsFrom returns the 64 bits of m from bit o on.
 func bitsFrom(m []uint64, o int) uint64 {
-	w, s := o/64, uint(o%64)
-	// For s = 0, the shift by 64 is 0.
-	return m[w]>>s | m[w+1]<<(64-s)
+	w, s := uint(o)/64, uint(o)%64
+	// For s = 0, the bits of the next word are shifted out: by 64, in two
+	// shifts, as each shift is by less than 64 (which the compiler then
+	// need not check).
+	return m[w]>>s | m[w+1]<<(63-s)<<1
 }
 
 // solid64 returns a bit for each of the 64 bytes of w that is not ASCII
