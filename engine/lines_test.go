@@ -143,7 +143,7 @@ func TestSplitAt(t *testing.T) {
 // order mark.
 func TestNewDocumentLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for k := range 1000 {
+	for k := range 2000 {
 		text := randomText(rng)
 		d := newDocument(text)
 		body := strings.TrimPrefix(text, bom)
@@ -152,6 +152,23 @@ func TestNewDocumentLines(t *testing.T) {
 		mixed := crlf > 0 && crlf < strings.Count(body, "\n")
 		if !slices.Equal(d.start, start) || !slices.Equal(d.end, end) || d.crlf != crlfMost || d.mixed != mixed {
 			t.Fatalf("text %d %.200q: lines %v %v, crlf %v, mixed %v; want %v %v, %v, %v", k, text, d.start, d.end, d.crlf, d.mixed, start, end, crlfMost, mixed)
+		}
+		// The text with "\r\n" turned into "\n", and where each line
+		// starts in it, built a line at a time.
+		var lf strings.Builder
+		var lfStart []int
+		for i := range start {
+			lfStart = append(lfStart, lf.Len())
+			lf.WriteString(text[start[i]:end[i]])
+			if i+1 < len(start) || strings.HasSuffix(text, "\n") {
+				lf.WriteByte('\n')
+			}
+		}
+		if crlf == 0 {
+			lfStart = nil // the body is its own view
+		}
+		if d.lf != lf.String() || !slices.Equal(d.lfStart, lfStart) || (d.lfStart == nil) != (crlf == 0) {
+			t.Fatalf("text %d %.200q: the text with line feeds is %.200q, its lines start at %v; want %.200q, %v", k, text, d.lf, d.lfStart, lf.String(), lfStart)
 		}
 	}
 }
