@@ -76,12 +76,16 @@ func randomText(rng *rand.Rand) string {
 	if rng.IntN(16) == 0 {
 		lines = 0
 	}
+	huge := rng.IntN(8) == 0 // one line of about 0xffff bytes not white space
 	for range lines {
 		switch r := rng.IntN(40); {
-		case r == 0:
-			b.WriteString(strings.Repeat("x ", 0x8000+rng.IntN(4)-2)) // about 0xffff bytes not white space
-		case r == 1:
-			b.WriteString(strings.Repeat("y", 0xfffd+rng.IntN(4)))
+		case huge && r < 2:
+			huge = false
+			if r == 0 {
+				b.WriteString(strings.Repeat("x ", 0x8000+rng.IntN(4)-2))
+			} else {
+				b.WriteString(strings.Repeat("y", 0xfffd+rng.IntN(4)))
+			}
 		case r < 5:
 			for range 10 + rng.IntN(300) {
 				b.WriteString(pieces[rng.IntN(len(pieces))])
