@@ -535,11 +535,14 @@ func (f *endsFilter) turnsAway(e uint32) bool {
 // loose view and its length, as first<<24 | last<<16 | length, or one of
 // the values below: they are worked out once for every line (see
 // endsAll), so that every tally of a search after the first costs a
-// look-up per line.
+// look-up per line. A line of ASCII has a length of 1 or more and a first
+// byte below 0x80, so its ends are neither 0 nor have the top bit set:
+// none is one of these values (a line of two NUL bytes would be
+// endsBlank, were that 2).
 const (
-	endsNotYet  = iota // not looked at yet
-	endsUnknown        // a byte beyond ASCII, or a very long line: hash it
-	endsBlank          // white space only
+	endsNotYet  = 0            // not looked at yet
+	endsUnknown = 1<<31 | iota // a byte beyond ASCII, or a very long line: hash it
+	endsBlank                  // white space only
 )
 
 // counted takes a key that has been counted enough out of the filter.

@@ -228,6 +228,25 @@ func TestEndsEveryByte(t *testing.T) {
 	}
 }
 
+// TestEndsAreNotSentinels checks that lines whose ends, packed, are
+// small numbers (NUL bytes first and last, one or two bytes long) are
+// told from a blank line and a line to hash: blank or not, and as long,
+// whether their ends are known or not.
+func TestEndsAreNotSentinels(t *testing.T) {
+	for _, line := range []string{"\x00", "\x00\x00", " \x00\x00\t", "\x00\x01\x00", "\x01"} {
+		text := "a\n" + line + "\nb\n"
+		cold := newIndex(newDocument(text))
+		warm := newIndex(newDocument(text))
+		warm.endsAll()
+		if e := warm.ends[1]; e == endsBlank || e == endsUnknown || e == endsNotYet {
+			t.Errorf("%q: the ends %#x are a sentinel", line, e)
+		}
+		if cold.blank(1) || warm.blank(1) || cold.lenOf(1) != warm.lenOf(1) {
+			t.Errorf("%q: blank %v and %v, of length %d and %d; want not blank, of one length", line, cold.blank(1), warm.blank(1), cold.lenOf(1), warm.lenOf(1))
+		}
+	}
+}
+
 // TestNewIndexForgets checks that a new index knows nothing of any line,
 // as forget leaves a line.
 func TestNewIndexForgets(t *testing.T) {
