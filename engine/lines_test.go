@@ -270,6 +270,17 @@ func BenchmarkNewDocument(b *testing.B) {
 	}
 }
 
+// BenchmarkEndsAll works out the ends of every line of a file of 3,000
+// lines of code, as the first tally of a search against it does.
+func BenchmarkEndsAll(b *testing.B) {
+	d := newDocument(codeText(3000))
+	b.SetBytes(int64(len(d.text)))
+	for b.Loop() {
+		ix := newIndex(d)
+		ix.endsAll()
+	}
+}
+
 // codeText returns n lines that look like Go code: indented, of varied
 // length, some blank.
 func codeText(n int) string {
