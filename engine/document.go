@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -77,13 +79,14 @@ func newDocument(text string) *document {
 	if strings.HasPrefix(text, bom) {
 		d.body = len(bom)
 	}
-	n := strings.Count(text[d.body:], "\n") + 1
-	d.start = make([]int, 0, n)
-	d.end = make([]int, 0, n)
 	var crlf int
-	d.start, d.end, crlf = splitAt(text, d.body, len(text), d.start, d.end)
+	d.start, d.end, crlf = splitAt(text, d.body, len(text), nil, nil)
 	d.crlf = crlf > 0 && 2*crlf >= len(d.start)
-	d.mixed = crlf > 0 && crlf < n-1 // n-1 "\n" in all
+	feeds := len(d.start) // every line ends in "\n" or "\r\n" but the last
+	if feeds > 0 && !d.endsWithNewline() {
+		feeds--
+	}
+	d.mixed = crlf > 0 && crlf < feeds
 	if crlf == 0 {
 		d.lf = text[d.body:]
 		return d
@@ -105,25 +108,92 @@ func newDocument(text string) *document {
 // splitAt appends to start and end the lines of text[from:to], which
 // begins a line and ends one (or the text), and returns them with the
 // number of lines that end in "\r\n".
+//
+// It finds the line feeds of 64 bytes at a time as the bits of a word
+// (see feeds64) and takes the lines from its set bits: a short line costs
+// a few word operations rather than a call to strings.IndexByte, and the
+// branch on where the line feeds fall, which a processor cannot predict,
+// is taken once for every 64 bytes rather than for every line. A line
+// longer than longLine is left to strings.IndexByte, faster on long
+// spans.
 func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
-	crlf := 0
-	for at := from; at < to; {
-		i := strings.IndexByte(text[at:to], '\n')
-		if i < 0 {
-			start = append(start, at)
-			end = append(end, to)
-			break
-		}
-		e := at + i
+	n := strings.Count(text[from:to], "\n")
+	start = slices.Grow(start, n+1)
+	end = slices.Grow(end, n+1)
+	// The lines that end in a line feed, written by index.
+	starts := start[len(start) : len(start)+n]
+	ends := end[len(end) : len(end)+n]
+	k, crlf := 0, 0
+	at := from // where the line being read starts
+	line := func(nl int) {
+		e := nl
 		if e > at && text[e-1] == '\r' {
 			e--
 			crlf++
 		}
+		starts[k], ends[k] = at, e
+		k++
+		at = nl + 1
+	}
+	i := from // the next byte to read
+	for i+64 <= to {
+		for m := feeds64(text[i : i+64]); m != 0; m &= m - 1 {
+			line(i + bits.TrailingZeros64(m))
+		}
+		i += 64
+		if i-at >= longLine {
+			j := strings.IndexByte(text[i:to], '\n')
+			if j < 0 {
+				i = to
+				break
+			}
+			line(i + j)
+			i = at
+		}
+	}
+	for ; i < to; i++ {
+		if text[i] == '\n' {
+			line(i)
+		}
+	}
+	start, end = start[:len(start)+k], end[:len(end)+k]
+	if at < to {
 		start = append(start, at)
-		end = append(end, e)
-		at += i + 1
+		end = append(end, to)
 	}
 	return start, end, crlf
+}
+
+// longLine is how long a line splitAt reads 64 bytes at a time.
+const longLine = 256
+
+// feeds64 returns a bit for each of the 64 bytes of w that is a line
+// feed, the first byte's in the lowest bit (see gather). The eight words
+// are written out: the compiler does not unroll loops.
+func feeds64(w string) uint64 {
+	w = w[:64]
+	return gather(newlines(load64(w, 0))) | gather(newlines(load64(w, 8)))<<8 |
+		gather(newlines(load64(w, 16)))<<16 | gather(newlines(load64(w, 24)))<<24 |
+		gather(newlines(load64(w, 32)))<<32 | gather(newlines(load64(w, 40)))<<40 |
+		gather(newlines(load64(w, 48)))<<48 | gather(newlines(load64(w, 56)))<<56
+}
+
+// load64 returns the eight bytes of s from i on, the first in the lowest
+// bits.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// newlines returns the top bit of each byte of x that is a line feed.
+func newlines(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	// y has a zero byte where x has a '\n'. The sum cannot carry from one
+	// byte into the next: its top bit is set for each byte whose low seven
+	// bits are not all zero, and y's own top bit covers the others.
+	y := x ^ '\n'*ones
+	return ^((y&(0x7f*ones) + 0x7f*ones) | y) & highBits
 }
 
 // edited returns the document of text, which is d's text with the bytes

@@ -77,13 +77,13 @@ type index struct {
 	d     *document
 	key   []uint64
 	keyed []bool   // whether key is known
-	ends  []uint32 // see endsOf
+	ends  []uint32 // see endsAll
 	n     []int32  // -1 for a line not measured yet
 	sig   []uint64
 	// hashed is set once every line is hashed, measured once every line
-	// is measured.
-	hashed, measured bool
-	lo               pagedStrings // loose views computed so far, "" where not yet
+	// is measured, endsKnown once the ends of every line are known.
+	hashed, measured, endsKnown bool
+	lo                          pagedStrings // loose views computed so far, "" where not yet
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
@@ -95,7 +95,15 @@ type index struct {
 func newIndex(d *document) *index {
 	count := d.lineCount()
 	ix := &index{d: d, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
-	ix.forget(0, count)
+	// No line is known yet (see forget): keyed is false and ends is
+	// endsNotYet as allocated, and n is filled with -1 by copies of
+	// doubling length rather than a store per line.
+	if count > 0 {
+		ix.n[0] = -1
+		for k := 1; k < count; k *= 2 {
+			copy(ix.n[k:], ix.n[:k])
+		}
+	}
 	return ix
 }
 
@@ -103,6 +111,9 @@ func newIndex(d *document) *index {
 func (ix *index) forget(from, to int) {
 	for i := from; i < to; i++ {
 		ix.n[i], ix.keyed[i], ix.ends[i] = -1, false, endsNotYet
+	}
+	if from < to {
+		ix.endsKnown = false
 	}
 }
 
@@ -421,12 +432,16 @@ func (ix *index) tally(s []sline) *tally {
 		tkeys[h], tocc[h] = k, t.occs[k]
 	}
 	f := ix.newEndsFilter(s)
+	ix.endsAll()
 	for i := range ix.key {
 		if f.live == 0 {
 			break // every line of the search occurs too often to vote
 		}
-		if !f.may(i) {
-			continue
+		if !ix.keyed[i] {
+			if f.turnsAway(ix.ends[i]) {
+				continue
+			}
+			ix.hash(i)
 		}
 		k := ix.key[i]
 		m := k * mix
@@ -504,60 +519,34 @@ func (ix *index) newEndsFilter(s []sline) *endsFilter {
 	return f
 }
 
-// may reports whether line i may have the key of a search line still
-// counted, and hashes it when it may.
-func (f *endsFilter) may(i int) bool {
-	ix := f.ix
-	if ix.keyed[i] {
-		return true
-	}
-	switch e := ix.endsOf(i); e {
+// turnsAway reports whether a line not hashed yet whose ends are e (see
+// endsAll) cannot have the key of a search line still counted: it is
+// blank (no search line counted is), or a line of ASCII with a shape no
+// such line has. A line that may have one is hashed to know.
+func (f *endsFilter) turnsAway(e uint32) bool {
+	switch e {
 	case endsBlank:
-		return false // no search line counted is blank
+		return true
 	case endsUnknown:
-	default:
-		first, last, n := byte(e>>24), byte(e>>16), int(e&0xffff)
-		if b := shape(first, last, n); f.bits[b/64]&(1<<(b%64)) == 0 {
-			return false
-		}
+		return false
 	}
-	ix.hash(i)
-	return true
+	b := shape(byte(e>>24), byte(e>>16), int(e&0xffff))
+	return f.bits[b/64]&(1<<(b%64)) == 0
 }
 
-// Values of index.ends besides a line's ends.
+// The ends of a line, in index.ends, are the first and last bytes of its
+// loose view and its length, as first<<24 | last<<16 | length, or one of
+// the values below: they are worked out once for every line (see
+// endsAll), so that every tally of a search after the first costs a
+// look-up per line. A line of ASCII has a length of 1 or more and a first
+// byte below 0x80, so its ends are neither 0 nor have the top bit set:
+// none is one of these values (a line of two NUL bytes would be
+// endsBlank, were that 2).
 const (
-	endsNotYet  = iota // not looked at yet
-	endsUnknown        // a byte beyond ASCII, or a very long line: hash it
-	endsBlank          // white space only
+	endsNotYet  = 0            // not looked at yet
+	endsUnknown = 1<<31 | iota // a byte beyond ASCII, or a very long line: hash it
+	endsBlank                  // white space only
 )
-
-// endsOf returns the first and last bytes of line i's loose view and its
-// length, as first<<24 | last<<16 | length, or endsUnknown or endsBlank;
-// once per line, so that every tally of a search after the first costs a
-// look-up per line.
-func (ix *index) endsOf(i int) uint32 {
-	if e := ix.ends[i]; e != endsNotYet {
-		return e
-	}
-	d := ix.d
-	a, b := d.start[i], d.end[i]
-	for a < b && isSpaceByte(d.text[a]) {
-		a++
-	}
-	for b > a && isSpaceByte(d.text[b-1]) {
-		b--
-	}
-	e := uint32(endsBlank)
-	if a < b {
-		e = endsUnknown
-		if n, ok := asciiLooseLen(d.text[a:b]); ok && n < 0xffff {
-			e = uint32(d.text[a])<<24 | uint32(d.text[b-1])<<16 | uint32(n)
-		}
-	}
-	ix.ends[i] = e
-	return e
-}
 
 // counted takes a key that has been counted enough out of the filter.
 func (f *endsFilter) counted(key uint64) {

@@ -1,0 +1,208 @@
+package engine
+
+import "math/bits"
+
+// The ends of a line (see endsNotYet) are worked out for all the lines a
+// tally reads in one pass over their bytes, rather than in a call per
+// line: the pass turns every 64 bytes into a word of bits, one for each
+// byte that is not white space (and, in a text with bytes beyond ASCII,
+// a word of bits for those), and a line's ends are read from the bits of
+// its bytes: for a line of up to 64 bytes, a few word operations and no
+// loop. The bits of the 64 bytes from any offset are two words of the
+// map shifted and joined (see bitsFrom), so a line that crosses from one
+// word of the map to the next costs no more.
+
+// endsAll works out the ends of every line whose ends are not known yet,
+// once: before a pass that looks at every line's ends.
+func (ix *index) endsAll() {
+	if ix.endsKnown {
+		return
+	}
+	d := ix.d
+	for i := 0; i < len(ix.ends); {
+		if ix.ends[i] != endsNotYet {
+			i++
+			continue
+		}
+		// The lines not known yet from i on, as many as fit in endsChunk
+		// bytes, and at least one.
+		j := i + 1
+		for j < len(ix.ends) && ix.ends[j] == endsNotYet && d.end[j]-d.start[i] <= endsChunk {
+			j++
+		}
+		ix.endsRange(i, j)
+		i = j
+	}
+	ix.endsKnown = true
+}
+
+// endsChunk is how many bytes endsRange maps at a time, in words on the
+// stack rather than in an allocation as large as the text.
+const endsChunk = 4096
+
+// endsRange works out the ends of lines [lo, hi), lo < hi.
+func (ix *index) endsRange(lo, hi int) {
+	d := ix.d
+	from, to := d.start[lo], d.end[hi-1]
+	var solid, high [endsChunk/64 + 2]uint64
+	bm := newByteMap(d.text, from, to, solid[:], high[:])
+	text, notSpace, beyond := bm.text, bm.solid, bm.high
+	ends, starts, stops := ix.ends[lo:hi], d.start[lo:hi], d.end[lo:hi]
+	long := false // whether some line is longer than 64 bytes
+	for j := range ends {
+		a, b := starts[j]-from, stops[j]-from
+		if b-a > 64 {
+			long = true
+			continue
+		}
+		// 1<<64 is 0: a line of 64 bytes keeps every bit.
+		keep := uint64(1)<<(b-a) - 1
+		x := bitsFrom(notSpace, a) & keep
+		e := uint32(endsBlank)
+		if x != 0 {
+			first, last := a+bits.TrailingZeros64(x), a+63-bits.LeadingZeros64(x)
+			e = uint32(text[first])<<24 | uint32(text[last])<<16 | uint32(bits.OnesCount64(x))
+		}
+		if beyond != nil && bitsFrom(beyond, a)&keep != 0 {
+			e = endsUnknown
+		}
+		ends[j] = e
+	}
+	// The long lines apart, to keep the loop above free of calls.
+	for j := 0; long && j < len(ends); j++ {
+		if a, b := starts[j]-from, stops[j]-from; b-a > 64 {
+			ends[j] = bm.ends(a, b)
+		}
+	}
+}
+
+// A byteMap holds a bit for each byte of text[from:to], in words of 64
+// bits, the first byte's in the lowest bit of the first word.
+type byteMap struct {
+	text  string   // text[from:to]: what the map is of
+	solid []uint64 // the bytes that are not ASCII white space
+	high  []uint64 // the bytes beyond ASCII; nil when there are none
+}
+
+// newByteMap returns the map of text[from:to], in solid and high when
+// they have room for it, and otherwise in words it allocates.
+func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
+	// Words enough for bitsFrom to read 64 bits from any offset up to
+	// to-from (an empty line there), past the last byte.
+	words := (to-from)/64 + 2
+	if len(solid) < words || len(high) < words {
+		solid, high = make([]uint64, words), make([]uint64, words)
+	}
+	bm := byteMap{text: text[from:to], solid: solid[:words]}
+	var pad string // the last bytes of text, less than 64, filled out
+	for w, o := 0, from; o < to; w, o = w+1, o+64 {
+		block := text[o:]
+		if len(block) < 64 {
+			if pad == "" {
+				b := make([]byte, 64)
+				copy(b, block)
+				pad = string(b)
+			}
+			block = pad
+		}
+		var beyond uint64
+		bm.solid[w], beyond = solid64(block)
+		if beyond != 0 && bm.high == nil {
+			bm.high = high[:words]
+			clear(bm.high)
+		}
+		if bm.high != nil {
+			bm.high[w] = beyond64(block)
+		}
+	}
+	return bm
+}
+
+// ends returns the ends of the line that is bytes [a, b) of the map's text
+// (see endsNotYet), 64 bytes at a time.
+func (bm *byteMap) ends(a, b int) uint32 {
+	n, first, last := 0, -1, -1
+	for o := a; o < b; o += 64 {
+		keep := ^uint64(0)
+		if b-o < 64 {
+			keep = 1<<(b-o) - 1
+		}
+		if bm.high != nil && bitsFrom(bm.high, o)&keep != 0 {
+			return endsUnknown
+		}
+		if x := bitsFrom(bm.solid, o) & keep; x != 0 {
+			if first < 0 {
+				first = o + bits.TrailingZeros64(x)
+			}
+			last = o + 63 - bits.LeadingZeros64(x)
+			n += bits.OnesCount64(x)
+		}
+	}
+	switch {
+	case first < 0:
+		return endsBlank
+	case n >= 0xffff:
+		return endsUnknown
+	}
+	return uint32(bm.text[first])<<24 | uint32(bm.text[last])<<16 | uint32(n)
+}
+
+// bitsFrom returns the 64 bits of m from bit o on.
+func bitsFrom(m []uint64, o int) uint64 {
+	w, s := uint(o)/64, uint(o)%64
+	// For s = 0, the bits of the next word are shifted out: by 64, in two
+	// shifts, as each shift is by less than 64 (which the compiler then
+	// need not check).
+	return m[w]>>s | m[w+1]<<(63-s)<<1
+}
+
+// solid64 returns a bit for each of the 64 bytes of w that is not ASCII
+// white space, the first byte's in the lowest bit, and, in the top bit of
+// each byte, whether any of the eight bytes at that place in a word is
+// beyond ASCII (its bit is then meaningless). The eight words are written
+// out: the compiler does not unroll loops.
+func solid64(w string) (m, beyond uint64) {
+	w = w[:64]
+	x0, x1, x2, x3 := load64(w, 0), load64(w, 8), load64(w, 16), load64(w, 24)
+	x4, x5, x6, x7 := load64(w, 32), load64(w, 40), load64(w, 48), load64(w, 56)
+	m = gather(solid(x0)) | gather(solid(x1))<<8 | gather(solid(x2))<<16 | gather(solid(x3))<<24 |
+		gather(solid(x4))<<32 | gather(solid(x5))<<40 | gather(solid(x6))<<48 | gather(solid(x7))<<56
+	return m, (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7) & highBits
+}
+
+// beyond64 returns a bit for each of the 64 bytes of w that is beyond
+// ASCII, the first byte's in the lowest bit.
+func beyond64(w string) uint64 {
+	w = w[:64]
+	return gather(load64(w, 0)&highBits) | gather(load64(w, 8)&highBits)<<8 |
+		gather(load64(w, 16)&highBits)<<16 | gather(load64(w, 24)&highBits)<<24 |
+		gather(load64(w, 32)&highBits)<<32 | gather(load64(w, 40)&highBits)<<40 |
+		gather(load64(w, 48)&highBits)<<48 | gather(load64(w, 56)&highBits)<<56
+}
+
+// highBits is the top bit of every byte of a word.
+const highBits = 0x8080808080808080
+
+// gather returns the top bits of the eight bytes of x, which has no other
+// bit set, as the low eight bits, byte j's in bit j: multiplying by the
+// constant moves bit 8j+7 to bit 56+j, and no two of the partial products
+// meet, so none carries.
+func gather(x uint64) uint64 {
+	return x >> 7 * 0x0102040810204080 >> 56
+}
+
+// solid returns the top bit of each byte of x that is ASCII and not white
+// space (see isSpaceByte); the top bit of a byte beyond ASCII is
+// meaningless.
+func solid(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	// Every sum is of bytes below 0x80, so none carries from one byte
+	// into the next: the top bit of each byte of a sum says what that
+	// byte is. A byte is solid when it is not ' ' (its top bit in
+	// low^' ' + 0x7f) and is below 0x09 or above 0x0d (in low + 0x77,
+	// and in low + 0x72).
+	low := x &^ highBits
+	notBlank := low ^ ' '*ones + 0x7f*ones
+	notControl := ^(low + 0x77*ones) | (low + 0x72*ones)
+	return notBlank & notControl & highBits
+}
