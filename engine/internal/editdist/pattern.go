@@ -6,17 +6,28 @@ import "math/bits"
 // match masks of the bit-parallel algorithm are built once, not once per
 // comparison. The zero Pattern is not usable; call [NewPattern].
 type Pattern struct {
-	p   string
-	peq *[256]uint64 // nil when p is longer than a word or empty
+	p    string
+	fits bool // p is at most a word long, and not empty
+	// The match mask of byte c is masks[slot[c]]: each distinct byte of p
+	// has a slot from 1 on, every other byte slot 0, whose mask is empty.
+	// (A table of 256 masks would take 2 KB per pattern; a search line
+	// has few distinct bytes.)
+	slot  [256]uint8
+	masks [wordBits + 1]uint64
 }
 
 // NewPattern prepares p for [Pattern.Bounded].
 func NewPattern(p string) *Pattern {
-	pt := &Pattern{p: p}
-	if len(p) > 0 && len(p) <= wordBits {
-		pt.peq = new([256]uint64)
+	pt := &Pattern{p: p, fits: len(p) > 0 && len(p) <= wordBits}
+	if pt.fits {
+		next := uint8(0)
 		for i := 0; i < len(p); i++ {
-			pt.peq[p[i]] |= 1 << i
+			c := p[i]
+			if pt.slot[c] == 0 {
+				next++
+				pt.slot[c] = next
+			}
+			pt.masks[pt.slot[c]] |= 1 << i
 		}
 	}
 	return pt
@@ -27,7 +38,7 @@ func NewPattern(p string) *Pattern {
 // max.
 func (pt *Pattern) Bounded(t string, max int) int {
 	p := pt.p
-	if pt.peq == nil || len(t) == 0 {
+	if !pt.fits || len(t) == 0 {
 		return Bounded(p, t, max)
 	}
 	d, max, done := bound(p, t, max)
@@ -38,7 +49,11 @@ func (pt *Pattern) Bounded(t string, max int) int {
 	// longer: the column recurrence holds for any text, and so does the
 	// cut-off of oneWord, which only assumes that a horizontal delta is at
 	// least -1.
-	return oneWordMasks(pt.peq, uint(len(p)-1), len(p), t, max)
+	var peq [256]uint64
+	for c := range peq {
+		peq[c] = pt.masks[pt.slot[c]]
+	}
+	return oneWordMasks(&peq, uint(len(p)-1), len(p), t, max)
 }
 
 // Byte classes for [Pattern.BoundedSkipping].
@@ -56,7 +71,7 @@ const (
 // as soon as it meets a byte of class Abort (a byte the view would do
 // more with than keep or drop).
 func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (d int, ok bool) {
-	if pt.peq == nil || n == 0 {
+	if !pt.fits || n == 0 {
 		return 0, false
 	}
 	m := len(pt.p)
@@ -84,7 +99,7 @@ func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (
 			}
 			return 0, false
 		}
-		pv, mv, _, _ = step(pv, mv, pt.peq[c], 1, 0)
+		pv, mv, _, _ = step(pv, mv, pt.masks[pt.slot[c]], 1, 0)
 		j++
 		if row := j + m - n; j&3 == 0 && row > 0 && row <= m {
 			if d := j + deltas(pv, mv, row); d > max {
