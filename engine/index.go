@@ -478,7 +478,6 @@ func (ix *index) tally(s []sline) *tally {
 // counted as often as matters (see lineOccurrences), lines like it are no
 // longer hashed either.
 type endsFilter struct {
-	ix   *index
 	bits [endsBits / 64]uint64 // the shapes of the keys still counted
 	// keys maps each key to its shape, perShape counts the keys still
 	// counted of each shape.
@@ -501,7 +500,7 @@ func shape(first, last byte, n int) int {
 }
 
 func (ix *index) newEndsFilter(s []sline) *endsFilter {
-	f := &endsFilter{ix: ix, keys: map[uint64]int{}, perShape: map[int]int{}}
+	f := &endsFilter{keys: map[uint64]int{}, perShape: map[int]int{}}
 	for j := range s {
 		l := &s[j]
 		if l.blank || l.elision {
