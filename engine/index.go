@@ -591,18 +591,11 @@ func asciiLooseLen(s string) (int, bool) {
 // nonSpace returns the top bit of each byte of w that is not ASCII white
 // space, and false when w has a byte beyond ASCII.
 func nonSpace(w string) (uint64, bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-	if x&highs != 0 {
+	x := load64(w, 0)
+	if x&highBits != 0 {
 		return 0, false
 	}
-	// Every byte is below 0x80, so no sum below carries into the next
-	// byte: the top bit of each byte says what that byte is.
-	y := x ^ 0x20*ones
-	spaces := ^((y&(0x7f*ones) + 0x7f*ones) | y) & highs   // the bytes ' '
-	controls := (x + 0x77*ones) &^ (x + 0x72*ones) & highs // the bytes 0x09 to 0x0d
-	return highs &^ (spaces | controls), true
+	return solid(x), true
 }
 
 // vote adds to a tally whose occurrences are counted the votes of the
