@@ -49,9 +49,9 @@ func (pt *Pattern) Bounded(t string, max int) int {
 	// longer: the column recurrence holds for any text, and so does the
 	// cut-off of oneWord, which only assumes that a horizontal delta is at
 	// least -1.
-	var peq [256]uint64
-	for c := range peq {
-		peq[c] = pt.masks[pt.slot[c]]
+	var peq [256]uint64 // the masks of p's bytes, the others empty
+	for i := 0; i < len(p); i++ {
+		peq[p[i]] = pt.masks[pt.slot[p[i]]]
 	}
 	return oneWordMasks(&peq, uint(len(p)-1), len(p), t, max)
 }
