@@ -25,6 +25,11 @@ const (
 	elisionReach = 2000
 )
 
+// mix spreads a value over the top bits of a word when multiplied by it
+// (Fibonacci hashing): the hash tables and filters of a search take their
+// slots from those bits.
+const mix = 0x9e3779b97f4a7c15
+
 // An sline is a line of the model's search text with its loose view.
 type sline struct {
 	text    string
@@ -417,7 +422,6 @@ func (ix *index) tally(s []sline) *tally {
 	}
 	// A bloom filter of one bit per key, from the top bits of the same
 	// mixed hash, turns most other lines away before that.
-	const mix = 0x9e3779b97f4a7c15
 	mask := uint64(1)<<(64-shift) - 1
 	tkeys := make([]uint64, mask+1)
 	tocc := make([]*lineOccurrences, mask+1)
@@ -495,7 +499,7 @@ const (
 // shape returns the bit of the filter for a loose view with the given
 // first and last bytes and length.
 func shape(first, last byte, n int) int {
-	h := (uint64(first)<<8 | uint64(last) | uint64(n)<<16) * 0x9e3779b97f4a7c15
+	h := (uint64(first)<<8 | uint64(last) | uint64(n)<<16) * mix
 	return int(h >> (64 - endsLog))
 }
 

@@ -58,7 +58,6 @@ func newPostings(keys []uint64) *postings {
 
 // home is the first slot where key k is looked for.
 func (p *postings) home(k uint64) int {
-	const mix = 0x9e3779b97f4a7c15
 	return int((k * mix) >> p.shift)
 }
 
