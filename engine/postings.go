@@ -10,7 +10,7 @@ package engine
 type postings struct {
 	shift uint     // a key's home slot is its mixed hash >> shift
 	keys  []uint64 // the key in each slot
-	start []int32  // where the slot's lines start in lines, less one; 0 for an empty slot
+	start []int32  // where the slot's lines start in lines
 	count []int32  // how many lines have the slot's key
 	lines []int32
 }
@@ -44,13 +44,13 @@ func newPostings(keys []uint64) *postings {
 	next := int32(0)
 	for h, c := range p.count {
 		if c > 0 {
-			p.start[h] = next + 1
+			p.start[h] = next
 			next += c
 		}
 	}
 	fill := make([]int32, size) // the lines placed in each slot so far
 	for i, h := range slot {
-		p.lines[p.start[h]-1+fill[h]] = int32(i)
+		p.lines[p.start[h]+fill[h]] = int32(i)
 		fill[h]++
 	}
 	return p
@@ -67,8 +67,7 @@ func (p *postings) of(k uint64) []int32 {
 	mask := len(p.keys) - 1
 	for h := p.home(k); p.count[h] > 0; h = (h + 1) & mask {
 		if p.keys[h] == k {
-			s := p.start[h] - 1
-			return p.lines[s : s+p.count[h]]
+			return p.lines[p.start[h] : p.start[h]+p.count[h]]
 		}
 	}
 	return nil
