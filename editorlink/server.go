@@ -309,22 +309,27 @@ func lockDir(dir string) (func(), error) {
 
 // serve accepts connections on ln until ctx is done or the socket file is
 // no longer fi (removed or replaced behind the server's back), then closes
-// ln and removes the socket if it is still fi.
+// ln. When ctx is done it removes the socket first, if it is still fi,
+// while ln still listens: a server that claims the root meanwhile finds it
+// live and waits, so the socket it binds next cannot be taken for this
+// one (a new socket may get the inode number of the one it replaced).
 func (s *Server) serve(ctx context.Context, rl *rootLink, ln *net.UnixListener, fi os.FileInfo) {
 	var conns sync.WaitGroup
 	cctx, cancel := context.WithCancel(ctx)
+	watched := make(chan struct{})
 	defer func() {
-		ln.Close()
 		cancel()
+		<-watched
 		conns.Wait()
-		s.release(rl.path, fi)
 	}()
 	go func() {
+		defer close(watched)
 		t := time.NewTicker(s.opt.Retry)
 		defer t.Stop()
 		for {
 			select {
 			case <-cctx.Done():
+				s.release(rl.path, fi)
 				ln.Close()
 				return
 			case <-t.C:
