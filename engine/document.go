@@ -53,6 +53,20 @@ func (doc *Document) Apply(m *Match) *Document {
 	return next
 }
 
+// reset makes doc the Document of text as NewDocument would, in the
+// arrays it holds for another text.
+func (doc *Document) reset(text string) {
+	var start, end []int
+	if doc.d != nil {
+		start, end = doc.d.start[:0], doc.d.end[:0]
+	}
+	doc.d = splitDocument(text, start, end)
+	doc.resolves = 0
+	if doc.ix != nil {
+		doc.ix = doc.ix.reuse(doc.d)
+	}
+}
+
 func (doc *Document) index() *index {
 	if doc.ix == nil {
 		doc.ix = newIndex(doc.d)
@@ -74,13 +88,17 @@ type document struct {
 	lfStart []int  // start of each line in lf; nil when lf is the body itself
 }
 
-func newDocument(text string) *document {
+func newDocument(text string) *document { return splitDocument(text, nil, nil) }
+
+// splitDocument returns the document of text, its line offsets appended
+// to start and end, which are empty.
+func splitDocument(text string, start, end []int) *document {
 	d := &document{text: text}
 	if strings.HasPrefix(text, bom) {
 		d.body = len(bom)
 	}
 	var crlf int
-	d.start, d.end, crlf = splitAt(text, d.body, len(text), nil, nil)
+	d.start, d.end, crlf = splitAt(text, d.body, len(text), start, end)
 	d.crlf = crlf > 0 && 2*crlf >= len(d.start)
 	feeds := len(d.start) // every line ends in "\n" or "\r\n" but the last
 	if feeds > 0 && !d.endsWithNewline() {

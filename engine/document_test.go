@@ -91,6 +91,80 @@ func checkApply(t *testing.T, text string, m *Match) {
 	}
 }
 
+// TestDocumentReset checks that a Document reset to a new text, as Resolve
+// reuses one after it served another text, is the Document prepared from
+// scratch for the new text: nothing it computed for the old text (keys,
+// measures, ends, loose views, postings) is left over, whether its
+// arrays are long enough for the new text or not.
+func TestDocumentReset(t *testing.T) {
+	texts := []string{
+		codeText(3000),
+		"a\nb\n",
+		"",
+		bom + "x\r\n y\r\n",
+		codeText(700),
+		"one line, no newline",
+		codeText(3000),
+		strings.Repeat("\n", 5),
+	}
+	doc := NewDocument(texts[0])
+	for k, text := range texts[1:] {
+		// Use the document for the text before: every line hashed and
+		// looked at loosely, the postings listed.
+		ix := doc.index()
+		ix.hashAll()
+		ix.measureAll()
+		for i := range ix.lineCount() {
+			ix.loose(i)
+		}
+		ix.buildPostings()
+		doc.resolves = 2
+
+		doc.reset(text)
+		want := NewDocument(text)
+		if !reflect.DeepEqual(doc.d, want.d) || doc.resolves != 0 {
+			t.Fatalf("text %d: the document is\n%+v\nwant\n%+v", k+1, doc.d, want.d)
+		}
+		if doc.ix == nil {
+			continue // the arrays were too short: a new index is built
+		}
+		got := *doc.ix
+		got.tables = alignTables{} // kept on purpose
+		wantIx := newIndex(want.d)
+		wantIx.d = doc.d
+		if !reflect.DeepEqual(&got, wantIx) {
+			t.Fatalf("text %d: the index is\n%+v\nwant\n%+v", k+1, got, wantIx)
+		}
+	}
+}
+
+// TestResolveReusesNothing checks that Resolve, which prepares each text
+// in the arrays of a Document that served an earlier call, answers as a
+// Document prepared from scratch does, for searches against texts of
+// every size in turn.
+func TestResolveReusesNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := range 200 {
+		text := codeText(1 + rng.IntN(600))
+		lines := strings.SplitAfter(text, "\n")
+		i := rng.IntN(len(lines))
+		j := min(len(lines), i+1+rng.IntN(6))
+		old := strings.Join(lines[i:j], "")
+		switch k % 3 {
+		case 1: // shifted and mistyped
+			old = strings.ReplaceAll(strings.Replace(old, "e", "E", 1), "\t", "  ")
+		case 2: // not there at all
+			old = "func absent() {\n\treturn 42\n}\n"
+		}
+		e := Edit{Op: OpReplace, Old: old, New: "// changed\n" + old}
+		m, err := Resolve(text, e, Options{})
+		wm, werr := NewDocument(text).Resolve(e, Options{})
+		if !reflect.DeepEqual(m, wm) || fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("case %d: Resolve gave\n%+v %v\nwant\n%+v %v", k, m, err, wm, werr)
+		}
+	}
+}
+
 // TestTallyFromPostings checks that a tally taken from the lists of where
 // each line is, as a Document serving several searches takes it, is the
 // tally taken by reading the lines that may be the search's: the same

@@ -100,16 +100,36 @@ type index struct {
 func newIndex(d *document) *index {
 	count := d.lineCount()
 	ix := &index{d: d, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
-	// No line is known yet (see forget): keyed is false and ends is
-	// endsNotYet as allocated, and n is filled with -1 by copies of
-	// doubling length rather than a store per line.
-	if count > 0 {
+	ix.unmeasured()
+	return ix
+}
+
+// reuse returns an index of d in ix's arrays, ix being done with, or nil
+// when they are too short for d's lines.
+func (ix *index) reuse(d *document) *index {
+	count := d.lineCount()
+	if min(cap(ix.key), cap(ix.keyed), cap(ix.ends), cap(ix.n), cap(ix.sig)) < count {
+		return nil
+	}
+	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables}
+	clear(ix.key)
+	clear(ix.keyed)
+	clear(ix.ends)
+	clear(ix.sig)
+	ix.unmeasured()
+	return ix
+}
+
+// unmeasured fills n with -1, by copies of doubling length rather than a
+// store per line. With keyed false and ends endsNotYet, as a new index
+// allocates them, no line is known yet (see forget).
+func (ix *index) unmeasured() {
+	if len(ix.n) > 0 {
 		ix.n[0] = -1
-		for k := 1; k < count; k *= 2 {
+		for k := 1; k < len(ix.n); k *= 2 {
 			copy(ix.n[k:], ix.n[:k])
 		}
 	}
-	return ix
 }
 
 // forget marks lines [from, to) as neither measured nor hashed.
