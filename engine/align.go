@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -94,7 +95,7 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		}
 	}
 	// Walk back from the cheapest end.
-	var rev []op
+	rev := make([]op, 0, m+end)
 	for j, i := m, end; j > 0; {
 		switch moves[j*(w+1)+i] {
 		case mvPair:
@@ -112,11 +113,8 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 			i--
 		}
 	}
-	ops := make([]op, len(rev))
-	for k := range rev {
-		ops[k] = rev[len(rev)-1-k]
-	}
-	ops, whole := ix.refine(s, ops, lo, hi)
+	slices.Reverse(rev)
+	ops, whole := ix.refine(s, rev, lo, hi)
 	reg, ok := ix.score(s, ops)
 	// (When refine aligned the whole window by similarity already, doing
 	// it again would find the same.)
@@ -241,7 +239,9 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bo
 		}
 		return false
 	}
-	var out []op
+	// The gaps at the ends add at most the two file lines beyond each
+	// of their search lines; the gaps inside replace as many ops.
+	out := make([]op, 0, len(ops)+len(s)+4)
 	// Leading search lines: look at the lines just before the region
 	// (an elision among them has placed them already).
 	if head := ops[:firstPair]; elided(head) {
@@ -349,7 +349,7 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 			cost[at(a, b)], moves[at(a, b)] = best, mv
 		}
 	}
-	var rev []op
+	rev := make([]op, 0, p+q)
 	for a, b := p, q; a > 0 || b > 0; {
 		switch {
 		case a > 0 && moves[at(a, b)] == mvPair && b > 0:
@@ -363,10 +363,8 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 			b--
 		}
 	}
-	out := make([]op, 0, len(rev))
-	for k := len(rev) - 1; k >= 0; k-- {
-		out = append(out, rev[k])
-	}
+	slices.Reverse(rev)
+	out := rev
 	// Drop the free file lines at the ends: they are outside the region.
 	if freeStart {
 		for len(out) > 0 && out[0].kind == opFileOnly {

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -398,11 +400,11 @@ func (r *resolver) regions(s []sline, wins []window) []region {
 			}
 		}
 	}
-	sort.SliceStable(regs, func(a, b int) bool {
-		if regs[a].cost != regs[b].cost {
-			return regs[a].cost < regs[b].cost
+	slices.SortStableFunc(regs, func(a, b region) int {
+		if a.cost != b.cost {
+			return cmp.Compare(a.cost, b.cost)
 		}
-		return regs[a].first < regs[b].first
+		return cmp.Compare(a.first, b.first)
 	})
 	out := regs[:0]
 	for _, g := range regs {

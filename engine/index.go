@@ -1,9 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
@@ -415,22 +415,30 @@ type tally struct {
 // tally counts where the search's lines occur in the file. Lines that
 // occur often never vote for a place on their own.
 func (ix *index) tally(s []sline) *tally {
-	t := &tally{occs: map[uint64]*lineOccurrences{}, unfound: []int{}}
+	t := &tally{occs: make(map[uint64]*lineOccurrences, len(s)), unfound: []int{}}
+	// The occurrences of every key, and the first places of each, are
+	// taken from two arrays rather than allocated one by one.
+	all := make([]lineOccurrences, 0, len(s))
 	var keys []uint64
 	for _, l := range s {
 		if !l.blank && !l.elision && t.occs[l.key] == nil {
-			t.occs[l.key] = &lineOccurrences{}
+			all = append(all, lineOccurrences{})
+			t.occs[l.key] = &all[len(all)-1]
 			keys = append(keys, l.key)
 		}
 	}
 	if len(keys) == 0 {
 		return t
 	}
+	places := make([]int32, commonLine*len(keys))
+	for k := range keys {
+		t.occs[keys[k]].lines = places[k*commonLine : k*commonLine : (k+1)*commonLine]
+	}
 	if ix.post != nil {
 		for _, k := range keys {
 			o, lines := t.occs[k], ix.post.of(k)
 			o.count = min(len(lines), commonLine+1)
-			o.lines = append([]int32(nil), lines[:min(len(lines), commonLine)]...)
+			o.lines = append(o.lines, lines[:min(len(lines), commonLine)]...)
 		}
 		return t.vote(s)
 	}
@@ -625,6 +633,13 @@ func nonSpace(w string) (uint64, bool) {
 // vote adds to a tally whose occurrences are counted the votes of the
 // search's lines for places, and returns it.
 func (t *tally) vote(s []sline) *tally {
+	n := 0
+	for j := range s {
+		if l := &s[j]; !l.blank && !l.elision {
+			n += len(t.occs[l.key].lines)
+		}
+	}
+	t.votes = make([]vote, 0, n)
 	for j := range s {
 		l := &s[j]
 		if l.blank || l.elision {
@@ -730,7 +745,7 @@ type candidateSet struct {
 // when so many lines resemble them that the budget ran out: the search
 // cannot be placed.
 func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
-	sort.SliceStable(unfound, func(a, b int) bool { return s[unfound[a]].n > s[unfound[b]].n })
+	slices.SortStableFunc(unfound, func(a, b int) int { return cmp.Compare(s[b].n, s[a].n) })
 	if len(unfound) > 3 {
 		unfound = unfound[:3]
 	}
@@ -777,7 +792,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	}
 	for k, j := range looked {
 		l, hits := &s[j], hits[k]
-		sort.SliceStable(hits, func(a, b int) bool { return hits[a].sim > hits[b].sim })
+		slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(b.sim, a.sim) })
 		if len(hits) > commonLine {
 			hits = hits[:commonLine]
 		}
@@ -826,7 +841,9 @@ func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted
 // line shifts the diagonal by one) into windows, strongest first, and
 // reports whether strong groups were left out for want of room.
 func (ix *index) cluster(s []sline, votes []vote) (wins []window, truncated bool) {
-	sort.Slice(votes, func(a, b int) bool { return votes[a].diag < votes[b].diag })
+	// (slices.SortFunc is sort.Slice's pattern-defeating quicksort, without
+	// the reflection that allocates.)
+	slices.SortFunc(votes, func(a, b vote) int { return cmp.Compare(a.diag, b.diag) })
 	m := len(s)
 	tol := 2 + m/8
 	pad := 3 + m/4
@@ -849,7 +866,7 @@ func (ix *index) cluster(s []sline, votes []vote) (wins []window, truncated bool
 		}
 		groups = append(groups, group{v.diag, v.diag, v.w})
 	}
-	sort.SliceStable(groups, func(a, b int) bool { return groups[a].w > groups[b].w })
+	slices.SortStableFunc(groups, func(a, b group) int { return cmp.Compare(b.w, a.w) })
 	top := groups[0].w
 	for _, g := range groups {
 		if g.w < top/5 {

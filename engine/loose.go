@@ -1,8 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -164,7 +165,7 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 			break
 		}
 	}
-	sort.Slice(hits, func(a, b int) bool { return hits[a].start < hits[b].start })
+	slices.SortFunc(hits, func(a, b looseHit) int { return cmp.Compare(a.start, b.start) })
 	return hits
 }
 
