@@ -23,8 +23,9 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 	}
 	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	s := r.searchLines(old)
-	c := r.candidates(s, true)
+	srch := r.search(old)
+	s := srch.lines
+	c := r.candidates(srch, true)
 	wins := c.wins
 	if rd.hint > 0 && len(wins) > 0 {
 		// Always compare the place the hint points at, even if none of
@@ -474,6 +475,11 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 	d := r.d
 	start, end := d.offsetOfLine(reg.first), d.offsetOfLine(reg.last+1)
 	var b strings.Builder
+	size := 0
+	for _, l := range out {
+		size += len(l.text) + len("\r\n")
+	}
+	b.Grow(size)
 	atEOF := reg.last == d.lineCount()-1 && !d.endsWithNewline()
 	for k, l := range out {
 		b.WriteString(l.text)

@@ -120,16 +120,17 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 		}
 	} else {
 		lines, _ := trimEnds(splitLines(old), nil)
-		s := r.searchLines(lines)
+		srch := r.search(lines)
+		s := srch.lines
 		// Every line between the first and the last (which may be parts
 		// of lines) must be in the file as it is, ignoring white space.
-		occs := r.tally(s, joinKey(s)).occs
+		occs := r.tally(srch).occs
 		for j := 1; j < len(s)-1; j++ {
 			if o := occs[s[j].key]; o != nil && o.count == 0 {
 				return nil
 			}
 		}
-		c := r.candidates(s, false)
+		c := r.candidates(srch, false)
 		for _, w := range c.wins {
 			views = append(views, r.view(w.lo, w.hi))
 		}

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -180,70 +179,69 @@ type resolver struct {
 	doc *Document
 	opt Options
 
-	cands   map[string]candidateSet // candidate windows of each search text
-	tallies map[string]*tally       // where the lines of each search text are
-	slines  map[string][]sline      // each search text's lines, read once
+	// searches holds what is computed once per search text, by its
+	// lines, each ended by "\n"; key is where such a text is written to
+	// look it up.
+	searches map[string]*search
+	key      []byte
 }
 
-// searchLines returns the lines of a search with their loose views,
-// computed once per Resolve call for the same lines. The result is shared:
-// it must not be changed.
-func (r *resolver) searchLines(lines []string) []sline {
-	key := strconv.Itoa(len(lines)) + "\n" + strings.Join(lines, "\n")
-	if s, ok := r.slines[key]; ok {
+// A search is a search text's lines as a Resolve call reads them, with
+// what is computed from them at most once, however many readings of the
+// edit come to the same lines.
+type search struct {
+	lines []sline
+	tally *tally           // where the lines are
+	cands [2]*candidateSet // the windows worth aligning the lines against, without and with approximate lines
+}
+
+// search returns the search of lines. Its lines are shared: they must not
+// be changed.
+func (r *resolver) search(lines []string) *search {
+	r.key = r.key[:0]
+	for _, l := range lines {
+		r.key = append(r.key, l...)
+		r.key = append(r.key, '\n')
+	}
+	if s, ok := r.searches[string(r.key)]; ok {
 		return s
 	}
-	s := newSlines(lines)
-	if r.slines == nil {
-		r.slines = map[string][]sline{}
+	s := &search{lines: newSlines(lines)}
+	if r.searches == nil {
+		r.searches = map[string]*search{}
 	}
-	r.slines[key] = s
+	r.searches[string(r.key)] = s
 	return s
 }
 
-// candidates returns the windows worth aligning s against, computed once
-// per search text (and per kind: with or without approximate lines); the
-// tally of the lines they come from is shared by both kinds.
-func (r *resolver) candidates(s []sline, approximate bool) candidateSet {
-	lines := joinKey(s)
-	key := fmt.Sprintln(lines, approximate)
-	if c, ok := r.cands[key]; ok {
-		return c
+// searchLines returns the lines of a search with their loose views (see
+// search).
+func (r *resolver) searchLines(lines []string) []sline { return r.search(lines).lines }
+
+// candidates returns the windows worth aligning s's lines against, with
+// or without approximate lines; the tally of the lines they come from is
+// shared by both kinds.
+func (r *resolver) candidates(s *search, approximate bool) candidateSet {
+	k := 0
+	if approximate {
+		k = 1
 	}
-	c := r.index().candidates(s, r.tally(s, lines), approximate)
-	if r.cands == nil {
-		r.cands = map[string]candidateSet{}
+	if s.cands[k] == nil {
+		c := r.index().candidates(s.lines, r.tally(s), approximate)
+		s.cands[k] = &c
 	}
-	r.cands[key] = c
-	return c
+	return *s.cands[k]
 }
 
-// joinKey returns the text of search lines, each ended by "\n": the key
-// of what is computed once per search text.
-func joinKey(s []sline) string {
-	var key strings.Builder
-	for i := range s {
-		key.WriteString(s[i].text)
-		key.WriteByte('\n')
-	}
-	return key.String()
-}
-
-// tally returns where the lines s of a search text are, computed once per
-// Resolve call; lines is the key of s, the lines joined.
-func (r *resolver) tally(s []sline, lines string) *tally {
-	t, ok := r.tallies[lines]
-	if !ok {
+// tally returns where s's lines are.
+func (r *resolver) tally(s *search) *tally {
+	if s.tally == nil {
 		if r.doc.resolves > 1 {
 			r.index().buildPostings()
 		}
-		t = r.index().tally(s)
-		if r.tallies == nil {
-			r.tallies = map[string]*tally{}
-		}
-		r.tallies[lines] = t
+		s.tally = r.index().tally(s.lines)
 	}
-	return t
+	return s.tally
 }
 
 func (r *resolver) index() *index { return r.doc.index() }
