@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
@@ -60,13 +61,26 @@ func (l *sline) weight() int {
 
 func newSlines(lines []string) []sline {
 	out := make([]sline, len(lines))
+	// The loose views are written one after another into one string.
+	var b strings.Builder
+	size := 0
+	for _, t := range lines {
+		size += len(t)
+	}
+	b.Grow(size)
+	at := make([]int, len(lines)+1)
 	for i, t := range lines {
 		k, n, sig := looseKey(t)
 		el := isElision(t)
 		out[i] = sline{text: t, key: k, n: n, sig: sig, blank: n == 0 && !el, elision: el}
 		if n > 0 {
-			out[i].loose = loose(t)
+			writeLoose(&b, t)
 		}
+		at[i+1] = b.Len()
+	}
+	views := b.String()
+	for i := range out {
+		out[i].loose = views[at[i]:at[i+1]]
 	}
 	return out
 }

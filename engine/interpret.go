@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"slices"
 	"strings"
 )
 
@@ -151,7 +152,7 @@ func numbered(lines []string) int {
 // stripAll strips the style's prefix from lines. When strict, every
 // non-blank line must carry one and the numbers must increase.
 func stripAll(lines []string, style lineNumberStyle, strict bool) ([]string, int, bool) {
-	out := make([]string, len(lines))
+	var out []string // made at the first numbered line: most searches have none
 	first, prev, numbered := 0, 0, 0
 	for i, l := range lines {
 		n, code, ok := style(l)
@@ -159,7 +160,9 @@ func stripAll(lines []string, style lineNumberStyle, strict bool) ([]string, int
 			if strict && !isBlank(l) {
 				return nil, 0, false
 			}
-			out[i] = l
+			if out != nil {
+				out[i] = l
+			}
 			continue
 		}
 		if strict && numbered > 0 && n <= prev {
@@ -167,13 +170,18 @@ func stripAll(lines []string, style lineNumberStyle, strict bool) ([]string, int
 		}
 		if numbered == 0 {
 			first = n
+			out = make([]string, len(lines))
+			copy(out, lines[:i])
 		}
 		prev = n
 		numbered++
 		out[i] = code
 	}
-	if strict && numbered == 0 {
-		return nil, 0, false
+	if numbered == 0 {
+		if strict {
+			return nil, 0, false
+		}
+		out = slices.Clone(lines)
 	}
 	return out, first, true
 }

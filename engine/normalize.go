@@ -106,18 +106,27 @@ func loose(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) - spaces)
+	writeLoose(&b, s)
+	return b.String()
+}
+
+// writeLoose writes the loose view of s to b.
+func writeLoose(b *strings.Builder, s string) {
 	for i := 0; i < len(s); {
+		if s[i] >= utf8.RuneSelf {
+			b.WriteString(looseRunes(s[i:]))
+			return
+		}
 		for i < len(s) && isSpaceByte(s[i]) {
 			i++
 		}
 		j := i
-		for j < len(s) && !isSpaceByte(s[j]) {
+		for j < len(s) && !isSpaceByte(s[j]) && s[j] < utf8.RuneSelf {
 			j++
 		}
 		b.WriteString(s[i:j])
 		i = j
 	}
-	return b.String()
 }
 
 // looseRunes is loose for a line with bytes beyond ASCII.

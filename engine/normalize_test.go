@@ -219,3 +219,30 @@ func TestLooseASCIIMatchesRunes(t *testing.T) {
 		}
 	}
 }
+
+// TestNewSlinesLooseViews checks the loose views newSlines writes into
+// one string, lines of ASCII and lines beyond it in turn (white space and
+// punctuation that fold, after ASCII or before it), against loose.
+func TestNewSlinesLooseViews(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{" ", "\t", "a", "{", "\u00a0", "\u201c", "é", "\u2026", "\u3000", "x y"}
+	for range 500 {
+		lines := make([]string, r.IntN(6))
+		for i := range lines {
+			var b strings.Builder
+			for range r.IntN(8) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			lines[i] = b.String()
+		}
+		for i, l := range newSlines(lines) {
+			want := ""
+			if l.n > 0 {
+				want = loose(lines[i])
+			}
+			if l.loose != want {
+				t.Fatalf("line %q of %q: loose view %q, want %q", lines[i], lines, l.loose, want)
+			}
+		}
+	}
+}
