@@ -782,6 +782,11 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		sim float64
 	}
 	hits := make([][]hit, len(looked))
+	// Only the commonLine most similar lines of each search line vote,
+	// the earlier first among equals: once that many are found, a line
+	// further on counts only if it is more similar than the least of
+	// them, which bounds its edit distance more tightly than limit does.
+	best := make([]topSims, len(looked))
 	var b lineBag
 	for p := 0; p < len(pairs); {
 		// The pairs of one file line, with the bag of the line, which
@@ -795,11 +800,15 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		counted := b.fill(ix.d.line(i))
 		for _, c := range pairs[p:q] {
 			l, limit := &s[looked[c.search]], int(c.limit)
+			longer := max(n, l.n)
+			limit = best[c.search].bound(limit, longer)
 			if counted && b.bagDistance(l, n) > limit {
 				continue
 			}
 			if d := ix.patternDist(l, i, limit); d <= limit {
-				hits[c.search] = append(hits[c.search], hit{i, 1 - float64(d)/float64(max(n, l.n))})
+				sim := 1 - float64(d)/float64(longer)
+				hits[c.search] = append(hits[c.search], hit{i, sim})
+				best[c.search].add(sim)
 			}
 		}
 		p = q
@@ -815,6 +824,46 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		}
 	}
 	return votes, false
+}
+
+// topSims keeps the commonLine greatest similarities found so far, least
+// first once there are that many.
+type topSims struct {
+	sims []float64
+}
+
+// add counts a similarity found.
+func (t *topSims) add(sim float64) {
+	if len(t.sims) < commonLine {
+		t.sims = append(t.sims, sim)
+		if len(t.sims) == commonLine {
+			slices.Sort(t.sims)
+		}
+		return
+	}
+	if sim <= t.sims[0] {
+		return
+	}
+	// Drop the least and insert sim in order.
+	k := 1
+	for k < len(t.sims) && t.sims[k] < sim {
+		t.sims[k-1] = t.sims[k]
+		k++
+	}
+	t.sims[k-1] = sim
+}
+
+// bound returns the edit distance, at most limit, beyond which a line of
+// longer bytes (the longer of the two lines compared) is less similar
+// than the least of the greatest similarities, when there are
+// commonLine of them: it cannot be among them. A distance at the bound
+// may still be; the margin of one edit covers the rounding of
+// similarities.
+func (t *topSims) bound(limit, longer int) int {
+	if len(t.sims) < commonLine {
+		return limit
+	}
+	return min(limit, int((1-t.sims[0])*float64(longer))+1)
 }
 
 // A scanPair is a file line that scan compares with a search line, and

@@ -119,6 +119,23 @@ func TestScanEqualsReference(t *testing.T) {
 		}
 		checkScan(t, strings.Join(lines, "\n")+"\n", search)
 	}
+	// Files of many look-alikes of one line, each changed by a few edits
+	// or many, so that far more than commonLine lines resemble each
+	// search line, at similarities that tie and that differ by one edit:
+	// only the most similar vote, and which those are must not depend on
+	// the order the file is read in.
+	for range 200 {
+		base := randomCodeLine(r)
+		for len(base) < 12 {
+			base = randomCodeLine(r)
+		}
+		lines := make([]string, 20+r.IntN(200))
+		for i := range lines {
+			lines[i] = mutateLine(r, base, r.IntN(1+len(base)/2))
+		}
+		search := []string{mutateLine(r, base, 1+r.IntN(4)), mutateLine(r, base, r.IntN(1+len(base)/3))}
+		checkScan(t, strings.Join(lines, "\n")+"\n", search)
+	}
 }
 
 // TestScanBudget checks scan at the edge of its budget: a file where
