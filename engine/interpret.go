@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 )
 
