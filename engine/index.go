@@ -702,13 +702,10 @@ func (ix *index) candidates(s []sline, t *tally, approximate bool) candidateSet 
 	}
 	votes := slices.Clone(t.votes)
 	unfound, tooCommon := slices.Clone(t.unfound), t.tooCommon
-	weight, distinctive := t.weight, t.distinctive
 	if len(votes) == 0 && !approximate {
 		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
 	}
-	// When only short lines ("}") were found as they are, or too few to
-	// say much, the lines the model changed a little point the way too.
-	if approximate && 3*distinctive < weight && len(unfound) > 0 {
+	if approximate && t.wantsScan() {
 		more, exhausted := ix.scan(s, unfound)
 		if exhausted && len(votes) == 0 {
 			// Too many lines resemble the search's to compare them all.
@@ -728,6 +725,15 @@ func (ix *index) candidates(s []sline, t *tally, approximate bool) candidateSet 
 	}
 	wins, truncated := ix.cluster(s, votes)
 	return candidateSet{wins: wins, truncated: truncated, occs: occs}
+}
+
+// wantsScan reports whether the candidates with approximate lines look
+// for the search's unfound lines approximately: when only short lines
+// ("}") were found as they are, or too few to say much, the lines the
+// model changed a little point the way too. Otherwise they are the
+// candidates without.
+func (t *tally) wantsScan() bool {
+	return 3*t.distinctive < t.weight && len(t.unfound) > 0
 }
 
 // lineOccurrences lists where a line occurs in the file (its first

@@ -192,7 +192,7 @@ type resolver struct {
 type search struct {
 	lines []sline
 	tally *tally           // where the lines are
-	cands [2]*candidateSet // the windows worth aligning the lines against, without and with approximate lines
+	cands [2]*candidateSet // the windows worth aligning the lines against, without approximate lines and with (see candidates)
 }
 
 // search returns the search of lines. Its lines are shared: they must not
@@ -220,10 +220,11 @@ func (r *resolver) searchLines(lines []string) []sline { return r.search(lines).
 
 // candidates returns the windows worth aligning s's lines against, with
 // or without approximate lines; the tally of the lines they come from is
-// shared by both kinds.
+// shared by both kinds, and so are the windows when the tally wants no
+// approximate lines.
 func (r *resolver) candidates(s *search, approximate bool) candidateSet {
 	k := 0
-	if approximate {
+	if approximate && r.tally(s).wantsScan() {
 		k = 1
 	}
 	if s.cands[k] == nil {
