@@ -106,13 +106,13 @@ func (h *looseHit) pos(k int) int {
 // most two partial lines, is looked for in the whole file.
 func (r *resolver) looseHits(old, needle string) []looseHit {
 	ix := r.index()
-	var views []*looseView
+	var views [][2]int // the lines to look in, whose loose view is mapped to the file's bytes only if it holds needle
 	if oneLine(old) {
 		_, _, sig := looseKey(needle)
 		ix.measureAll()
 		for i := range ix.key {
 			if int(ix.n[i]) >= len(needle) && ix.sig[i]&sig == sig && strings.Contains(ix.loose(i), needle) {
-				views = append(views, r.view(i, i+1))
+				views = append(views, [2]int{i, i + 1})
 				if len(views) > maxOccurrences {
 					break
 				}
@@ -132,7 +132,7 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 		}
 		c := r.candidates(srch, false)
 		for _, w := range c.wins {
-			views = append(views, r.view(w.lo, w.hi))
+			views = append(views, [2]int{w.lo, w.hi})
 		}
 		switch {
 		case len(c.wins) > 0:
@@ -146,15 +146,19 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 				}
 			}
 			for _, at := range ix.findSeq(keys, maxOccurrences+1) {
-				views = append(views, r.view(at[0], at[1]))
+				views = append(views, [2]int{at[0], at[1]})
 			}
 		case nonBlank(s) <= 2:
-			views = append(views, r.view(0, ix.lineCount()))
+			views = append(views, [2]int{0, ix.lineCount()})
 		}
 	}
 	var hits []looseHit
 	seen := map[int]bool{}
-	for _, v := range views {
+	for _, lines := range views {
+		if !strings.Contains(loose(r.d.lf[r.d.lfOffset(lines[0]):r.d.lfOffset(lines[1])]), needle) {
+			continue // most windows: the search is not there as it is
+		}
+		v := r.view(lines[0], lines[1])
 		for _, at := range occurrences(v.text, needle, maxOccurrences) {
 			h := r.hit(v, at, len(needle))
 			if !seen[h.start] {

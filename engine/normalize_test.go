@@ -222,7 +222,9 @@ func TestLooseASCIIMatchesRunes(t *testing.T) {
 
 // TestNewSlinesLooseViews checks the loose views newSlines writes into
 // one string, lines of ASCII and lines beyond it in turn (white space and
-// punctuation that fold, after ASCII or before it), against loose.
+// punctuation that fold, after ASCII or before it), against loose; and
+// loose against looseMap, whose view looseHits builds only where loose
+// finds the search.
 func TestNewSlinesLooseViews(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	pieces := []string{" ", "\t", "a", "{", "\u00a0", "\u201c", "é", "\u2026", "\u3000", "x y"}
@@ -234,6 +236,9 @@ func TestNewSlinesLooseViews(t *testing.T) {
 				b.WriteString(pieces[r.IntN(len(pieces))])
 			}
 			lines[i] = b.String()
+		}
+		if text := strings.Join(lines, "\n"); loose(text) != func() string { v, _ := looseMap(text); return v }() {
+			t.Fatalf("loose(%q) is not looseMap's view", text)
 		}
 		for i, l := range newSlines(lines) {
 			want := ""
