@@ -148,6 +148,18 @@ func (r *resolver) alreadyApplied(e *Error, old, new string) {
 	if e == nil || strings.TrimSpace(new) == "" || loose(new) == loose(old) {
 		return
 	}
+	if !oneLine(new) {
+		// A line inside the replacement that is nowhere in the file rules
+		// it out (as looseHits would, after a tally of its lines): so it
+		// is for most refusals, whose replacement keeps lines of a search
+		// that was not found.
+		lines, _ := trimEnds(splitLines(new), nil)
+		for j := 1; j < len(lines)-1; j++ {
+			if r.absent(lines[j]) {
+				return
+			}
+		}
+	}
 	hits := r.looseHits(new, loose(new))
 	if len(hits) != 1 {
 		return
@@ -159,6 +171,24 @@ func (r *resolver) alreadyApplied(e *Error, old, new string) {
 		note = e.Detail + "\n" + note
 	}
 	e.Detail = note
+}
+
+// absent reports whether line is known to be nowhere in the file, white
+// space aside: a tally of some search found it no time.
+func (r *resolver) absent(line string) bool {
+	k, n, _ := looseKey(line)
+	if n == 0 || isElision(line) {
+		return false
+	}
+	for _, s := range r.searches {
+		if s.tally == nil {
+			continue
+		}
+		if o := s.tally.occs[k]; o != nil && o.count == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // betterError prefers the refusal that found the more similar candidate.
