@@ -247,6 +247,22 @@ func (ix *index) measureAll() {
 	}
 }
 
+// looseLen returns the length of line i's loose view, from its ends when
+// they say it, without measuring it.
+func (ix *index) looseLen(i int) int {
+	if n := ix.n[i]; n >= 0 {
+		return int(n)
+	}
+	switch e := ix.ends[i]; e {
+	case endsBlank:
+		return 0
+	case endsNotYet, endsUnknown:
+		return ix.lenOf(i)
+	default:
+		return int(e & 0xffff)
+	}
+}
+
 // keyOf and lenOf return line i's loose key and the length of its loose
 // view (see looseKey).
 func (ix *index) keyOf(i int) uint64 { ix.hash(i); return ix.key[i] }
@@ -778,7 +794,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	if len(looked) == 0 {
 		return nil, false
 	}
-	ix.measureAll()
+	ix.endsAll()
 	pairs, exhausted := ix.scanPairs(s, looked)
 	if exhausted {
 		return nil, true
@@ -885,16 +901,24 @@ type scanPair struct {
 // signature: those scan compares. It reports exhausted when more than
 // scanBudget pass, in whatever order they are counted, so that a search
 // that exhausts the budget computes no edit distance at all.
+//
+// The length of a line of ASCII is known from its ends; its signature,
+// which costs a look at every byte, is computed only when its length is
+// close enough to a search line's (with the lines' ends known first).
 func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted bool) {
 	for i := range ix.key {
-		n := int(ix.n[i])
+		n := ix.looseLen(i)
 		if n == 0 {
 			continue // blank: unlike every search line of 4 bytes or more
 		}
 		for k, j := range looked {
 			l := &s[j]
 			limit := int(float64(max(n, l.n)) * (1 - minLineSim))
-			if abs(n-l.n) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
+			if abs(n-l.n) > limit {
+				continue
+			}
+			ix.measure(i)
+			if bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
 				continue
 			}
 			if len(pairs) == scanBudget {
