@@ -86,3 +86,27 @@ func FuzzCarry(f *testing.F) {
 		carry(b, file, new)
 	})
 }
+
+// TestSideOn checks which of two twin lines a search line sides with, on
+// each difference between them, the search line written as the chosen
+// twin's (indented otherwise or not), as the other's, or as neither.
+func TestSideOn(t *testing.T) {
+	tests := []struct {
+		name    string
+		s, a, b string
+		want    sides
+	}{
+		{"the chosen line", "s.WriteAddr(x)", "s.WriteAddr(x)", "s.WriteWeakAddr(x)", sides{chosen: 1}},
+		{"the chosen line, indented otherwise", "    s.WriteAddr(x)  ", "\ts.WriteAddr(x)", "\ts.WriteWeakAddr(x)", sides{chosen: 1}},
+		{"the other line", "s.WriteWeakAddr(x)", "s.WriteAddr(x)", "s.WriteWeakAddr(x)", sides{other: 1}},
+		{"a third name", "s.WriteSeekAddr(x)", "s.WriteAddr(x)", "s.WriteWeakAddr(x)", sides{neither: 1}},
+		{"two differences, one each way", "f(a, y)", "f(a, b)", "f(x, y)", sides{chosen: 1, other: 1}},
+		{"the chosen line, spaced otherwise inside", "f(a,b)", "f(a, b)", "f(x, y)", sides{chosen: 2}},
+		{"twins alike", "f(q)", "f(a)", "f(a)", sides{}},
+	}
+	for _, tt := range tests {
+		if got := sideOn(tt.s, tt.a, tt.b); got != tt.want {
+			t.Errorf("%s: sideOn(%q, %q, %q) = %+v, want %+v", tt.name, tt.s, tt.a, tt.b, got, tt.want)
+		}
+	}
+}

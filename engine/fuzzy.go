@@ -271,9 +271,16 @@ func sideOn(s, a, b string) sides {
 	if a == b {
 		return sides{} // nothing tells them apart
 	}
-	al, bl, sl := cutTokens(a), cutTokens(b), cutTokens(s)
+	al, bl := cutTokens(a), cutTokens(b)
 	ak := al.keys()
-	apart, said := lcs.DiffLines(ak, bl.keys()), lcs.DiffLines(ak, sl.keys())
+	apart := lcs.DiffLines(ak, bl.keys())
+	if strings.TrimSpace(s) == strings.TrimSpace(a) {
+		// The search line is the chosen place's line, as most are: it has
+		// every difference as the chosen place has it.
+		return sides{chosen: len(apart)}
+	}
+	sl := cutTokens(s)
+	said := lcs.DiffLines(ak, sl.keys())
 	var v sides
 	for _, x := range apart {
 		side := &v.chosen
