@@ -570,21 +570,38 @@ func (ix *index) elisionAmbiguity(s []sline, ops []op) string {
 // the non-blank lines have the given keys in a row (blank lines between
 // them allowed).
 func (ix *index) countSeq(keys []uint64, lo, hi, limit int) int {
-	return len(ix.seq(keys, lo, hi, limit))
+	return len(ix.seq(keys, 0, lo, hi, limit))
 }
 
 // findSeq returns, up to limit, the line ranges [start, end) of the whole
-// file where the non-blank lines have the given keys in a row.
-func (ix *index) findSeq(keys []uint64, limit int) [][2]int {
-	return ix.seq(keys, 0, ix.lineCount(), limit)
+// file where the non-blank lines have the keys of lines in a row, those
+// of a search. A file line whose ends are known is taken for the first
+// of them only when its ends are the first's, without hashing it.
+func (ix *index) findSeq(lines []*sline, limit int) [][2]int {
+	if len(lines) == 0 {
+		return nil
+	}
+	keys := make([]uint64, len(lines))
+	for k, l := range lines {
+		keys[k] = l.key
+	}
+	ix.endsAll()
+	return ix.seq(keys, lines[0].ends(), 0, ix.lineCount(), limit)
 }
 
-func (ix *index) seq(keys []uint64, lo, hi, limit int) [][2]int {
+// seq finds the places in file lines [lo, hi) where the non-blank lines
+// have the given keys in a row (see countSeq), up to limit; first is the
+// ends of the first line's loose view (see endsNotYet), or endsNotYet
+// when they are not known.
+func (ix *index) seq(keys []uint64, first uint32, lo, hi, limit int) [][2]int {
 	var found [][2]int
 	if len(keys) == 0 {
 		return nil
 	}
 	for i := lo; i < hi && len(found) < limit; i++ {
+		if e := ix.ends[i]; first != endsNotYet && e != first && e != endsNotYet && e != endsUnknown {
+			continue // blank, or another line of ASCII
+		}
 		if k, blank := ix.keyOrBlank(i); blank || k != keys[0] {
 			continue
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,37 @@ func TestMayAlignWithoutNeverSkipsAWinner(t *testing.T) {
 	}
 	if wins < 100 {
 		t.Fatalf("only %d cases had an alignment without mismatches: the test says little", wins)
+	}
+}
+
+// TestFindSeqByEnds checks that findSeq, which takes a file line for the
+// first of the search's lines only when its ends are the first line's,
+// finds what a look at every line's key finds: lines spaced otherwise,
+// lines beyond ASCII that fold to the search's, blank lines between.
+func TestFindSeqByEnds(t *testing.T) {
+	vocab := []string{"}", "\t}", "", "  ", "\treturn err", "return  err", "say(“hi”)", "say(\"hi\")", "\tif err != nil {", "if err!=nil{", "x := 1", "é"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		file := make([]string, r.IntN(40))
+		for i := range file {
+			file[i] = vocab[r.IntN(len(vocab))]
+		}
+		var lines []*sline
+		for _, l := range newSlines([]string{vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))]}) {
+			if !l.blank {
+				lines = append(lines, &l)
+			}
+		}
+		ix := newIndex(newDocument(strings.Join(file, "\n")))
+		got := ix.findSeq(lines, 5)
+		keys := make([]uint64, len(lines))
+		for k, l := range lines {
+			keys[k] = l.key
+		}
+		plain := newIndex(newDocument(strings.Join(file, "\n")))
+		want := plain.seq(keys, endsNotYet, 0, plain.lineCount(), 5)
+		if !slices.Equal(got, want) {
+			t.Fatalf("file %q: findSeq found %v, want %v", file, got, want)
+		}
 	}
 }

@@ -548,6 +548,22 @@ type endsFilter struct {
 	live     int // keys still counted
 }
 
+// ends returns the ends a file line of ASCII has when its loose view is
+// l's (see endsNotYet), or endsNotYet when l's view is not ASCII or too
+// long for them: a file line beyond ASCII may still fold to it.
+func (l *sline) ends() uint32 {
+	v := l.loose
+	if v == "" || len(v) >= 0xffff {
+		return endsNotYet
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] >= utf8.RuneSelf {
+			return endsNotYet
+		}
+	}
+	return uint32(v[0])<<24 | uint32(v[len(v)-1])<<16 | uint32(len(v))
+}
+
 // endsBits is the size of the filter's table of shapes, 1<<endsLog.
 const (
 	endsLog  = 14

@@ -139,13 +139,13 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 		case c.crowded:
 			// Every line is common: look only where all of them follow
 			// each other, whole lines, blank lines aside.
-			var keys []uint64
+			var lines []*sline
 			for j := range s {
 				if !s[j].blank {
-					keys = append(keys, s[j].key)
+					lines = append(lines, &s[j])
 				}
 			}
-			for _, at := range ix.findSeq(keys, maxOccurrences+1) {
+			for _, at := range ix.findSeq(lines, maxOccurrences+1) {
 				views = append(views, [2]int{at[0], at[1]})
 			}
 		case nonBlank(s) <= 2:
