@@ -61,7 +61,7 @@ func (ix *index) endsRange(lo, hi int) {
 		e := uint32(endsBlank)
 		if x != 0 {
 			first, last := a+bits.TrailingZeros64(x), a+63-bits.LeadingZeros64(x)
-			e = uint32(text[first])<<24 | uint32(text[last])<<16 | uint32(bits.OnesCount64(x))
+			e = packEnds(text[first], text[last], bits.OnesCount64(x))
 		}
 		if beyond != nil && bitsFrom(beyond, a)&keep != 0 {
 			e = endsUnknown
@@ -144,7 +144,7 @@ func (bm *byteMap) ends(a, b int) uint32 {
 	case n >= 0xffff:
 		return endsUnknown
 	}
-	return uint32(bm.text[first])<<24 | uint32(bm.text[last])<<16 | uint32(n)
+	return packEnds(bm.text[first], bm.text[last], n)
 }
 
 // bitsFrom returns the 64 bits of m from bit o on.

@@ -561,7 +561,7 @@ func (l *sline) ends() uint32 {
 			return endsNotYet
 		}
 	}
-	return uint32(v[0])<<24 | uint32(v[len(v)-1])<<16 | uint32(len(v))
+	return packEnds(v[0], v[len(v)-1], len(v))
 }
 
 // endsBits is the size of the filter's table of shapes, 1<<endsLog.
@@ -619,6 +619,12 @@ func (f *endsFilter) turnsAway(e uint32) bool {
 // byte below 0x80, so its ends are neither 0 nor have the top bit set:
 // none is one of these values (a line of two NUL bytes would be
 // endsBlank, were that 2).
+// packEnds returns the ends of a line of ASCII whose loose view has the
+// given first and last bytes and length, below 0xffff.
+func packEnds(first, last byte, n int) uint32 {
+	return uint32(first)<<24 | uint32(last)<<16 | uint32(n)
+}
+
 const (
 	endsNotYet  = 0            // not looked at yet
 	endsUnknown = 1<<31 | iota // a byte beyond ASCII, or a very long line: hash it
