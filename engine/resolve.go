@@ -39,7 +39,8 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 // its index and its alignment tables. A fresh Document for each call
 // allocates as much as the rest of a fuzzy search does, and memory the
 // collector has not yet handed back is also memory the processor has not
-// cached: reusing it halves the median time of a single search. Nothing
+// cached: reusing it cuts the median time of a single search by about an
+// eighth and its 99th percentile by a fifth (BenchmarkResolveLatency). Nothing
 // a Document computes escapes a call (a Match and an Error hold strings
 // and numbers only), and the pool is emptied as the collector runs, so it
 // holds no more than the largest texts being resolved at the time.
