@@ -118,6 +118,7 @@ func TestDocumentReset(t *testing.T) {
 			ix.loose(i)
 		}
 		ix.buildPostings()
+		ix.pairs = append(ix.pairs, scanPair{line: 1, limit: 2})
 		doc.resolves = 2
 
 		doc.reset(text)
@@ -130,6 +131,10 @@ func TestDocumentReset(t *testing.T) {
 		}
 		got := *doc.ix
 		got.tables = alignTables{} // kept on purpose
+		if len(got.pairs) != 0 {
+			t.Fatalf("text %d: the index keeps %d pairs of the old text", k+1, len(got.pairs))
+		}
+		got.pairs = nil // its array kept on purpose
 		wantIx := newIndex(want.d)
 		wantIx.d = doc.d
 		if !reflect.DeepEqual(&got, wantIx) {

@@ -109,6 +109,9 @@ type index struct {
 	post *postings
 	// tables are the alignments' tables, reused.
 	tables alignTables
+	// pairs is the list scanPairs fills, reused: a search compared with
+	// every line may list thousands of pairs.
+	pairs []scanPair
 }
 
 func newIndex(d *document) *index {
@@ -125,7 +128,7 @@ func (ix *index) reuse(d *document) *index {
 	if min(cap(ix.key), cap(ix.keyed), cap(ix.ends), cap(ix.n), cap(ix.sig)) < count {
 		return nil
 	}
-	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables}
+	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables, pairs: ix.pairs[:0]}
 	clear(ix.key)
 	clear(ix.keyed)
 	clear(ix.ends)
@@ -920,7 +923,7 @@ type scanPair struct {
 
 // scanPairs returns, in the order of the file, the pairs of a file line
 // and a search line of looked that pass the bounds of length and
-// signature: those scan compares. It reports exhausted when more than
+// signature: those scan compares, in a list the next call reuses. It reports exhausted when more than
 // scanBudget pass, in whatever order they are counted, so that a search
 // that exhausts the budget computes no edit distance at all.
 //
@@ -928,6 +931,7 @@ type scanPair struct {
 // which costs a look at every byte, is computed only when its length is
 // close enough to a search line's (with the lines' ends known first).
 func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted bool) {
+	pairs = ix.pairs[:0]
 	for i := range ix.key {
 		n := ix.looseLen(i)
 		if n == 0 {
@@ -944,11 +948,13 @@ func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted
 				continue
 			}
 			if len(pairs) == scanBudget {
+				ix.pairs = pairs
 				return nil, true
 			}
 			pairs = append(pairs, scanPair{line: int32(i), limit: int32(limit), search: int32(k)})
 		}
 	}
+	ix.pairs = pairs
 	return pairs, false
 }
 
