@@ -453,11 +453,14 @@ func (ix *index) tally(s []sline) *tally {
 	// taken from two arrays rather than allocated one by one.
 	all := make([]lineOccurrences, 0, len(s))
 	var keys []uint64
-	for _, l := range s {
+	var firsts []*sline // the first search line of each key
+	for j := range s {
+		l := &s[j]
 		if !l.blank && !l.elision && t.occs[l.key] == nil {
 			all = append(all, lineOccurrences{})
 			t.occs[l.key] = &all[len(all)-1]
 			keys = append(keys, l.key)
+			firsts = append(firsts, l)
 		}
 	}
 	if len(keys) == 0 {
@@ -486,17 +489,19 @@ func (ix *index) tally(s []sline) *tally {
 	mask := uint64(1)<<(64-shift) - 1
 	tkeys := make([]uint64, mask+1)
 	tocc := make([]*lineOccurrences, mask+1)
+	tidx := make([]int32, mask+1) // the key's place in keys
 	var bloom uint64
-	for _, k := range keys {
+	for x, k := range keys {
 		m := k * mix
 		bloom |= 1 << (m >> 58)
 		h := m >> shift
 		for tocc[h] != nil {
 			h = (h + 1) & mask
 		}
-		tkeys[h], tocc[h] = k, t.occs[k]
+		tkeys[h], tocc[h], tidx[h] = k, t.occs[k], int32(x)
 	}
-	f := ix.newEndsFilter(s)
+	var f endsFilter
+	f.init(firsts)
 	ix.endsAll()
 	for i := range ix.key {
 		if f.live == 0 {
@@ -523,7 +528,7 @@ func (ix *index) tally(s []sline) *tally {
 				if len(o.lines) < commonLine {
 					o.lines = append(o.lines, int32(i))
 				} else {
-					f.counted(k)
+					f.counted(int(tidx[h]))
 				}
 				break
 			}
@@ -544,12 +549,15 @@ func (ix *index) tally(s []sline) *tally {
 // longer hashed either.
 type endsFilter struct {
 	bits [endsBits / 64]uint64 // the shapes of the keys still counted
-	// keys maps each key to its shape, perShape counts the keys still
-	// counted of each shape.
-	keys     map[uint64]int
-	perShape map[int]int
+	// shapes holds the shape of each key of the tally, in the order of
+	// its keys; perShape, by shape, how many keys of each shape are still
+	// counted (shapes rarely repeat: a search has few lines).
+	shapes   []int32
+	perShape []shapeCount
 	live     int // keys still counted
 }
+
+type shapeCount struct{ shape, keys int32 }
 
 // ends returns the ends a file line of ASCII has when its loose view is
 // l's (see endsNotYet), or endsNotYet when l's view is not ASCII or too
@@ -580,23 +588,29 @@ func shape(first, last byte, n int) int {
 	return int(h >> (64 - endsLog))
 }
 
-func (ix *index) newEndsFilter(s []sline) *endsFilter {
-	f := &endsFilter{keys: map[uint64]int{}, perShape: map[int]int{}}
-	for j := range s {
-		l := &s[j]
-		if l.blank || l.elision {
-			continue
-		}
-		if _, ok := f.keys[l.key]; ok {
-			continue
-		}
+// init prepares the filter for the keys of the search lines firsts, one
+// line for each key.
+func (f *endsFilter) init(firsts []*sline) {
+	f.shapes = make([]int32, len(firsts))
+	f.perShape = make([]shapeCount, 0, len(firsts))
+	for k, l := range firsts {
 		e := shape(l.loose[0], l.loose[len(l.loose)-1], l.n)
-		f.keys[l.key] = e
-		f.perShape[e]++
-		f.live++
+		f.shapes[k] = int32(e)
+		f.perShape = append(f.perShape, shapeCount{int32(e), 1})
 		f.bits[e/64] |= 1 << (e % 64)
 	}
-	return f
+	f.live = len(firsts)
+	slices.SortFunc(f.perShape, func(a, b shapeCount) int { return cmp.Compare(a.shape, b.shape) })
+	// One entry per shape, counting its keys.
+	out := f.perShape[:0]
+	for _, c := range f.perShape {
+		if n := len(out); n > 0 && out[n-1].shape == c.shape {
+			out[n-1].keys++
+			continue
+		}
+		out = append(out, c)
+	}
+	f.perShape = out
 }
 
 // turnsAway reports whether a line not hashed yet whose ends are e (see
@@ -634,11 +648,13 @@ const (
 	endsBlank                  // white space only
 )
 
-// counted takes a key that has been counted enough out of the filter.
-func (f *endsFilter) counted(key uint64) {
-	e := f.keys[key]
+// counted takes key k (its place in the tally's keys), counted enough, out
+// of the filter.
+func (f *endsFilter) counted(k int) {
+	e := f.shapes[k]
 	f.live--
-	if f.perShape[e]--; f.perShape[e] == 0 {
+	at, _ := slices.BinarySearchFunc(f.perShape, e, func(c shapeCount, e int32) int { return cmp.Compare(c.shape, e) })
+	if f.perShape[at].keys--; f.perShape[at].keys == 0 {
 		f.bits[e/64] &^= 1 << (e % 64)
 	}
 }
