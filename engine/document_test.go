@@ -119,6 +119,7 @@ func TestDocumentReset(t *testing.T) {
 		}
 		ix.buildPostings()
 		ix.pairs = append(ix.pairs, scanPair{line: 1, limit: 2})
+		ix.patterns.next().Reset("x:=1")
 		doc.resolves = 2
 
 		doc.reset(text)
@@ -135,6 +136,10 @@ func TestDocumentReset(t *testing.T) {
 			t.Fatalf("text %d: the index keeps %d pairs of the old text", k+1, len(got.pairs))
 		}
 		got.pairs = nil // its array kept on purpose
+		if got.patterns.used != 0 {
+			t.Fatalf("text %d: the index keeps %d patterns of the old text handed out", k+1, got.patterns.used)
+		}
+		got.patterns = patterns{} // kept on purpose
 		wantIx := newIndex(want.d)
 		wantIx.d = doc.d
 		if !reflect.DeepEqual(&got, wantIx) {
@@ -232,5 +237,36 @@ func TestASCIILooseLen(t *testing.T) {
 		if _, want, _ := looseKey(string(s)); !ok || n != want {
 			t.Fatalf("asciiLooseLen(%q) = %d, %v, want %d", s, n, ok, want)
 		}
+	}
+}
+
+// TestDocumentResolvesInTurn checks that a Document resolving edits one
+// after another, which reuses for each what it prepared for the ones
+// before (its index, its postings, the patterns of search lines),
+// answers each as a Document prepared for that edit alone does.
+func TestDocumentResolvesInTurn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	text := codeText(400)
+	lines := strings.SplitAfter(text, "\n")
+	doc := NewDocument(text)
+	for k := range 60 {
+		i := rng.IntN(len(lines))
+		j := min(len(lines), i+1+rng.IntN(8))
+		old := strings.Join(lines[i:j], "")
+		if k%2 == 1 { // shifted and mistyped
+			old = strings.ReplaceAll(strings.Replace(old, "r", "R", 1), "\t", "   ")
+		}
+		e := Edit{Op: OpReplace, Old: old, New: "// changed\n" + old}
+		m, err := doc.Resolve(e, Options{})
+		wm, werr := NewDocument(text).Resolve(e, Options{})
+		if !reflect.DeepEqual(m, wm) || fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("edit %d: the Document gave\n%+v %v\nwant\n%+v %v", k, m, err, wm, werr)
+		}
+	}
+	// The patterns of each edit's search lines are taken back for the
+	// next: no more are kept than one edit of at most 8 lines needs in
+	// its readings.
+	if n := len(doc.ix.patterns.all); n > 3*8 {
+		t.Errorf("the Document keeps %d patterns after %d edits", n, 60)
 	}
 }

@@ -40,17 +40,41 @@ type sline struct {
 	sig     uint64
 	blank   bool
 	elision bool
-	pat     *editdist.Pattern // the loose view prepared for comparisons, once needed
+	pat     *editdist.Pattern // the loose view prepared for comparisons, once needed (see index.pattern)
 	counts  []byteCount       // the loose view's bag, once needed (see bag)
 }
 
-// pattern returns the loose view prepared to be compared with many lines.
-func (l *sline) pattern() *editdist.Pattern {
+// pattern returns the loose view of l prepared to be compared with many
+// lines, in a pattern of the index's (see patterns).
+func (ix *index) pattern(l *sline) *editdist.Pattern {
 	if l.pat == nil {
-		l.pat = editdist.NewPattern(l.loose)
+		l.pat = ix.patterns.next()
+		l.pat.Reset(l.loose)
 	}
 	return l.pat
 }
+
+// patterns are the patterns of the search lines compared during one
+// resolution, handed out in turn and prepared again by the next: a
+// pattern is most of a kilobyte, and a fuzzy search prepares one for
+// each of its lines.
+type patterns struct {
+	all  []*editdist.Pattern
+	used int
+}
+
+// next returns a pattern not handed out since the last reset.
+func (p *patterns) next() *editdist.Pattern {
+	if p.used == len(p.all) {
+		p.all = append(p.all, new(editdist.Pattern))
+	}
+	p.used++
+	return p.all[p.used-1]
+}
+
+// reset takes back every pattern handed out: the search lines they were
+// prepared for are done with.
+func (p *patterns) reset() { p.used = 0 }
 
 func (l *sline) weight() int {
 	if l.elision {
@@ -112,6 +136,9 @@ type index struct {
 	// pairs is the list scanPairs fills, reused: a search compared with
 	// every line may list thousands of pairs.
 	pairs []scanPair
+	// patterns are the search lines' patterns, reused from one
+	// resolution to the next.
+	patterns patterns
 }
 
 func newIndex(d *document) *index {
@@ -128,7 +155,7 @@ func (ix *index) reuse(d *document) *index {
 	if min(cap(ix.key), cap(ix.keyed), cap(ix.ends), cap(ix.n), cap(ix.sig)) < count {
 		return nil
 	}
-	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables, pairs: ix.pairs[:0]}
+	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables, pairs: ix.pairs[:0], patterns: patterns{all: ix.patterns.all}}
 	clear(ix.key)
 	clear(ix.keyed)
 	clear(ix.ends)
@@ -400,10 +427,10 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 // ASCII is compared as it is, its white space skipped, without building
 // its loose view.
 func (ix *index) patternDist(l *sline, i, limit int) int {
-	if d, ok := l.pattern().BoundedSkipping(ix.d.line(i), int(ix.n[i]), &looseClasses, limit); ok {
+	if d, ok := ix.pattern(l).BoundedSkipping(ix.d.line(i), int(ix.n[i]), &looseClasses, limit); ok {
 		return d
 	}
-	return l.pattern().Bounded(ix.loose(i), limit)
+	return ix.pattern(l).Bounded(ix.loose(i), limit)
 }
 
 // looseClasses says what the loose view does with each byte, for

@@ -75,6 +75,10 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 		return nil, refuse(ReasonInvalid, "the search text is empty: quote the lines to change")
 	}
 	r := &resolver{d: d, doc: doc, opt: opt}
+	if doc.ix != nil {
+		// The search lines of earlier calls are done with.
+		doc.ix.patterns.reset()
+	}
 	if e.ReplaceAll {
 		return r.all(old, new)
 	}

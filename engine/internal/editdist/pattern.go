@@ -18,7 +18,16 @@ type Pattern struct {
 
 // NewPattern prepares p for [Pattern.Bounded].
 func NewPattern(p string) *Pattern {
-	pt := &Pattern{p: p, fits: len(p) > 0 && len(p) <= wordBits}
+	pt := new(Pattern)
+	pt.Reset(p)
+	return pt
+}
+
+// Reset prepares the pattern for p, as [NewPattern] does, in the memory
+// of a pattern done with: a caller that prepares many patterns in turn
+// need not allocate one for each.
+func (pt *Pattern) Reset(p string) {
+	*pt = Pattern{p: p, fits: len(p) > 0 && len(p) <= wordBits}
 	if pt.fits {
 		next := uint8(0)
 		for i := 0; i < len(p); i++ {
@@ -30,7 +39,6 @@ func NewPattern(p string) *Pattern {
 			pt.masks[pt.slot[c]] |= 1 << i
 		}
 	}
-	return pt
 }
 
 // Bounded returns Bounded(p, t, max) for the pattern's string p: the
