@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
@@ -85,26 +84,24 @@ func (l *sline) weight() int {
 
 func newSlines(lines []string) []sline {
 	out := make([]sline, len(lines))
-	// The loose views are written one after another into one string.
-	var b strings.Builder
+	// The loose views are written one after another into one string, and
+	// each view is hashed as it is: it has no white space left to skip.
 	size := 0
 	for _, t := range lines {
 		size += len(t)
 	}
-	b.Grow(size)
+	b := make([]byte, 0, size)
 	at := make([]int, len(lines)+1)
 	for i, t := range lines {
-		k, n, sig := looseKey(t)
-		el := isElision(t)
-		out[i] = sline{text: t, key: k, n: n, sig: sig, blank: n == 0 && !el, elision: el}
-		if n > 0 {
-			writeLoose(&b, t)
-		}
-		at[i+1] = b.Len()
+		b = appendLoose(b, t)
+		at[i+1] = len(b)
 	}
-	views := b.String()
-	for i := range out {
-		out[i].loose = views[at[i]:at[i+1]]
+	views := string(b)
+	for i, t := range lines {
+		v := views[at[i]:at[i+1]]
+		k, sig := viewKey(v)
+		el := isElision(t)
+		out[i] = sline{text: t, loose: v, key: k, n: len(v), sig: sig, blank: v == "" && !el, elision: el}
 	}
 	return out
 }

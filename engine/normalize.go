@@ -86,6 +86,18 @@ func looseKey(s string) (h uint64, n int, sig uint64) {
 	return h, n, sig
 }
 
+// viewKey returns what looseKey does of a line whose loose view is v, from
+// v: the key and the signature of its bytes.
+func viewKey(v string) (h uint64, sig uint64) {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h = offset
+	for i := 0; i < len(v); i++ {
+		h = (h ^ uint64(v[i])) * prime
+		sig |= 1 << (v[i] & 63)
+	}
+	return h, sig
+}
+
 // loose returns the loose view of s: no white space, punctuation folded.
 // Bytes that are not UTF-8 are kept as they are, as looseKey and looseMap
 // keep them.
@@ -104,29 +116,21 @@ func loose(s string) string {
 	if spaces == 0 {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s) - spaces)
-	writeLoose(&b, s)
-	return b.String()
+	return string(appendLoose(make([]byte, 0, len(s)-spaces), s))
 }
 
-// writeLoose writes the loose view of s to b.
-func writeLoose(b *strings.Builder, s string) {
-	for i := 0; i < len(s); {
-		if s[i] >= utf8.RuneSelf {
-			b.WriteString(looseRunes(s[i:]))
-			return
+// appendLoose appends the loose view of s to dst.
+func appendLoose(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return append(dst, looseRunes(s[i:])...)
 		}
-		for i < len(s) && isSpaceByte(s[i]) {
-			i++
+		if !isSpaceByte(c) {
+			dst = append(dst, c)
 		}
-		j := i
-		for j < len(s) && !isSpaceByte(s[j]) && s[j] < utf8.RuneSelf {
-			j++
-		}
-		b.WriteString(s[i:j])
-		i = j
 	}
+	return dst
 }
 
 // looseRunes is loose for a line with bytes beyond ASCII.
@@ -267,7 +271,10 @@ func splitLines(s string) []string {
 func isElision(s string) bool {
 	// Every elision has "..." once "…" is spelled so: most lines go no
 	// further.
-	if !strings.Contains(s, "...") && !strings.Contains(s, "\u2026") {
+	// (Most lines have no '.' and no byte that starts "…", which costs
+	// less to know.)
+	if strings.IndexByte(s, '.') < 0 && strings.IndexByte(s, "\u2026"[0]) < 0 ||
+		!strings.Contains(s, "...") && !strings.Contains(s, "\u2026") {
 		return false
 	}
 	t := strings.TrimSpace(s)

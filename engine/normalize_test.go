@@ -227,7 +227,7 @@ func TestLooseASCIIMatchesRunes(t *testing.T) {
 // finds the search.
 func TestNewSlinesLooseViews(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	pieces := []string{" ", "\t", "a", "{", "\u00a0", "\u201c", "é", "\u2026", "\u3000", "x y"}
+	pieces := []string{" ", "\t", "a", "{", "\u00a0", "\u201c", "é", "\u2026", "\u3000", "x y", "\xff", "\xe2\x80"}
 	for range 500 {
 		lines := make([]string, r.IntN(6))
 		for i := range lines {
@@ -247,6 +247,9 @@ func TestNewSlinesLooseViews(t *testing.T) {
 			}
 			if l.loose != want {
 				t.Fatalf("line %q of %q: loose view %q, want %q", lines[i], lines, l.loose, want)
+			}
+			if k, n, sig := looseKey(lines[i]); l.key != k || l.n != n || l.sig != sig {
+				t.Fatalf("line %q: key, length and signature %x %d %x, want looseKey's %x %d %x", lines[i], l.key, l.n, l.sig, k, n, sig)
 			}
 		}
 	}
