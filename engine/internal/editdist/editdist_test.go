@@ -382,9 +382,11 @@ func BenchmarkAtLeast(b *testing.B) {
 
 // TestPatternBounded checks that a prepared pattern answers as Bounded
 // does: the distance when it is within the bound, more than the bound
-// otherwise, with the pattern the shorter string or the longer.
+// otherwise, with the pattern the shorter string or the longer, whether
+// it is new or a pattern of another string Reset for this one.
 func TestPatternBounded(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
+	var reused Pattern
 	for range 20000 {
 		a, b := randomPair(r, 80)
 		if r.IntN(2) == 0 {
@@ -392,7 +394,12 @@ func TestPatternBounded(t *testing.T) {
 		}
 		max := r.IntN(len(a)+len(b)+2) - 1
 		want := reference(a, b)
-		got := NewPattern(a).Bounded(b, max)
+		pt := NewPattern(a)
+		if r.IntN(2) == 0 {
+			reused.Reset(a)
+			pt = &reused
+		}
+		got := pt.Bounded(b, max)
 		switch {
 		case want <= max && got != want:
 			t.Fatalf("NewPattern(%q).Bounded(%q, %d) = %d, want %d", a, b, max, got, want)
