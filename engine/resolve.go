@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -233,7 +234,11 @@ type search struct {
 // search returns the search of lines. Its lines are shared: they must not
 // be changed.
 func (r *resolver) search(lines []string) *search {
-	r.key = r.key[:0]
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	r.key = slices.Grow(r.key[:0], size)
 	for _, l := range lines {
 		r.key = append(r.key, l...)
 		r.key = append(r.key, '\n')
