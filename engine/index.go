@@ -136,6 +136,26 @@ type index struct {
 	// patterns are the search lines' patterns, reused from one
 	// resolution to the next.
 	patterns patterns
+	// probes is the table of a tally's keys, reused by the next.
+	probes probeTable
+}
+
+// A probeTable is an open-addressing table of the keys a tally counts: in
+// each slot a key, its occurrences and its place in the tally's keys.
+type probeTable struct {
+	keys []uint64
+	occs []*lineOccurrences
+	idx  []int32
+}
+
+// take returns the table's arrays with n slots, every slot empty.
+func (t *probeTable) take(n int) ([]uint64, []*lineOccurrences, []int32) {
+	if cap(t.keys) < n {
+		t.keys, t.occs, t.idx = make([]uint64, n), make([]*lineOccurrences, n), make([]int32, n)
+	}
+	keys, occs, idx := t.keys[:n], t.occs[:n], t.idx[:n]
+	clear(occs) // a slot is empty while its occurrences are nil
+	return keys, occs, idx
 }
 
 func newIndex(d *document) *index {
@@ -152,7 +172,7 @@ func (ix *index) reuse(d *document) *index {
 	if min(cap(ix.key), cap(ix.keyed), cap(ix.ends), cap(ix.n), cap(ix.sig)) < count {
 		return nil
 	}
-	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables, pairs: ix.pairs[:0], patterns: patterns{all: ix.patterns.all}}
+	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables, pairs: ix.pairs[:0], patterns: patterns{all: ix.patterns.all}, probes: ix.probes}
 	clear(ix.key)
 	clear(ix.keyed)
 	clear(ix.ends)
@@ -511,9 +531,7 @@ func (ix *index) tally(s []sline) *tally {
 	// A bloom filter of one bit per key, from the top bits of the same
 	// mixed hash, turns most other lines away before that.
 	mask := uint64(1)<<(64-shift) - 1
-	tkeys := make([]uint64, mask+1)
-	tocc := make([]*lineOccurrences, mask+1)
-	tidx := make([]int32, mask+1) // the key's place in keys
+	tkeys, tocc, tidx := ix.probes.take(int(mask + 1))
 	var bloom uint64
 	for x, k := range keys {
 		m := k * mix
