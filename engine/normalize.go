@@ -50,8 +50,7 @@ func isSpaceByte(c byte) bool {
 // modulo 64 that occurs in it. Two views whose signatures differ in k bits
 // are at least k/2 edits apart, a bound that costs nothing to check.
 func looseKey(s string) (h uint64, n int, sig uint64) {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h = offset
+	h = keyOffset
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -59,8 +58,7 @@ func looseKey(s string) (h uint64, n int, sig uint64) {
 			if isSpaceByte(c) {
 				continue
 			}
-			h = (h ^ uint64(c)) * prime
-			sig |= 1 << (c & 63)
+			h, sig = keyByte(h, sig, c)
 			n++
 			continue
 		}
@@ -71,15 +69,13 @@ func looseKey(s string) (h uint64, n int, sig uint64) {
 		}
 		if f := fold(r); f != "" {
 			for j := 0; j < len(f); j++ {
-				h = (h ^ uint64(f[j])) * prime
-				sig |= 1 << (f[j] & 63)
+				h, sig = keyByte(h, sig, f[j])
 			}
 			n += len(f)
 			continue
 		}
 		for j := i - size; j < i; j++ {
-			h = (h ^ uint64(s[j])) * prime
-			sig |= 1 << (s[j] & 63)
+			h, sig = keyByte(h, sig, s[j])
 		}
 		n += size
 	}
@@ -89,13 +85,21 @@ func looseKey(s string) (h uint64, n int, sig uint64) {
 // viewKey returns what looseKey does of a line whose loose view is v, from
 // v: the key and the signature of its bytes.
 func viewKey(v string) (h uint64, sig uint64) {
-	const offset, prime = 14695981039346656037, 1099511628211
-	h = offset
+	h = keyOffset
 	for i := 0; i < len(v); i++ {
-		h = (h ^ uint64(v[i])) * prime
-		sig |= 1 << (v[i] & 63)
+		h, sig = keyByte(h, sig, v[i])
 	}
 	return h, sig
+}
+
+// keyOffset is the key of an empty loose view, FNV-1a's offset basis.
+const keyOffset = 14695981039346656037
+
+// keyByte adds byte c of a loose view to its key h (FNV-1a) and its
+// signature sig.
+func keyByte(h, sig uint64, c byte) (uint64, uint64) {
+	const prime = 1099511628211
+	return (h ^ uint64(c)) * prime, sig | 1<<(c&63)
 }
 
 // loose returns the loose view of s: no white space, punctuation folded.
@@ -270,9 +274,8 @@ func splitLines(s string) []string {
 // it left out: "...", "…", or a comment such as "// ... existing code ...".
 func isElision(s string) bool {
 	// Every elision has "..." once "…" is spelled so: most lines go no
-	// further.
-	// (Most lines have no '.' and no byte that starts "…", which costs
-	// less to know.)
+	// further, and most have no '.' and no first byte of "…" either,
+	// which costs less to know.
 	if strings.IndexByte(s, '.') < 0 && strings.IndexByte(s, "\u2026"[0]) < 0 ||
 		!strings.Contains(s, "...") && !strings.Contains(s, "\u2026") {
 		return false
