@@ -223,23 +223,9 @@ func level(a, b string) int {
 func equalNoSpace(a, b string) bool {
 	i, j := 0, 0
 	for {
-		var ra, rb rune = -1, -1
-		for i < len(a) {
-			r, size := utf8.DecodeRuneInString(a[i:])
-			i += size
-			if !unicode.IsSpace(r) {
-				ra = r
-				break
-			}
-		}
-		for j < len(b) {
-			r, size := utf8.DecodeRuneInString(b[j:])
-			j += size
-			if !unicode.IsSpace(r) {
-				rb = r
-				break
-			}
-		}
+		var ra, rb rune
+		ra, i = nextNonSpace(a, i)
+		rb, j = nextNonSpace(b, j)
 		if ra != rb {
 			return false
 		}
@@ -247,6 +233,19 @@ func equalNoSpace(a, b string) bool {
 			return true
 		}
 	}
+}
+
+// nextNonSpace returns the first rune of s from offset i on that is not
+// white space, and the offset after it, or -1 when there is none.
+func nextNonSpace(s string, i int) (rune, int) {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if !unicode.IsSpace(r) {
+			return r, i
+		}
+	}
+	return -1, i
 }
 
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
