@@ -128,16 +128,25 @@ type index struct {
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
 	post *postings
-	// tables are the alignments' tables, reused.
-	tables alignTables
-	// pairs is the list scanPairs fills, reused: a search compared with
-	// every line may list thousands of pairs.
-	pairs []scanPair
-	// patterns are the search lines' patterns, reused from one
-	// resolution to the next.
-	patterns patterns
-	// probes is the table of a tally's keys, reused by the next.
-	probes probeTable
+	scratch
+}
+
+// scratch is the memory an index lends its searches to work in, kept from
+// one search to the next (and, through Resolve's pool, from one text to
+// the next): never a result.
+type scratch struct {
+	tables alignTables // the alignments' tables
+	// pairs is the list scanPairs fills: a search compared with every
+	// line may list thousands of pairs.
+	pairs    []scanPair
+	patterns patterns   // the search lines' patterns, taken back at each resolution
+	probes   probeTable // the table of a tally's keys, emptied by each tally
+}
+
+// reset takes back what the searches of another text were lent.
+func (s *scratch) reset() {
+	s.pairs = s.pairs[:0]
+	s.patterns.reset()
 }
 
 // A probeTable is an open-addressing table of the keys a tally counts: in
@@ -172,7 +181,8 @@ func (ix *index) reuse(d *document) *index {
 	if min(cap(ix.key), cap(ix.keyed), cap(ix.ends), cap(ix.n), cap(ix.sig)) < count {
 		return nil
 	}
-	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], tables: ix.tables, pairs: ix.pairs[:0], patterns: patterns{all: ix.patterns.all}, probes: ix.probes}
+	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], scratch: ix.scratch}
+	ix.scratch.reset()
 	clear(ix.key)
 	clear(ix.keyed)
 	clear(ix.ends)
@@ -320,17 +330,12 @@ func (ix *index) lenOf(i int) int    { ix.measure(i); return int(ix.n[i]) }
 // keys of the other lines are carried over, not computed again.
 func (ix *index) edited(nd *document, a, b, k int) *index {
 	count := nd.lineCount()
-	nx := &index{d: nd, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
-	copy(nx.key, ix.key[:a])
-	copy(nx.keyed, ix.keyed[:a])
-	copy(nx.ends, ix.ends[:a])
-	copy(nx.n, ix.n[:a])
-	copy(nx.sig, ix.sig[:a])
-	copy(nx.key[a+k:], ix.key[b:])
-	copy(nx.keyed[a+k:], ix.keyed[b:])
-	copy(nx.ends[a+k:], ix.ends[b:])
-	copy(nx.n[a+k:], ix.n[b:])
-	copy(nx.sig[a+k:], ix.sig[b:])
+	nx := newIndex(nd)
+	carryAround(nx.key, ix.key, a, b, k)
+	carryAround(nx.keyed, ix.keyed, a, b, k)
+	carryAround(nx.ends, ix.ends, a, b, k)
+	carryAround(nx.n, ix.n, a, b, k)
+	carryAround(nx.sig, ix.sig, a, b, k)
 	nx.forget(a, a+k)
 	ix.lo.each(func(i int, s string) {
 		switch {
@@ -341,6 +346,13 @@ func (ix *index) edited(nd *document, a, b, k int) *index {
 		}
 	})
 	return nx
+}
+
+// carryAround copies the elements of src before a, and from b on, to dst,
+// whose elements [a, a+k) stand for src's [a, b).
+func carryAround[T any](dst, src []T, a, b, k int) {
+	copy(dst, src[:a])
+	copy(dst[a+k:], src[b:])
 }
 
 func (ix *index) loose(i int) string {
