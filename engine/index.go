@@ -993,9 +993,10 @@ type scanPair struct {
 
 // scanPairs returns, in the order of the file, the pairs of a file line
 // and a search line of looked that pass the bounds of length and
-// signature: those scan compares, in a list the next call reuses. It reports exhausted when more than
-// scanBudget pass, in whatever order they are counted, so that a search
-// that exhausts the budget computes no edit distance at all.
+// signature: those scan compares, in a list the next call reuses. It
+// reports exhausted when more than scanBudget pass, in whatever order
+// they are counted, so that a search that exhausts the budget computes no
+// edit distance at all.
 //
 // The length of a line of ASCII is known from its ends; its signature,
 // which costs a look at every byte, is computed only when its length is

@@ -77,8 +77,8 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	}
 	r := &resolver{d: d, doc: doc, opt: opt}
 	if doc.ix != nil {
-		// The search lines of earlier calls are done with.
-		doc.ix.patterns.reset()
+		// The searches of earlier calls are done with what they were lent.
+		doc.ix.scratch.reset()
 	}
 	if e.ReplaceAll {
 		return r.all(old, new)
