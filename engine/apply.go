@@ -45,12 +45,7 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 				"skipped: edit %d to this file failed", failed+1)}
 			continue
 		}
-		switch {
-		case e.Line > 0 && e.Op == OpReplace:
-			e.Line = lines.Forward(e.Line)
-		case e.Line > 0 && e.Op == OpInsert:
-			e.Line = lines.ForwardAfter(e.Line)
-		}
+		e.Line = lines.EditLine(e)
 		start := time.Now()
 		m, err := doc.Resolve(e, opt)
 		elapsed := time.Since(start)

@@ -23,18 +23,28 @@ func TestApplyEditsShiftsInsertions(t *testing.T) {
 	}
 }
 
-// Two insertions after one line keep the order of the edits.
+// Two insertions at one place keep the order of the edits: after a line,
+// before the first line, and at the end.
 func TestApplyEditsKeepsInsertionOrder(t *testing.T) {
-	text, outcomes := ApplyEdits("one\ntwo\n", []Edit{
-		{Op: OpInsert, Line: 1, New: "first\n"},
-		{Op: OpInsert, Line: 1, New: "second\n"},
-	}, Options{})
-	for i, o := range outcomes {
-		if o.Status != StatusApplied {
-			t.Fatalf("edit %d: %v", i+1, o.Err)
+	for _, tc := range []struct {
+		line int
+		want string
+	}{
+		{1, "one\nfirst\nsecond\ntwo\n"},
+		{0, "first\nsecond\none\ntwo\n"},
+		{AtEnd, "one\ntwo\nfirst\nsecond\n"},
+	} {
+		text, outcomes := ApplyEdits("one\ntwo\n", []Edit{
+			{Op: OpInsert, Line: tc.line, New: "first\n"},
+			{Op: OpInsert, Line: tc.line, New: "second\n"},
+		}, Options{})
+		for i, o := range outcomes {
+			if o.Status != StatusApplied {
+				t.Fatalf("line %d, edit %d: %v", tc.line, i+1, o.Err)
+			}
 		}
-	}
-	if want := "one\nfirst\nsecond\ntwo\n"; text != want {
-		t.Errorf("got %q, want %q", text, want)
+		if text != tc.want {
+			t.Errorf("after line %d: got %q, want %q", tc.line, text, tc.want)
+		}
 	}
 }

@@ -30,10 +30,24 @@ func (m *Match) newlinesAdded(text string) int {
 	return n
 }
 
-// Forward maps line, a line of the text as it was, to the current text:
+// EditLine returns e's Line, which counts the lines of the text as it was,
+// for the current text: a replacement's line hint moves as forward says,
+// an insertion's place as forwardAfter says; no hint, and the end of the
+// text, stay as they are.
+func (lm LineMap) EditLine(e Edit) int {
+	switch {
+	case e.Op == OpReplace && e.Line > 0:
+		return lm.forward(e.Line)
+	case e.Op == OpInsert && e.Line != AtEnd:
+		return lm.forwardAfter(e.Line)
+	}
+	return e.Line
+}
+
+// forward maps line, a line of the text as it was, to the current text:
 // lines after a change move with it, lines inside one move to its start,
 // as a replacement's line hint should.
-func (lm LineMap) Forward(line int) int {
+func (lm LineMap) forward(line int) int {
 	for _, s := range lm {
 		switch {
 		case line > s.end:
@@ -45,12 +59,12 @@ func (lm LineMap) Forward(line int) int {
 	return max(line, 1)
 }
 
-// ForwardAfter maps after, the line of the text as it was after which an
+// forwardAfter maps after, the line of the text as it was after which an
 // insertion goes (0: before the first line), to the current text: after
 // the lines that replaced it when a match changed it, and after the lines
 // an earlier insertion put at the same place, so that insertions keep the
 // order of the edits.
-func (lm LineMap) ForwardAfter(after int) int {
+func (lm LineMap) forwardAfter(after int) int {
 	for _, s := range lm {
 		switch {
 		case after >= s.end:

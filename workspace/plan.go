@@ -390,12 +390,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	}
 	e := p.blocks[i].Edit
 	// A line hint is a line of the file as it was.
-	switch {
-	case e.Op == engine.OpReplace && e.Line > 0:
-		e.Line = st.lines.Forward(e.Line)
-	case e.Op == engine.OpInsert && e.Line != engine.AtEnd:
-		e.Line = st.lines.ForwardAfter(e.Line)
-	}
+	e.Line = st.lines.EditLine(e)
 	type resolved struct {
 		m       *engine.Match
 		err     error
