@@ -223,16 +223,18 @@ func newlines(x uint64) uint64 {
 // byte order mark is or may come): then
 // every line is (a=0, b and k the line counts).
 func (d *document) edited(text string, lo, hi int) (nd *document, a, b, k int) {
+	whole := func() (*document, int, int, int) {
+		nd := newDocument(text)
+		return nd, 0, d.lineCount(), nd.lineCount()
+	}
 	delta := len(text) - len(d.text)
 	if d.lfStart != nil || len(d.start) == 0 || lo < len(bom) || lo > hi || hi > len(d.text) {
-		nd = newDocument(text)
-		return nd, 0, d.lineCount(), nd.lineCount()
+		return whole()
 	}
 	a, b = d.lineAt(lo), d.lineAt(hi)+1
 	from, to := d.start[a], d.offsetOfLine(b)+delta
 	if strings.IndexByte(text[from:to], '\r') >= 0 {
-		nd = newDocument(text)
-		return nd, 0, d.lineCount(), nd.lineCount()
+		return whole()
 	}
 	nd = &document{text: text, body: d.body}
 	n := len(d.start) - (b - a) + strings.Count(text[from:to], "\n") + 1
