@@ -530,10 +530,15 @@ end
 
 -- Commands.
 
-local function finish(kind, err, result)
+-- finish records the outcome of a command in M.last and hands it to cb,
+-- when there is one.
+local function finish(kind, err, result, cb)
   M.last[kind] = { err = err, result = result, seq = (M.last[kind] and M.last[kind].seq or 0) + 1 }
   M.last.seq = (M.last.seq or 0) + 1
   M.last.kind = kind
+  if cb then
+    cb(err, result)
+  end
 end
 
 -- apply sends text to graft.apply (opts: uri, atomic).
@@ -555,10 +560,7 @@ function M.apply(text, opts, cb)
       end
       notify(msg, failed > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
     end
-    finish('apply', err, result)
-    if cb then
-      cb(err, result)
-    end
+    finish('apply', err, result, cb)
   end)
 end
 
@@ -589,10 +591,7 @@ function M.preview(text, opts, cb)
       M.preview_buf = buf
       set_failures(result.blocks, 'Graft preview')
     end
-    finish('preview', err, result)
-    if cb then
-      cb(err, result)
-    end
+    finish('preview', err, result, cb)
   end)
 end
 
@@ -608,10 +607,7 @@ function M.suggest(text, opts, cb)
       notify(string.format('%d suggestions, %d failed', #(result.suggestions or {}), failed),
         failed > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
     end
-    finish('suggest', err, result)
-    if cb then
-      cb(err, result)
-    end
+    finish('suggest', err, result, cb)
   end)
 end
 
@@ -636,10 +632,7 @@ function M.suggestions(cb)
         notify('no pending suggestions')
       end
     end
-    finish('suggestions', err, result)
-    if cb then
-      cb(err, result)
-    end
+    finish('suggestions', err, result, cb)
   end)
 end
 
