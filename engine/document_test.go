@@ -45,18 +45,11 @@ func TestDocumentApply(t *testing.T) {
 func TestDocumentApplyRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"a", "b c", "\t}", "", " ", "\n", "\n", "\r\n", "“x”", bom}
-	random := func(n int) string {
-		var b strings.Builder
-		for range n {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		return b.String()
-	}
 	for k := range 3000 {
-		text := random(rng.IntN(12))
+		text := randomPieces(rng, pieces, rng.IntN(12))
 		lo := rng.IntN(len(text) + 1)
 		hi := lo + rng.IntN(len(text)-lo+1)
-		m := &Match{Changes: []Change{{lo, hi, random(rng.IntN(4))}}}
+		m := &Match{Changes: []Change{{lo, hi, randomPieces(rng, pieces, rng.IntN(4))}}}
 		t.Run(fmt.Sprint(k), func(t *testing.T) { checkApply(t, text, m) })
 	}
 }

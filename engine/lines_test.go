@@ -87,18 +87,14 @@ func randomText(rng *rand.Rand) string {
 				b.WriteString(strings.Repeat("y", 0xfffd+rng.IntN(4)))
 			}
 		case r < 5:
-			for range 10 + rng.IntN(300) {
-				b.WriteString(pieces[rng.IntN(len(pieces))])
-			}
+			b.WriteString(randomPieces(rng, pieces, 10+rng.IntN(300)))
 		case r < 8:
 			// white space only
 			for range rng.IntN(20) {
 				b.WriteByte(" \t\v\f\r"[rng.IntN(5)])
 			}
 		default:
-			for range rng.IntN(12) {
-				b.WriteString(pieces[rng.IntN(len(pieces))])
-			}
+			b.WriteString(randomPieces(rng, pieces, rng.IntN(12)))
 		}
 		switch rng.IntN(10) {
 		case 0:
@@ -279,6 +275,16 @@ func BenchmarkEndsAll(b *testing.B) {
 		ix := newIndex(d)
 		ix.endsAll()
 	}
+}
+
+// randomPieces returns n of pieces, picked at random by rng, one after
+// another.
+func randomPieces(rng *rand.Rand, pieces []string, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }
 
 // codeText returns n lines that look like Go code: indented, of varied

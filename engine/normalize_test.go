@@ -181,13 +181,7 @@ func TestEqualNoSpace(t *testing.T) {
 	}
 	pieces := []string{" ", "\t", "\u00a0", "\u2003", "a", "b", "\u201c", "\xff", "\ufffd", "\xe2\x80"}
 	rng := rand.New(rand.NewPCG(3, 4))
-	random := func() string {
-		var b strings.Builder
-		for range rng.IntN(6) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		return b.String()
-	}
+	random := func() string { return randomPieces(rng, pieces, rng.IntN(6)) }
 	for range 20000 {
 		a, b := random(), random()
 		if got, want := equalNoSpace(a, b), noSpace(a) == noSpace(b); got != want {
@@ -231,11 +225,7 @@ func TestNewSlinesLooseViews(t *testing.T) {
 	for range 500 {
 		lines := make([]string, r.IntN(6))
 		for i := range lines {
-			var b strings.Builder
-			for range r.IntN(8) {
-				b.WriteString(pieces[r.IntN(len(pieces))])
-			}
-			lines[i] = b.String()
+			lines[i] = randomPieces(r, pieces, r.IntN(8))
 		}
 		if text := strings.Join(lines, "\n"); loose(text) != func() string { v, _ := looseMap(text); return v }() {
 			t.Fatalf("loose(%q) is not looseMap's view", text)
