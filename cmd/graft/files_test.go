@@ -192,13 +192,7 @@ func TestWriteIntoReadOnlyFolder(t *testing.T) {
 // place, so that every link sees the change, and the report says so.
 func TestHardLinksRewrittenInPlace(t *testing.T) {
 	u := newUnprivileged(t)
-	writeTree(t, u.work, map[string]string{"a.txt": "alpha\n"})
-	a, h := filepath.Join(u.work, "a.txt"), filepath.Join(u.work, "h.txt")
-	if err := os.Link(a, h); err != nil {
-		t.Skipf("hard links unavailable: %v", err)
-	}
-	answer := writeAnswer(t, t.TempDir(), "answer.md", "a.txt\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n")
-	u.own(t)
+	a, h, answer := hardLinked(t, u)
 	code, out := u.run(t, answer)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
@@ -214,6 +208,22 @@ func TestHardLinksRewrittenInPlace(t *testing.T) {
 		t.Errorf("the report does not say the file was rewritten in place:\n%s", out)
 	}
 	noTempFiles(t, u.work)
+}
+
+// hardLinked writes a.txt ("alpha\n") into u's work tree, hard-linked as
+// h.txt and owned by u, and an answer that turns it into "ALPHA\n"; it
+// returns their paths, and skips the test where hard links are
+// unavailable.
+func hardLinked(t *testing.T, u *unprivileged) (a, h, answer string) {
+	t.Helper()
+	writeTree(t, u.work, map[string]string{"a.txt": "alpha\n"})
+	a, h = filepath.Join(u.work, "a.txt"), filepath.Join(u.work, "h.txt")
+	if err := os.Link(a, h); err != nil {
+		t.Skipf("hard links unavailable: %v", err)
+	}
+	answer = writeAnswer(t, t.TempDir(), "answer.md", "a.txt\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n")
+	u.own(t)
+	return a, h, answer
 }
 
 // TestModeAndOwnerKept: an edited file keeps its mode without the setuid
@@ -262,13 +272,7 @@ func TestModeAndOwnerKept(t *testing.T) {
 // even by a user whom the mode stops.
 func TestForcedReadOnlyHardLink(t *testing.T) {
 	u := newUnprivileged(t)
-	writeTree(t, u.work, map[string]string{"a.txt": "alpha\n"})
-	a, h := filepath.Join(u.work, "a.txt"), filepath.Join(u.work, "h.txt")
-	if err := os.Link(a, h); err != nil {
-		t.Skipf("hard links unavailable: %v", err)
-	}
-	answer := writeAnswer(t, t.TempDir(), "answer.md", "a.txt\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n")
-	u.own(t)
+	a, h, answer := hardLinked(t, u)
 	if err := os.Chmod(a, 0o444); err != nil {
 		t.Fatal(err)
 	}
