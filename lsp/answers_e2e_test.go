@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/lsp/lsptest"
@@ -24,20 +23,8 @@ const answerWait = 10 * time.Second
 // new directory and returns it.
 func answerWorkspace(t testing.TB, name string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "answers", name+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	for _, f := range ar.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	lsptest.WriteTxtar(t, filepath.Join("testdata", "answers", name+".txtar"), dir)
 	return dir
 }
 

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/lsp/lsptest"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // OutEnv names an environment variable that, when set, names the folder
@@ -135,19 +134,7 @@ func driverTree(t *testing.T, npm string) string {
 // writeWorkspace writes the files of e2e/testdata/workspace.txtar into dir.
 func writeWorkspace(t *testing.T, dir string) {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("e2e", "testdata", "workspace.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range ar.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	lsptest.WriteTxtar(t, filepath.Join("e2e", "testdata", "workspace.txtar"), dir)
 }
 
 // writeSettings writes the user settings: graft.path is the binary under
