@@ -239,6 +239,14 @@ func equalNoSpace(a, b string) bool {
 // white space, and the offset after it, or -1 when there is none.
 func nextNonSpace(s string, i int) (rune, int) {
 	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			// (ASCII white space is isSpaceByte's, as unicode.IsSpace says.)
+			i++
+			if !isSpaceByte(c) {
+				return rune(c), i
+			}
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		if !unicode.IsSpace(r) {
