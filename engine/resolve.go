@@ -361,7 +361,15 @@ const commonBytes = " \n\tetarniosl)(.cdu\"pf,=m_hg:b/y{}x;w0k1v-*&[]<>!"
 // exact resolves a reading whose search occurs as it is.
 func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 	d := r.d
-	at := occurrences(d.lf, rd.old, maxOccurrences)
+	var at []int
+	found := false
+	if r.doc.ix != nil {
+		// A Document that served earlier searches may list its lines.
+		at, found = r.doc.ix.occurrences(rd.old, maxOccurrences)
+	}
+	if !found {
+		at = occurrences(d.lf, rd.old, maxOccurrences)
+	}
 	spans := make([]Span, len(at))
 	for k, off := range at {
 		spans[k] = Span{d.lineAt(d.fromLF(off)) + 1, d.lineAt(d.fromLF(off+len(rd.old)-1)) + 1}
