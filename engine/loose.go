@@ -15,11 +15,7 @@ import (
 // tabs turned to spaces, spaces collapsed or added, blank lines missing or
 // added, curly quotes. It reports done=false when there is no such place.
 func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
-	needle := loose(rd.old)
-	if needle == "" {
-		return nil, nil, false
-	}
-	hits := r.looseHits(rd.old, needle)
+	hits := r.looseHits(rd.old)
 	if len(hits) == 0 {
 		return nil, nil, false
 	}
@@ -99,15 +95,19 @@ func (h *looseHit) pos(k int) int {
 	return h.at + h.align[k]
 }
 
-// looseHits finds where needle, the loose view of old, occurs. Only the
-// lines that could hold it are looked at: for a one-line search, the lines
-// that have every character it has; otherwise the windows where its
-// distinctive lines occur. A search of nothing but common lines, or of at
-// most two partial lines, is looked for in the whole file.
-func (r *resolver) looseHits(old, needle string) []looseHit {
+// looseHits finds where the loose view of old occurs, if it is not empty.
+// Only the lines that could hold it are looked at: for a one-line search,
+// the lines that have every character it has; otherwise the windows where
+// its distinctive lines occur. A search of nothing but common lines, or of
+// at most two partial lines, is looked for in the whole file.
+func (r *resolver) looseHits(old string) []looseHit {
 	ix := r.index()
+	var needle string  // the loose view of old, once there is a place to look for it
 	var views [][2]int // the lines to look in, whose loose view is mapped to the file's bytes only if it holds needle
 	if oneLine(old) {
+		if needle = loose(old); needle == "" {
+			return nil
+		}
 		_, _, sig := looseKey(needle)
 		ix.measureAll()
 		for i := range ix.key {
@@ -150,6 +150,14 @@ func (r *resolver) looseHits(old, needle string) []looseHit {
 			}
 		case nonBlank(s) <= 2:
 			views = append(views, [2]int{0, ix.lineCount()})
+		}
+	}
+	if len(views) == 0 {
+		return nil
+	}
+	if needle == "" {
+		if needle = loose(old); needle == "" {
+			return nil
 		}
 	}
 	var hits []looseHit

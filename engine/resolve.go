@@ -166,7 +166,7 @@ func (r *resolver) alreadyApplied(e *Error, old, new string) {
 			}
 		}
 	}
-	hits := r.looseHits(new, loose(new))
+	hits := r.looseHits(new)
 	if len(hits) != 1 {
 		return
 	}
