@@ -573,19 +573,19 @@ func (m *merger) conflict(h, f, s int) error {
 // space aside: not by a changed number, a word that extends another, or
 // another word that happens to be close ("fixed", "failed").
 func isTypo(a, b string) bool {
-	ta, tb := tokens(a), tokens(b)
-	if len(ta) != len(tb) {
-		return false
-	}
 	var wa, wb string
-	for k := range ta {
-		if ta[k] == tb[k] {
-			continue
+	same := eachTokenPair(a, b, func(x, y string) bool {
+		if x == y {
+			return true
 		}
-		if wa != "" || !isWordByte(ta[k][0]) || !isWordByte(tb[k][0]) {
+		if wa != "" || !isWordByte(x[0]) || !isWordByte(y[0]) {
 			return false
 		}
-		wa, wb = ta[k], tb[k]
+		wa, wb = x, y
+		return true
+	})
+	if !same {
+		return false
 	}
 	if wa == "" {
 		return true
@@ -623,43 +623,57 @@ func sameLetters(a, b string) bool {
 // different name when it recurs on other lines. White space does not
 // count.
 func renamed(a, b string) (from, to string, ok bool) {
-	ta, tb := tokens(a), tokens(b)
-	if len(ta) != len(tb) {
+	same := eachTokenPair(a, b, func(x, y string) bool {
+		if x == y {
+			return true
+		}
+		if !isWordByte(x[0]) || !isWordByte(y[0]) || from != "" && (x != from || y != to) {
+			return false
+		}
+		from, to = x, y
+		return true
+	})
+	if !same {
 		return "", "", false
-	}
-	for k := range ta {
-		if ta[k] == tb[k] {
-			continue
-		}
-		if !isWordByte(ta[k][0]) || !isWordByte(tb[k][0]) || from != "" && (ta[k] != from || tb[k] != to) {
-			return "", "", false
-		}
-		from, to = ta[k], tb[k]
 	}
 	return from, to, from != ""
 }
 
-// tokens splits a line into words and single other characters, leaving
-// out white space.
-func tokens(s string) []string {
-	var out []string
-	for i := 0; i < len(s); {
-		switch c := s[i]; {
-		case isSpaceByte(c):
-			i++
-		case isWordByte(c):
-			j := i
-			for j < len(s) && isWordByte(s[j]) {
-				j++
-			}
-			out = append(out, s[i:j])
-			i = j
-		default:
-			out = append(out, s[i:i+1])
-			i++
+// eachTokenPair calls f with the tokens of a and b that stand at the same
+// place in each, in order, while it returns true, and reports whether it
+// did so to the end of both: a and b have as many tokens and f accepted
+// every pair. A token is a word or a single other character; white space
+// separates tokens and is none.
+func eachTokenPair(a, b string, f func(x, y string) bool) bool {
+	for i, j := 0, 0; ; {
+		var x, y string
+		x, i = nextToken(a, i)
+		y, j = nextToken(b, j)
+		switch {
+		case x == "" || y == "":
+			return x == y
+		case !f(x, y):
+			return false
 		}
 	}
-	return out
+}
+
+// nextToken returns the first token of s from offset i on (see
+// eachTokenPair), "" when there is none, and the offset after it.
+func nextToken(s string, i int) (string, int) {
+	for i < len(s) && isSpaceByte(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return "", i
+	}
+	j := i + 1
+	if isWordByte(s[i]) {
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+	}
+	return s[i:j], j
 }
 
 func isWordByte(c byte) bool {

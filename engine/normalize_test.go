@@ -147,6 +147,33 @@ func TestIsTypo(t *testing.T) {
 	}
 }
 
+// TestEachTokenPair checks how two lines are read token by token: words
+// and single other characters, white space only between them, and every
+// pair visited only when both lines have as many tokens.
+func TestEachTokenPair(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  string
+		pairs string // the pairs visited, "x=y" each
+		same  bool
+	}{
+		{"x := f(a_1)", "x:=f( a_1 )", "x=x :=: === f=f (=( a_1=a_1 )=)", true},
+		{"\tif é {", "if e {", "if=if é=e {={", true},
+		{"a b", "a b c", "a=a b=b", false},
+		{"a b c", "a b", "a=a b=b", false},
+		{"", "  \t", "", true},
+		{"stop here", "stop there", "stop=stop here=there", false}, // f refuses the second pair
+	} {
+		var pairs []string
+		same := eachTokenPair(tc.a, tc.b, func(x, y string) bool {
+			pairs = append(pairs, x+"="+y)
+			return x != "here"
+		})
+		if got := strings.Join(pairs, " "); got != tc.pairs || same != tc.same {
+			t.Errorf("eachTokenPair(%q, %q) visited %q and reported %v, want %q and %v", tc.a, tc.b, got, same, tc.pairs, tc.same)
+		}
+	}
+}
+
 func TestReindenter(t *testing.T) {
 	// The model wrote four spaces where the file has a tab, and its block
 	// sits one level shallower than the file's.
