@@ -40,7 +40,7 @@ type tokenLine struct {
 // cutTokens cuts text into tokens: runs of letters, digits and '_', and
 // single other characters, with unicode punctuation folded in the keys.
 func cutTokens(text string) tokenLine {
-	var toks []ltoken
+	toks := make([]ltoken, 0, len(text)/3+1) // a line of code has about a token for every three bytes
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
