@@ -125,7 +125,7 @@ type splice struct {
 func carry(b, f, t string) (string, bool) {
 	bl, fl, tl := cutTokens(b), cutTokens(f), cutTokens(t)
 	bk := bl.keys()
-	ef, et := lcs.DiffLines(bk, fl.keys()), lcs.DiffLines(bk, tl.keys())
+	ef, et := diff(bk, fl.keys()), diff(bk, tl.keys())
 	for _, y := range et {
 		for _, x := range ef {
 			if touches(x, y) && !sameEdit(x, y, fl, tl) {

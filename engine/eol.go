@@ -2,8 +2,6 @@ package engine
 
 import (
 	"strings"
-
-	"github.com/aymanbagabas/go-udiff/lcs"
 )
 
 // endings returns text, whose lines end in "\n", with the line endings it
@@ -55,7 +53,7 @@ func (d *document) endings(start, end int, text string) string {
 		b.WriteString(line) // the last line, without an ending
 	}
 	a, n := 0, 0 // the next line of old and of lines
-	for _, df := range lcs.DiffLines(oldLF, lines) {
+	for _, df := range diff(oldLF, lines) {
 		for ; a < df.Start; a, n = a+1, n+1 {
 			put(lines[n], eolOf(a))
 		}

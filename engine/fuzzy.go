@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/aymanbagabas/go-udiff/lcs"
 )
 
 // fuzzy resolves a reading whose search does not occur as it is, even
@@ -273,14 +272,14 @@ func sideOn(s, a, b string) sides {
 	}
 	al, bl := cutTokens(a), cutTokens(b)
 	ak := al.keys()
-	apart := lcs.DiffLines(ak, bl.keys())
+	apart := diff(ak, bl.keys())
 	if strings.TrimSpace(s) == strings.TrimSpace(a) {
 		// The search line is the chosen place's line, as most are: it has
 		// every difference as the chosen place has it.
 		return sides{chosen: len(apart)}
 	}
 	sl := cutTokens(s)
-	said := lcs.DiffLines(ak, sl.keys())
+	said := diff(ak, sl.keys())
 	var v sides
 	for _, x := range apart {
 		side := &v.chosen

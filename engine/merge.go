@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/aymanbagabas/go-udiff/lcs"
 	"github.com/graft-editor/graft/engine/internal/editdist"
 )
 
@@ -41,7 +40,7 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 	for i := range of {
 		of[i] = -1
 	}
-	diffs := lcs.DiffLines(a, b)
+	diffs := diff(a, b)
 	for k, d := range diffs {
 		// An insertion whose first line repeats the line after it could
 		// stand one line later as well (a "}" added before a "}"): put it

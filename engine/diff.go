@@ -1,0 +1,56 @@
+package engine
+
+import "github.com/aymanbagabas/go-udiff/lcs"
+
+// diff returns the edits that turn a into b, as lcs.DiffLines does. Most
+// edits a model makes change one stretch of lines (or of a line's
+// tokens): a and b then differ only between their common ends, and when
+// that stretch cannot slide, the edit is known from the ends alone, without
+// a search for the longest common subsequence and what it allocates.
+func diff(a, b []string) []lcs.Diff {
+	d, ok := stretch(a, b)
+	switch {
+	case !ok:
+		return lcs.DiffLines(a, b)
+	case d.Start == d.End && d.ReplStart == d.ReplEnd:
+		return nil // a and b are the same
+	}
+	return []lcs.Diff{d}
+}
+
+// stretch returns the edit that replaces the stretch of a between its
+// common start and end with b's, and false when that may not be the
+// edit lcs.DiffLines finds: the stretches are both longer than an item,
+// or one may slide (see slides).
+func stretch(a, b []string) (lcs.Diff, bool) {
+	p := 0 // the common start
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0 // the common end, after the common start
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	am, bm := a[p:len(a)-q], b[p:len(b)-q]
+	if len(am) > 1 && len(bm) > 0 || len(bm) > 1 && len(am) > 0 || slides(am, bm, a, p, q) {
+		return lcs.Diff{}, false
+	}
+	return lcs.Diff{Start: p, End: p + len(am), ReplStart: p, ReplEnd: p + len(bm)}, true
+}
+
+// slides reports whether the stretch between a's common start (p items)
+// and common end (q items), am in a and bm in b, may stand elsewhere in
+// an edit as short: some item of it is the item just before or just after
+// it. Otherwise the edit that replaces am with bm is the only shortest
+// one: the common subsequence it keeps could take in an item of the
+// stretch only in place of one of those.
+func slides(am, bm, a []string, p, q int) bool {
+	for _, side := range [][]string{am, bm} {
+		for _, x := range side {
+			if p > 0 && x == a[p-1] || q > 0 && x == a[len(a)-q] {
+				return true
+			}
+		}
+	}
+	return false
+}
