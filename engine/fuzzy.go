@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -527,7 +528,7 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 func lineList(lines []int) string {
 	ls := make([]string, len(lines))
 	for k, l := range lines {
-		ls[k] = fmt.Sprint(l + 1)
+		ls[k] = strconv.Itoa(l + 1)
 	}
 	return strings.Join(ls, ", ")
 }
