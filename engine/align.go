@@ -63,25 +63,39 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		return region{}, false
 	}
 	ix.hashRange(lo, hi)
-	moves, costs := ix.tables.take((m+1)*(w+1), 2*(w+1))
-	prev, cur := costs[:w+1], costs[w+1:] // row 0: the region may start anywhere
+	moves, costs := ix.tables.take((m+1)*(w+1), 3*(w+1))
+	prev, cur := costs[:w+1], costs[w+1:2*(w+1)] // row 0: the region may start anywhere
+	// What leaving out each file line costs, the same in every row but an
+	// elision's, and each line's key.
+	skipFile, keys := costs[2*(w+1):][:w], ix.key[lo:hi]
+	for i := range skipFile {
+		skipFile[i] = fileLineCost(ix.weight(lo + i))
+	}
 	for j := 1; j <= m; j++ {
 		l := &s[j-1]
-		row := moves[j*(w+1):]
+		row := moves[j*(w+1):][:w+1]
 		skipS := searchLineCost(l)
 		cur[0] = prev[0] + skipS
 		row[0] = mvSkipSearch
-		for i := 1; i <= w; i++ {
-			f := lo + i - 1
-			best, mv := prev[i]+skipS, mvSkipSearch
-			skipF := fileLineCost(ix.weight(f))
-			if l.elision {
-				skipF = 0
+		if l.elision {
+			// An elision pairs with no line and stands for any lines for
+			// nothing.
+			for i := 1; i <= w; i++ {
+				best, mv := prev[i]+skipS, mvSkipSearch
+				if c := cur[i-1]; c < best {
+					best, mv = c, mvSkipFile
+				}
+				cur[i], row[i] = best, mv
 			}
-			if c := cur[i-1] + skipF; c < best {
+			prev, cur = cur, prev
+			continue
+		}
+		for i := 1; i <= w; i++ {
+			best, mv := prev[i]+skipS, mvSkipSearch
+			if c := cur[i-1] + skipFile[i-1]; c < best {
 				best, mv = c, mvSkipFile
 			}
-			if !l.elision && l.key == ix.key[f] && prev[i-1] <= best {
+			if l.key == keys[i-1] && prev[i-1] <= best {
 				best, mv = prev[i-1], mvPair
 			}
 			cur[i], row[i] = best, mv
