@@ -319,20 +319,23 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 		return out
 	}
 	const inf = math.MaxInt32 / 2
-	// At one end of the region, a line or two of the file between the
-	// region and the search's first or last lines is a forgotten line:
+	cells := (p + 1) * (q + 1)
+	moves, ints := ix.tables.take(cells, 2*cells+q)
+	cost, dists, skipFile := ints[:cells], ints[cells:2*cells], ints[2*cells:]
+	// What leaving out each file line costs, worked out once for every
+	// row. At one end of the region, a line or two of the file between
+	// the region and the search's first or last lines is a forgotten line:
 	// the window is only two lines longer than those search lines. (Not
 	// so in a whole window, free at both ends.)
-	fileCost := fileLineCost
-	if freeStart != freeEnd {
-		fileCost = func(int) int32 { return 1 }
+	for b := range skipFile {
+		skipFile[b] = 1
+		if freeStart == freeEnd {
+			skipFile[b] = fileLineCost(ix.weight(flo + b))
+		}
 	}
-	cells := (p + 1) * (q + 1)
-	moves, ints := ix.tables.take(cells, 2*cells)
-	cost, dists := ints[:cells], ints[cells:]
 	at := func(a, b int) int { return a*(q+1) + b }
 	for b := 1; b <= q; b++ {
-		c := cost[at(0, b-1)] + fileCost(ix.weight(flo+b-1))
+		c := cost[at(0, b-1)] + skipFile[b-1]
 		if freeStart {
 			c = 0
 		}
@@ -344,7 +347,7 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 		for b := 1; b <= q; b++ {
 			f := flo + b - 1
 			best, mv := cost[at(a-1, b)]+searchLineCost(l), mvSkipSearch
-			skipF := fileCost(ix.weight(f))
+			skipF := skipFile[b-1]
 			if freeEnd && a == p {
 				skipF = 0
 			}
