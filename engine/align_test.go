@@ -15,13 +15,7 @@ import (
 func TestMayAlignWithoutNeverSkipsAWinner(t *testing.T) {
 	vocab := []string{"}", "", "\treturn err", "\treturn errs", "if x {", "if y {", "\tcall(a, b)", "\tcall(a, c)", "  count += 1", "count+=1", "..."}
 	r := rand.New(rand.NewPCG(3, 9))
-	pick := func(n int) []string {
-		out := make([]string, n)
-		for i := range out {
-			out[i] = vocab[r.IntN(len(vocab))]
-		}
-		return out
-	}
+	pick := func(n int) []string { return randomItems(r, vocab, n) }
 	wins := 0
 	for range 20000 {
 		file := pick(2 + r.IntN(10))
@@ -67,12 +61,9 @@ func TestFindSeqByEnds(t *testing.T) {
 	vocab := []string{"}", "\t}", "", "  ", "\treturn err", "return  err", "say(“hi”)", "say(\"hi\")", "\tif err != nil {", "if err!=nil{", "x := 1", "é"}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 3000 {
-		file := make([]string, r.IntN(40))
-		for i := range file {
-			file[i] = vocab[r.IntN(len(vocab))]
-		}
+		file := randomItems(r, vocab, r.IntN(40))
 		var lines []*sline
-		for _, l := range newSlines([]string{vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))]}) {
+		for _, l := range newSlines(randomItems(r, vocab, 3)) {
 			if !l.blank {
 				lines = append(lines, &l)
 			}

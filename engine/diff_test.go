@@ -15,13 +15,7 @@ import (
 func TestDiffAsLCS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
 	items := []string{"A", "B", "C", "}"}
-	seq := func(n int) []string {
-		s := make([]string, n)
-		for i := range s {
-			s[i] = items[rng.IntN(len(items))]
-		}
-		return s
-	}
+	seq := func(n int) []string { return randomItems(rng, items, n) }
 	quick := 0
 	for range 20000 {
 		a := seq(rng.IntN(8))

@@ -280,11 +280,16 @@ func BenchmarkEndsAll(b *testing.B) {
 // randomPieces returns n of pieces, picked at random by rng, one after
 // another.
 func randomPieces(rng *rand.Rand, pieces []string, n int) string {
-	var b strings.Builder
-	for range n {
-		b.WriteString(pieces[rng.IntN(len(pieces))])
+	return strings.Join(randomItems(rng, pieces, n), "")
+}
+
+// randomItems returns n of items, picked at random by rng.
+func randomItems(rng *rand.Rand, items []string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = items[rng.IntN(len(items))]
 	}
-	return b.String()
+	return out
 }
 
 // codeText returns n lines that look like Go code: indented, of varied
