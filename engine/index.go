@@ -441,13 +441,27 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 	if l.key == ix.keyOf(i) {
 		return 0, true
 	}
-	n := max(l.n, int(ix.n[i]))
-	limit := int(float64(n) * (1 - minLineSim))
-	if abs(l.n-int(ix.n[i])) > limit || bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
+	n := int(ix.n[i])
+	limit := l.editLimit(n)
+	if abs(l.n-n) > limit || l.sigApart(ix.sig[i], limit) {
 		return 0, false
 	}
 	d := ix.patternDist(l, i, limit)
 	return d, d <= limit
+}
+
+// editLimit is the most edits by which search line l and a line whose
+// loose view has n bytes may differ and still count as the same line
+// changed (see minLineSim).
+func (l *sline) editLimit(n int) int {
+	return int(float64(max(l.n, n)) * (1 - minLineSim))
+}
+
+// sigApart reports whether a line whose loose view has signature sig is
+// more than limit edits from search line l, as the signatures alone tell
+// (see looseKey).
+func (l *sline) sigApart(sig uint64, limit int) bool {
+	return bits.OnesCount64(l.sig^sig) > 2*limit
 }
 
 // patternDist is the edit distance between search line l and file line
@@ -1010,12 +1024,12 @@ func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted
 		}
 		for k, j := range looked {
 			l := &s[j]
-			limit := int(float64(max(n, l.n)) * (1 - minLineSim))
+			limit := l.editLimit(n)
 			if abs(n-l.n) > limit {
 				continue
 			}
 			ix.measure(i)
-			if bits.OnesCount64(l.sig^ix.sig[i]) > 2*limit {
+			if l.sigApart(ix.sig[i], limit) {
 				continue
 			}
 			if len(pairs) == scanBudget {
