@@ -248,7 +248,7 @@ func (ix *index) measure(i int) {
 var sigBits = func() (b [256]uint64) {
 	for c := range utf8.RuneSelf {
 		if !isSpaceByte(byte(c)) {
-			b[c] = 1 << (c & 63)
+			_, b[c] = keyByte(0, 0, byte(c))
 		}
 	}
 	return b
