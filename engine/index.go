@@ -704,17 +704,17 @@ func (f *endsFilter) turnsAway(e uint32) bool {
 // byte below 0x80, so its ends are neither 0 nor have the top bit set:
 // none is one of these values (a line of two NUL bytes would be
 // endsBlank, were that 2).
-// packEnds returns the ends of a line of ASCII whose loose view has the
-// given first and last bytes and length, below 0xffff.
-func packEnds(first, last byte, n int) uint32 {
-	return uint32(first)<<24 | uint32(last)<<16 | uint32(n)
-}
-
 const (
 	endsNotYet  = 0            // not looked at yet
 	endsUnknown = 1<<31 | iota // a byte beyond ASCII, or a very long line: hash it
 	endsBlank                  // white space only
 )
+
+// packEnds returns the ends of a line of ASCII whose loose view has the
+// given first and last bytes and length, below 0xffff.
+func packEnds(first, last byte, n int) uint32 {
+	return uint32(first)<<24 | uint32(last)<<16 | uint32(n)
+}
 
 // counted takes key k (its place in the tally's keys), counted enough, out
 // of the filter.
