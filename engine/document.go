@@ -81,6 +81,7 @@ type document struct {
 	body  int   // offset of the first byte after the BOM
 	start []int // start offset of each line
 	end   []int // end offset of each line's content, before "\r\n" or "\n"
+	crlfs int   // how many line endings are "\r\n"
 	crlf  bool  // most line endings are "\r\n"
 	mixed bool  // some line endings are "\r\n" and some "\n"
 
@@ -97,30 +98,47 @@ func splitDocument(text string, start, end []int) *document {
 	if strings.HasPrefix(text, bom) {
 		d.body = len(bom)
 	}
-	var crlf int
-	d.start, d.end, crlf = splitAt(text, d.body, len(text), start, end)
-	d.crlf = crlf > 0 && 2*crlf >= len(d.start)
-	feeds := len(d.start) // every line ends in "\n" or "\r\n" but the last
-	if feeds > 0 && !d.endsWithNewline() {
-		feeds--
-	}
-	d.mixed = crlf > 0 && crlf < feeds
-	if crlf == 0 {
+	d.start, d.end, d.crlfs = splitAt(text, d.body, len(text), start, end)
+	d.countEndings()
+	if d.crlfs == 0 {
 		d.lf = text[d.body:]
 		return d
 	}
 	var b strings.Builder
 	b.Grow(len(text) - d.body)
-	d.lfStart = make([]int, len(d.start))
-	for i := range d.start {
-		d.lfStart[i] = b.Len()
-		b.WriteString(d.line(i))
-		if d.hasEOL(i) {
-			b.WriteByte('\n')
-		}
-	}
+	d.lfStart = make([]int, 0, len(d.start))
+	d.writeLF(&b, 0, len(d.start))
 	d.lf = b.String()
 	return d
+}
+
+// countEndings sets crlf and mixed from crlfs, the count of lines that end
+// in "\r\n".
+func (d *document) countEndings() {
+	d.crlf = d.crlfs > 0 && 2*d.crlfs >= len(d.start)
+	feeds := len(d.start) // every line ends in "\n" or "\r\n" but the last
+	if feeds > 0 && !d.endsWithNewline() {
+		feeds--
+	}
+	d.mixed = d.crlfs > 0 && d.crlfs < feeds
+}
+
+// writeLF writes lines [a, b) to lf as d.lf holds them, each ended by
+// "\n" if it has an ending, and appends to d.lfStart where each starts,
+// lf holding d.lf up to line a.
+func (d *document) writeLF(lf *strings.Builder, a, b int) {
+	for i := a; i < b; i++ {
+		d.lfStart = append(d.lfStart, lf.Len())
+		lf.WriteString(d.line(i))
+		if d.hasEOL(i) {
+			lf.WriteByte('\n')
+		}
+	}
+}
+
+// endsCRLF reports whether line i ends in "\r\n".
+func (d *document) endsCRLF(i int) bool {
+	return d.end[i] < len(d.text) && d.text[d.end[i]] == '\r'
 }
 
 // splitAt appends to start and end the lines of text[from:to], which
@@ -218,35 +236,61 @@ func newlines(x uint64) uint64 {
 // [lo, hi) replaced, and how the lines of the two correspond: d's lines
 // [a, b) became lines [a, a+k) of the result; the lines before them are
 // the same lines, and so are the lines after them, shifted by k-(b-a).
-// Only the changed lines are split again, unless d has "\r\n" line
-// endings or the change brings some, or touches the first bytes (where a
-// byte order mark is or may come): then
-// every line is (a=0, b and k the line counts).
+// Only the changed lines are split again, and, in a text with "\r\n"
+// endings, written again to its LF form, unless the change touches the
+// first bytes (where a byte order mark is or may come): then every line
+// is (a=0, b and k the line counts).
 func (d *document) edited(text string, lo, hi int) (nd *document, a, b, k int) {
-	whole := func() (*document, int, int, int) {
+	delta := len(text) - len(d.text)
+	if len(d.start) == 0 || lo < len(bom) || lo > hi || hi > len(d.text) {
 		nd := newDocument(text)
 		return nd, 0, d.lineCount(), nd.lineCount()
 	}
-	delta := len(text) - len(d.text)
-	if d.lfStart != nil || len(d.start) == 0 || lo < len(bom) || lo > hi || hi > len(d.text) {
-		return whole()
-	}
 	a, b = d.lineAt(lo), d.lineAt(hi)+1
 	from, to := d.start[a], d.offsetOfLine(b)+delta
-	if strings.IndexByte(text[from:to], '\r') >= 0 {
-		return whole()
-	}
 	nd = &document{text: text, body: d.body}
 	n := len(d.start) - (b - a) + strings.Count(text[from:to], "\n") + 1
 	nd.start = append(make([]int, 0, n), d.start[:a]...)
 	nd.end = append(make([]int, 0, n), d.end[:a]...)
-	nd.start, nd.end, _ = splitAt(text, from, to, nd.start, nd.end)
+	var crlfs int
+	nd.start, nd.end, crlfs = splitAt(text, from, to, nd.start, nd.end)
 	k = len(nd.start) - a
 	for j := b; j < len(d.start); j++ {
 		nd.start = append(nd.start, d.start[j]+delta)
 		nd.end = append(nd.end, d.end[j]+delta)
 	}
-	nd.lf = text[nd.body:]
+	nd.crlfs = d.crlfs + crlfs
+	for i := a; i < b; i++ {
+		if d.endsCRLF(i) {
+			nd.crlfs--
+		}
+	}
+	nd.countEndings()
+	switch {
+	case nd.crlfs == 0:
+		nd.lf = text[nd.body:]
+	case d.lfStart == nil:
+		// The change brought the first "\r\n".
+		var lf strings.Builder
+		lf.Grow(len(text) - nd.body)
+		nd.lfStart = make([]int, 0, len(nd.start))
+		nd.writeLF(&lf, 0, len(nd.start))
+		nd.lf = lf.String()
+	default:
+		// d's LF form around the changed lines, which are written again.
+		lfA, lfB := d.lfOffset(a), d.lfOffset(b)
+		var lf strings.Builder
+		lf.Grow(len(d.lf) + to - from)
+		lf.WriteString(d.lf[:lfA])
+		nd.lfStart = append(make([]int, 0, len(nd.start)), d.lfStart[:a]...)
+		nd.writeLF(&lf, a, a+k)
+		shift := lf.Len() - lfB
+		lf.WriteString(d.lf[lfB:])
+		for j := b; j < len(d.start); j++ {
+			nd.lfStart = append(nd.lfStart, d.lfStart[j]+shift)
+		}
+		nd.lf = lf.String()
+	}
 	return nd, a, b, k
 }
 

@@ -40,6 +40,42 @@ func TestDocumentApply(t *testing.T) {
 	}
 }
 
+// TestDocumentEditedSplitsTheChange checks that an edit splits again only
+// the lines it touches, whatever the text's line endings, so that the
+// index of every other line is carried over: a text with "\r\n" endings
+// is not prepared again from scratch for each edit.
+func TestDocumentEditedSplitsTheChange(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		change  Change
+		a, b, k int
+	}{
+		// Lines [a, b) are the lines from the change's first byte to the
+		// one after its last, which may start the line after it.
+		{"LF", "head\nb\nc\nd\n", Change{5, 6, "X\nY"}, 1, 2, 2},
+		{"CRLF", "head\r\nb\r\nc\r\nd\r\n", Change{6, 7, "X\r\nY"}, 1, 2, 2},
+		{"mixed", "head\r\nb\nc\r\nd\n", Change{6, 7, "X"}, 1, 2, 1},
+		{"CRLF, the last line without one", "head\r\nb\r\nc", Change{9, 10, "C"}, 2, 3, 1},
+		{"CRLF lines deleted", "head\r\nb\r\nc\r\nd\r\n", Change{6, 12, ""}, 1, 4, 1},
+		{"the first CRLF brought in", "head\nb\nc\n", Change{6, 7, "\r\n"}, 1, 3, 2},
+		{"the last CRLF taken out", "head\nb\r\nc\n", Change{6, 8, "\n"}, 1, 3, 2},
+		{"a carriage return before a kept line feed", "head\nbc\nd\n", Change{7, 7, "\r"}, 1, 2, 1},
+		{"the byte order mark's bytes", bom + "head\r\nb\r\n", Change{0, 3, ""}, 0, 2, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDocument(tc.text)
+			m := &Match{Changes: []Change{tc.change}}
+			_, a, b, k := d.edited(m.Apply(tc.text), tc.change.Start, tc.change.End)
+			if a != tc.a || b != tc.b || k != tc.k {
+				t.Errorf("lines [%d, %d) became %d lines at %d, want [%d, %d) and %d", a, b, k, a, tc.a, tc.b, tc.k)
+			}
+			checkApply(t, tc.text, m)
+		})
+	}
+}
+
 // TestDocumentApplyRandom checks Document.Apply on random changes to
 // random texts of a few lines, blank and CRLF lines among them.
 func TestDocumentApplyRandom(t *testing.T) {
