@@ -26,8 +26,8 @@ func (ix *index) endsAll() {
 		}
 		// The lines not known yet from i on, as many as fit in endsChunk
 		// bytes, and at least one.
-		j := i + 1
-		for j < len(ix.ends) && ix.ends[j] == endsNotYet && d.end[j]-d.start[i] <= endsChunk {
+		j, limit := i+1, d.start[i]+endsChunk
+		for j < len(ix.ends) && ix.ends[j] == endsNotYet && d.end[j] <= limit {
 			j++
 		}
 		ix.endsRange(i, j)
@@ -46,33 +46,41 @@ func (ix *index) endsRange(lo, hi int) {
 	from, to := d.start[lo], d.end[hi-1]
 	var solid, high [endsChunk/64 + 2]uint64
 	bm := newByteMap(d.text, from, to, solid[:], high[:])
-	text, notSpace, beyond := bm.text, bm.solid, bm.high
 	ends, starts, stops := ix.ends[lo:hi], d.start[lo:hi], d.end[lo:hi]
-	long := false // whether some line is longer than 64 bytes
-	for j := range ends {
-		a, b := starts[j]-from, stops[j]-from
+	if bm.high == nil {
+		asciiEnds(ends, starts, stops, from, bm.text, bm.solid)
+	}
+	// The lines with a byte beyond ASCII, and the lines longer than 64
+	// bytes, which asciiEnds leaves unknown, apart: a loop with a call
+	// in it keeps fewer of its values in registers.
+	for j, e := range ends {
+		if e == endsNotYet {
+			ends[j] = bm.ends(starts[j]-from, stops[j]-from)
+		}
+	}
+}
+
+// asciiEnds works out the ends of the lines [starts[j]-from, stops[j]-from)
+// of text, which has no byte beyond ASCII, from solid, its map, but for
+// the lines longer than 64 bytes, whose ends it leaves endsNotYet. It is a
+// loop of its own, with no more values live than it needs, which the
+// compiler keeps in registers.
+func asciiEnds(ends []uint32, starts, stops []int, from int, text string, solid []uint64) {
+	stops = stops[:len(starts)]
+	ends = ends[:len(starts)]
+	for j, start := range starts {
+		a, b := start-from, stops[j]-from
 		if b-a > 64 {
-			long = true
 			continue
 		}
 		// 1<<64 is 0: a line of 64 bytes keeps every bit.
-		keep := uint64(1)<<(b-a) - 1
-		x := bitsFrom(notSpace, a) & keep
+		x := bitsFrom(solid, a) & (uint64(1)<<(b-a) - 1)
 		e := uint32(endsBlank)
 		if x != 0 {
 			first, last := a+bits.TrailingZeros64(x), a+63-bits.LeadingZeros64(x)
 			e = packEnds(text[first], text[last], bits.OnesCount64(x))
 		}
-		if beyond != nil && bitsFrom(beyond, a)&keep != 0 {
-			e = endsUnknown
-		}
 		ends[j] = e
-	}
-	// The long lines apart, to keep the loop above free of calls.
-	for j := 0; long && j < len(ends); j++ {
-		if a, b := starts[j]-from, stops[j]-from; b-a > 64 {
-			ends[j] = bm.ends(a, b)
-		}
 	}
 }
 
