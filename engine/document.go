@@ -159,22 +159,16 @@ func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 	// The lines that end in a line feed, written by index.
 	starts := start[len(start) : len(start)+n]
 	ends := end[len(end) : len(end)+n]
-	k, crlf := 0, 0
+	// Each line is first taken to end at its line feed; a "\r" before it
+	// is looked for after, and only in a text that has one.
+	k := 0
 	at := from // where the line being read starts
-	line := func(nl int) {
-		e := nl
-		if e > at && text[e-1] == '\r' {
-			e--
-			crlf++
-		}
-		starts[k], ends[k] = at, e
-		k++
-		at = nl + 1
-	}
-	i := from // the next byte to read
+	i := from  // the next byte to read
 	for i+64 <= to {
 		for m := feeds64(text[i : i+64]); m != 0; m &= m - 1 {
-			line(i + bits.TrailingZeros64(m))
+			nl := i + bits.TrailingZeros64(m)
+			starts[k], ends[k] = at, nl
+			k, at = k+1, nl+1
 		}
 		i += 64
 		if i-at >= longLine {
@@ -183,13 +177,24 @@ func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 				i = to
 				break
 			}
-			line(i + j)
+			starts[k], ends[k] = at, i+j
+			k, at = k+1, i+j+1
 			i = at
 		}
 	}
 	for ; i < to; i++ {
 		if text[i] == '\n' {
-			line(i)
+			starts[k], ends[k] = at, i
+			k, at = k+1, i+1
+		}
+	}
+	crlf := 0
+	if strings.IndexByte(text[from:to], '\r') >= 0 {
+		for j, e := range ends {
+			if e > starts[j] && text[e-1] == '\r' {
+				ends[j] = e - 1
+				crlf++
+			}
 		}
 	}
 	start, end = start[:len(start)+k], end[:len(end)+k]
