@@ -571,14 +571,16 @@ func (ix *index) tally(s []sline) *tally {
 	var f endsFilter
 	f.init(firsts)
 	ix.endsAll()
-	for i := range ix.key {
-		if f.live == 0 {
-			break // every line of the search occurs too often to vote
+	// Every line's ends are known: the filter turns lines away whether
+	// they are hashed or not, and a line it lets through is hashed if it
+	// is not yet.
+	ends, keyed := ix.ends, ix.keyed[:len(ix.ends)]
+lines:
+	for i, e := range ends {
+		if f.turnsAway(e) {
+			continue
 		}
-		if !ix.keyed[i] {
-			if f.turnsAway(ix.ends[i]) {
-				continue
-			}
+		if !keyed[i] {
 			ix.hash(i)
 		}
 		k := ix.key[i]
@@ -595,8 +597,8 @@ func (ix *index) tally(s []sline) *tally {
 				o.count++
 				if len(o.lines) < commonLine {
 					o.lines = append(o.lines, int32(i))
-				} else {
-					f.counted(int(tidx[h]))
+				} else if f.counted(int(tidx[h])); f.live == 0 {
+					break lines // every line of the search occurs too often to vote
 				}
 				break
 			}
@@ -605,9 +607,9 @@ func (ix *index) tally(s []sline) *tally {
 	return t.vote(s)
 }
 
-// An endsFilter turns away, without hashing them, the file lines that
-// cannot have the loose view of a search line still counted, until every
-// line of the file is hashed. A line of ASCII is known by its ends and the
+// An endsFilter turns away, without hashing them or looking their keys
+// up, the file lines that cannot have the loose view of a search line
+// still counted. A line of ASCII is known by its ends and the
 // length of its loose view, which cost a few word operations per eight
 // bytes, not a hash per byte: the first and last bytes of its loose view
 // are those of the line around its white space, and the length is that of
@@ -649,11 +651,9 @@ const (
 	endsBits = 1 << endsLog
 )
 
-// shape returns the bit of the filter for a loose view with the given
-// first and last bytes and length.
-func shape(first, last byte, n int) int {
-	h := (uint64(first)<<8 | uint64(last) | uint64(n)<<16) * mix
-	return int(h >> (64 - endsLog))
+// shape returns the bit of the filter for a line of ASCII with ends e.
+func shape(e uint32) int {
+	return int(uint64(e) * mix >> (64 - endsLog))
 }
 
 // init prepares the filter for the keys of the search lines firsts, one
@@ -662,7 +662,9 @@ func (f *endsFilter) init(firsts []*sline) {
 	f.shapes = make([]int32, len(firsts))
 	f.perShape = make([]shapeCount, 0, len(firsts))
 	for k, l := range firsts {
-		e := shape(l.loose[0], l.loose[len(l.loose)-1], l.n)
+		// (A view beyond ASCII or too long for ends gets a bit too, which
+		// no line's ends have: such a line is hashed.)
+		e := shape(packEnds(l.loose[0], l.loose[len(l.loose)-1], l.n))
 		f.shapes[k] = int32(e)
 		f.perShape = append(f.perShape, shapeCount{int32(e), 1})
 		f.bits[e/64] |= 1 << (e % 64)
@@ -681,10 +683,10 @@ func (f *endsFilter) init(firsts []*sline) {
 	f.perShape = out
 }
 
-// turnsAway reports whether a line not hashed yet whose ends are e (see
-// endsAll) cannot have the key of a search line still counted: it is
-// blank (no search line counted is), or a line of ASCII with a shape no
-// such line has. A line that may have one is hashed to know.
+// turnsAway reports whether a line whose ends are e (see endsAll) cannot
+// have the key of a search line still counted: it is blank (no search
+// line counted is), or a line of ASCII with a shape no such line has. A
+// line that may have one is hashed to know, unless it is already.
 func (f *endsFilter) turnsAway(e uint32) bool {
 	switch e {
 	case endsBlank:
@@ -692,7 +694,7 @@ func (f *endsFilter) turnsAway(e uint32) bool {
 	case endsUnknown:
 		return false
 	}
-	b := shape(byte(e>>24), byte(e>>16), int(e&0xffff))
+	b := shape(e)
 	return f.bits[b/64]&(1<<(b%64)) == 0
 }
 
