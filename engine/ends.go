@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+	"sort"
+)
 
 // The ends of a line (see endsNotYet) are worked out for all the lines a
 // tally reads in one pass over their bytes, rather than in a call per
@@ -18,20 +21,24 @@ func (ix *index) endsAll() {
 	if ix.endsKnown {
 		return
 	}
-	d := ix.d
-	for i := 0; i < len(ix.ends); {
-		if ix.ends[i] != endsNotYet {
+	d, ends := ix.d, ix.ends
+	for i := 0; i < len(ends); {
+		if ends[i] != endsNotYet {
 			i++
 			continue
 		}
-		// The lines not known yet from i on, as many as fit in endsChunk
-		// bytes, and at least one.
-		j, limit := i+1, d.start[i]+endsChunk
-		for j < len(ix.ends) && ix.ends[j] == endsNotYet && d.end[j] <= limit {
-			j++
+		// The lines not known yet from i on, [i, r), in pieces of as many
+		// lines as fit in endsChunk bytes, and at least one.
+		r := i + 1
+		for r < len(ends) && ends[r] == endsNotYet {
+			r++
 		}
-		ix.endsRange(i, j)
-		i = j
+		for i < r {
+			limit := d.start[i] + endsChunk
+			j := i + 1 + sort.Search(r-i-1, func(k int) bool { return d.end[i+1+k] > limit })
+			ix.endsRange(i, j)
+			i = j
+		}
 	}
 	ix.endsKnown = true
 }
