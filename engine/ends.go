@@ -109,28 +109,38 @@ func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 		solid, high = make([]uint64, words), make([]uint64, words)
 	}
 	bm := byteMap{text: text[from:to], solid: solid[:words]}
-	var pad string // the last bytes of text, less than 64, filled out
-	for w, o := 0, from; o < to; w, o = w+1, o+64 {
-		block := text[o:]
-		if len(block) < 64 {
-			if pad == "" {
-				b := make([]byte, 64)
-				copy(b, block)
-				pad = string(b)
-			}
-			block = pad
+	// Each word maps the 64 bytes of text from its offset, past to when
+	// there are: the bits of those are never read.
+	w, o := 0, from
+	for last := min(to, len(text)-63); o < last; w, o = w+1, o+64 {
+		var beyond uint64
+		bm.solid[w], beyond = solid64(text[o:])
+		if beyond != 0 || bm.high != nil {
+			bm.mapBeyond(w, text[o:], high)
 		}
+	}
+	if o < to {
+		// The last bytes of text, less than 64, filled out.
+		b := make([]byte, 64)
+		copy(b, text[o:])
+		block := string(b)
 		var beyond uint64
 		bm.solid[w], beyond = solid64(block)
-		if beyond != 0 && bm.high == nil {
-			bm.high = high[:words]
-			clear(bm.high)
-		}
-		if bm.high != nil {
-			bm.high[w] = beyond64(block)
+		if beyond != 0 || bm.high != nil {
+			bm.mapBeyond(w, block, high)
 		}
 	}
 	return bm
+}
+
+// mapBeyond sets word w of the map of bytes beyond ASCII, from the 64
+// bytes of block, in high if it is the first.
+func (bm *byteMap) mapBeyond(w int, block string, high []uint64) {
+	if bm.high == nil {
+		bm.high = high[:len(bm.solid)]
+		clear(bm.high)
+	}
+	bm.high[w] = beyond64(block)
 }
 
 // ends returns the ends of the line that is bytes [a, b) of the map's text
