@@ -149,7 +149,7 @@ func TestDocumentReset(t *testing.T) {
 		ix.buildPostings()
 		ix.pairs = append(ix.pairs, scanPair{line: 1, limit: 2})
 		ix.patterns.next().Reset("x:=1")
-		ix.probes.take(8)
+		ix.probes.fill([]uint64{1, 2})
 		doc.resolves = 2
 
 		doc.reset(text)
@@ -226,6 +226,13 @@ func TestTallyFromPostings(t *testing.T) {
 		s := newSlines(search)
 		ix := newIndex(newDocument(text.String()))
 		want := ix.tally(s)
+		// The lines the tally compared with the search's lines rather
+		// than hashed have the keys, lengths and signatures hashing gives.
+		for i, keyed := range ix.keyed {
+			if key, n, sig := looseKey(ix.d.line(i)); keyed && (ix.key[i] != key || int(ix.n[i]) != n || ix.sig[i] != sig) {
+				t.Fatalf("case %d: line %d, %q, is keyed %x, %d, %x; want %x, %d, %x", k, i, ix.d.line(i), ix.key[i], ix.n[i], ix.sig[i], key, n, sig)
+			}
+		}
 		ix.buildPostings()
 		got := ix.tally(s)
 		if !reflect.DeepEqual(got, want) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
@@ -149,22 +150,60 @@ func (s *scratch) reset() {
 	s.patterns.reset()
 }
 
-// A probeTable is an open-addressing table of the keys a tally counts: in
-// each slot a key, its occurrences and its place in the tally's keys.
+// A probeTable is an open-addressing table of the keys a tally counts,
+// at most a quarter full, which finds most keys absent at the first
+// probe; a bloom filter of one bit per key, from the top bits of the same
+// mixed hash, turns most of those away before that.
 type probeTable struct {
-	keys []uint64
-	occs []*lineOccurrences
-	idx  []int32
+	slots []probeSlot
+	shift uint   // a key's first slot is its mixed hash shifted by shift
+	bloom uint64 // the top six bits of each key's mixed hash
 }
 
-// take returns the table's arrays with n slots, every slot empty.
-func (t *probeTable) take(n int) ([]uint64, []*lineOccurrences, []int32) {
-	if cap(t.keys) < n {
-		t.keys, t.occs, t.idx = make([]uint64, n), make([]*lineOccurrences, n), make([]int32, n)
+// A probeSlot holds a key and its place in the tally's keys, plus one:
+// 0 in an empty slot.
+type probeSlot struct {
+	key uint64
+	x   int32
+}
+
+// fill empties the table and puts keys in it.
+func (t *probeTable) fill(keys []uint64) {
+	t.shift = 64 - 3
+	for 1<<(64-t.shift) < 4*len(keys) {
+		t.shift--
 	}
-	keys, occs, idx := t.keys[:n], t.occs[:n], t.idx[:n]
-	clear(occs) // a slot is empty while its occurrences are nil
-	return keys, occs, idx
+	n := 1 << (64 - t.shift)
+	if cap(t.slots) < n {
+		t.slots = make([]probeSlot, n)
+	}
+	t.slots = t.slots[:n]
+	clear(t.slots)
+	t.bloom = 0
+	for x, k := range keys {
+		m := k * mix
+		t.bloom |= 1 << (m >> 58)
+		h := m >> t.shift
+		for t.slots[h].x != 0 {
+			h = (h + 1) & uint64(n-1)
+		}
+		t.slots[h] = probeSlot{k, int32(x + 1)}
+	}
+}
+
+// find returns the place of key k among the keys, or -1.
+func (t *probeTable) find(k uint64) int {
+	m := k * mix
+	if t.bloom&(1<<(m>>58)) == 0 {
+		return -1
+	}
+	mask := uint64(len(t.slots) - 1)
+	for h := m >> t.shift; t.slots[h].x != 0; h = (h + 1) & mask {
+		if t.slots[h].key == k {
+			return int(t.slots[h].x) - 1
+		}
+	}
+	return -1
 }
 
 func newIndex(d *document) *index {
@@ -548,60 +587,39 @@ func (ix *index) tally(s []sline) *tally {
 		}
 		return t.vote(s)
 	}
-	// An open-addressing table of the search's keys, at most a quarter
-	// full, finds most file lines absent at the first probe.
-	shift := 64 - 3
-	for 1<<(64-shift) < 4*len(keys) {
-		shift--
-	}
-	// A bloom filter of one bit per key, from the top bits of the same
-	// mixed hash, turns most other lines away before that.
-	mask := uint64(1)<<(64-shift) - 1
-	tkeys, tocc, tidx := ix.probes.take(int(mask + 1))
-	var bloom uint64
-	for x, k := range keys {
-		m := k * mix
-		bloom |= 1 << (m >> 58)
-		h := m >> shift
-		for tocc[h] != nil {
-			h = (h + 1) & mask
-		}
-		tkeys[h], tocc[h], tidx[h] = k, t.occs[k], int32(x)
-	}
+	ix.probes.fill(keys)
 	var f endsFilter
 	f.init(firsts)
 	ix.endsAll()
 	// Every line's ends are known: the filter turns lines away whether
-	// they are hashed or not, and a line it lets through is hashed if it
-	// is not yet.
+	// they are hashed or not. A line of ASCII it lets through is compared
+	// with the search lines of its shape, and takes the key of the one it
+	// equals; another is hashed, if it is not yet, and its key looked up.
 	ends, keyed := ix.ends, ix.keyed[:len(ix.ends)]
-lines:
 	for i, e := range ends {
 		if f.turnsAway(e) {
 			continue
 		}
-		if !keyed[i] {
+		x := -1
+		if keyed[i] || e == endsUnknown {
 			ix.hash(i)
+			x = ix.probes.find(ix.key[i])
+		} else if x = f.match(ix.d.line(i), e, firsts); x >= 0 {
+			l := firsts[x]
+			ix.key[i], ix.n[i], ix.sig[i], keyed[i] = l.key, int32(l.n), l.sig, true
 		}
-		k := ix.key[i]
-		m := k * mix
-		if bloom&(1<<(m>>58)) == 0 {
+		if x < 0 {
 			continue
 		}
-		for h := m >> shift; tocc[h] != nil; h = (h + 1) & mask {
-			if tkeys[h] == k {
-				o := tocc[h]
-				if o.count > commonLine {
-					break
-				}
-				o.count++
-				if len(o.lines) < commonLine {
-					o.lines = append(o.lines, int32(i))
-				} else if f.counted(int(tidx[h])); f.live == 0 {
-					break lines // every line of the search occurs too often to vote
-				}
-				break
-			}
+		o := &all[x]
+		if o.count > commonLine {
+			continue
+		}
+		o.count++
+		if len(o.lines) < commonLine {
+			o.lines = append(o.lines, int32(i))
+		} else if f.counted(x); f.live == 0 {
+			break // every line of the search occurs too often to vote
 		}
 	}
 	return t.vote(s)
@@ -625,9 +643,19 @@ type endsFilter struct {
 	shapes   []int32
 	perShape []shapeCount
 	live     int // keys still counted
+	// byShape holds the place of every key in the tally's keys, by shape:
+	// the keys a line of a shape may have.
+	byShape []shapeKey
 }
 
 type shapeCount struct{ shape, keys int32 }
+
+// A shapeKey is a key of the tally: its place in the tally's keys, its
+// shape, and the text of its first search line, white space trimmed.
+type shapeKey struct {
+	shape, x int32
+	trimmed  string
+}
 
 // ends returns the ends a file line of ASCII has when its loose view is
 // l's (see endsNotYet), or endsNotYet when l's view is not ASCII or too
@@ -661,16 +689,19 @@ func shape(e uint32) int {
 func (f *endsFilter) init(firsts []*sline) {
 	f.shapes = make([]int32, len(firsts))
 	f.perShape = make([]shapeCount, 0, len(firsts))
+	f.byShape = make([]shapeKey, 0, len(firsts))
 	for k, l := range firsts {
 		// (A view beyond ASCII or too long for ends gets a bit too, which
 		// no line's ends have: such a line is hashed.)
 		e := shape(packEnds(l.loose[0], l.loose[len(l.loose)-1], l.n))
 		f.shapes[k] = int32(e)
 		f.perShape = append(f.perShape, shapeCount{int32(e), 1})
+		f.byShape = append(f.byShape, shapeKey{int32(e), int32(k), strings.TrimSpace(l.text)})
 		f.bits[e/64] |= 1 << (e % 64)
 	}
 	f.live = len(firsts)
 	slices.SortFunc(f.perShape, func(a, b shapeCount) int { return cmp.Compare(a.shape, b.shape) })
+	slices.SortFunc(f.byShape, func(a, b shapeKey) int { return cmp.Compare(a.shape, b.shape) })
 	// One entry per shape, counting its keys.
 	out := f.perShape[:0]
 	for _, c := range f.perShape {
@@ -683,10 +714,56 @@ func (f *endsFilter) init(firsts []*sline) {
 	f.perShape = out
 }
 
+// match returns the place among the tally's keys of the key of line, a
+// line of ASCII whose ends are e, or -1 when it has none of them: it
+// compares the line with each search line of its shape, of firsts, as it
+// reads loosely, which costs less than hashing it and stops at the first
+// byte that differs.
+func (f *endsFilter) match(line string, e uint32, firsts []*sline) int {
+	b := int32(shape(e))
+	// The first key of shape b, by a binary search.
+	k, hi := 0, len(f.byShape)
+	for k < hi {
+		if m := int(uint(k+hi) >> 1); f.byShape[m].shape < b {
+			k = m + 1
+		} else {
+			hi = m
+		}
+	}
+	trimmed := ""
+	for ; k < len(f.byShape) && f.byShape[k].shape == b; k++ {
+		c := &f.byShape[k]
+		// A line is most often the search line with its indentation
+		// changed, which one comparison of their bytes tells.
+		if trimmed == "" {
+			trimmed = strings.TrimSpace(line)
+		}
+		if trimmed == c.trimmed || looseEquals(line, firsts[c.x].loose) {
+			return int(c.x)
+		}
+	}
+	return -1
+}
+
+// looseEquals reports whether the loose view of s, a line of ASCII, is v.
+func looseEquals(s, v string) bool {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isSpaceByte(c) {
+			continue
+		}
+		if j == len(v) || v[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(v)
+}
+
 // turnsAway reports whether a line whose ends are e (see endsAll) cannot
 // have the key of a search line still counted: it is blank (no search
-// line counted is), or a line of ASCII with a shape no such line has. A
-// line that may have one is hashed to know, unless it is already.
+// line counted is), or a line of ASCII with a shape no such line has.
 func (f *endsFilter) turnsAway(e uint32) bool {
 	switch e {
 	case endsBlank:

@@ -271,3 +271,39 @@ func TestNewSlinesLooseViews(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseEquals checks looseEquals, which the tally uses to compare a
+// line of ASCII with a search line's loose view without hashing it,
+// against comparing the line's loose view.
+func TestLooseEquals(t *testing.T) {
+	tests := []struct {
+		s, v string
+		want bool
+	}{
+		{"\tx := f(a)", "x:=f(a)", true},
+		{"x:=f(a) \t", "x:=f(a)", true},
+		{"x := f(a)", "x:=f(b)", false},
+		{"x := f(a)", "x:=f(a)b", false},
+		{"x := f(a) b", "x:=f(a)", false},
+		{" \t ", "", true},
+		{"", "x", false},
+	}
+	for _, tc := range tests {
+		if got := looseEquals(tc.s, tc.v); got != tc.want {
+			t.Errorf("looseEquals(%q, %q) = %v, want %v", tc.s, tc.v, got, tc.want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"a", "b", " ", "\t", "\v", "(", ")", "\r"}
+	for k := range 5000 {
+		// Half the views are of s with white space moved about, so that
+		// about half the pairs are equal.
+		s, v := randomPieces(rng, pieces, rng.IntN(8)), loose(randomPieces(rng, pieces, rng.IntN(6)))
+		if k%2 == 0 {
+			v = loose(s + randomPieces(rng, []string{" ", "\t", "", "a"}, 1))
+		}
+		if got, want := looseEquals(s, v), loose(s) == v; got != want {
+			t.Fatalf("looseEquals(%q, %q) = %v, want %v", s, v, got, want)
+		}
+	}
+}
