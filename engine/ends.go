@@ -80,8 +80,7 @@ func asciiEnds(ends []uint32, starts, stops []int, from int, text string, solid 
 		if b-a > 64 {
 			continue
 		}
-		// 1<<64 is 0: a line of 64 bytes keeps every bit.
-		x := bitsFrom(solid, a) & (uint64(1)<<(b-a) - 1)
+		x := bitsFrom(solid, a) & lowBits[b-a]
 		e := uint32(endsBlank)
 		if x != 0 {
 			first, last := a+bits.TrailingZeros64(x), a+63-bits.LeadingZeros64(x)
@@ -90,6 +89,17 @@ func asciiEnds(ends []uint32, starts, stops []int, from int, text string, solid 
 		ends[j] = e
 	}
 }
+
+// lowBits holds, for each n up to 64, a word with its n lowest bits set:
+// a line's bits are kept by a load rather than by a shift, which the
+// processors Go targets by default can do only by the count in one
+// register.
+var lowBits = func() (m [65]uint64) {
+	for n := range m {
+		m[n] = 1<<n - 1 // 1<<64 is 0: 64 bits are all
+	}
+	return m
+}()
 
 // A byteMap holds a bit for each byte of text[from:to], in words of 64
 // bits, the first byte's in the lowest bit of the first word.
