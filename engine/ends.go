@@ -126,7 +126,7 @@ func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 		var beyond uint64
 		bm.solid[w], beyond = solid64(text[o:])
 		if beyond != 0 || bm.high != nil {
-			bm.mapBeyond(w, text[o:], high)
+			bm.high = mapBeyond(bm.high, w, text[o:], high[:words])
 		}
 	}
 	if o < to {
@@ -137,20 +137,23 @@ func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 		var beyond uint64
 		bm.solid[w], beyond = solid64(block)
 		if beyond != 0 || bm.high != nil {
-			bm.mapBeyond(w, block, high)
+			bm.high = mapBeyond(bm.high, w, block, high[:words])
 		}
 	}
 	return bm
 }
 
-// mapBeyond sets word w of the map of bytes beyond ASCII, from the 64
-// bytes of block, in high if it is the first.
-func (bm *byteMap) mapBeyond(w int, block string, high []uint64) {
-	if bm.high == nil {
-		bm.high = high[:len(bm.solid)]
-		clear(bm.high)
+// mapBeyond sets word w of m, the map of bytes beyond ASCII, from the 64
+// bytes of block, and returns it; when m is nil, the map is high, cleared
+// first. (A function rather than a method: a method would let high, an
+// array on its caller's stack, escape to the heap.)
+func mapBeyond(m []uint64, w int, block string, high []uint64) []uint64 {
+	if m == nil {
+		m = high
+		clear(m)
 	}
-	bm.high[w] = beyond64(block)
+	m[w] = beyond64(block)
+	return m
 }
 
 // ends returns the ends of the line that is bytes [a, b) of the map's text
