@@ -637,24 +637,21 @@ func (ix *index) tally(s []sline) *tally {
 // longer hashed either.
 type endsFilter struct {
 	bits [endsBits / 64]uint64 // the shapes of the keys still counted
-	// shapes holds the shape of each key of the tally, in the order of
-	// its keys; perShape, by shape, how many keys of each shape are still
-	// counted (shapes rarely repeat: a search has few lines).
-	shapes   []int32
-	perShape []shapeCount
-	live     int // keys still counted
-	// byShape holds the place of every key in the tally's keys, by shape:
-	// the keys a line of a shape may have.
+	// byShape holds every key of the tally by shape, the keys a line of a
+	// shape may have (shapes rarely repeat: a search has few lines), and
+	// at holds where in byShape each key is, in the order of the keys.
 	byShape []shapeKey
+	at      []int32
+	live    int // keys still counted
 }
 
-type shapeCount struct{ shape, keys int32 }
-
 // A shapeKey is a key of the tally: its place in the tally's keys, its
-// shape, and the text of its first search line, white space trimmed.
+// shape, the text of its first search line, white space trimmed, and
+// whether it is still counted.
 type shapeKey struct {
 	shape, x int32
 	trimmed  string
+	live     bool
 }
 
 // ends returns the ends a file line of ASCII has when its loose view is
@@ -687,31 +684,33 @@ func shape(e uint32) int {
 // init prepares the filter for the keys of the search lines firsts, one
 // line for each key.
 func (f *endsFilter) init(firsts []*sline) {
-	f.shapes = make([]int32, len(firsts))
-	f.perShape = make([]shapeCount, 0, len(firsts))
-	f.byShape = make([]shapeKey, 0, len(firsts))
+	f.byShape = make([]shapeKey, len(firsts))
 	for k, l := range firsts {
 		// (A view beyond ASCII or too long for ends gets a bit too, which
 		// no line's ends have: such a line is hashed.)
 		e := shape(packEnds(l.loose[0], l.loose[len(l.loose)-1], l.n))
-		f.shapes[k] = int32(e)
-		f.perShape = append(f.perShape, shapeCount{int32(e), 1})
-		f.byShape = append(f.byShape, shapeKey{int32(e), int32(k), strings.TrimSpace(l.text)})
+		f.byShape[k] = shapeKey{int32(e), int32(k), strings.TrimSpace(l.text), true}
 		f.bits[e/64] |= 1 << (e % 64)
 	}
 	f.live = len(firsts)
-	slices.SortFunc(f.perShape, func(a, b shapeCount) int { return cmp.Compare(a.shape, b.shape) })
 	slices.SortFunc(f.byShape, func(a, b shapeKey) int { return cmp.Compare(a.shape, b.shape) })
-	// One entry per shape, counting its keys.
-	out := f.perShape[:0]
-	for _, c := range f.perShape {
-		if n := len(out); n > 0 && out[n-1].shape == c.shape {
-			out[n-1].keys++
-			continue
-		}
-		out = append(out, c)
+	f.at = make([]int32, len(firsts))
+	for k, c := range f.byShape {
+		f.at[c.x] = int32(k)
 	}
-	f.perShape = out
+}
+
+// first returns where in byShape the keys of shape b begin.
+func (f *endsFilter) first(b int32) int {
+	k, hi := 0, len(f.byShape)
+	for k < hi {
+		if m := int(uint(k+hi) >> 1); f.byShape[m].shape < b {
+			k = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return k
 }
 
 // match returns the place among the tally's keys of the key of line, a
@@ -721,17 +720,8 @@ func (f *endsFilter) init(firsts []*sline) {
 // byte that differs.
 func (f *endsFilter) match(line string, e uint32, firsts []*sline) int {
 	b := int32(shape(e))
-	// The first key of shape b, by a binary search.
-	k, hi := 0, len(f.byShape)
-	for k < hi {
-		if m := int(uint(k+hi) >> 1); f.byShape[m].shape < b {
-			k = m + 1
-		} else {
-			hi = m
-		}
-	}
 	trimmed := ""
-	for ; k < len(f.byShape) && f.byShape[k].shape == b; k++ {
+	for k := f.first(b); k < len(f.byShape) && f.byShape[k].shape == b; k++ {
 		c := &f.byShape[k]
 		// A line is most often the search line with its indentation
 		// changed, which one comparison of their bytes tells.
@@ -798,12 +788,15 @@ func packEnds(first, last byte, n int) uint32 {
 // counted takes key k (its place in the tally's keys), counted enough, out
 // of the filter.
 func (f *endsFilter) counted(k int) {
-	e := f.shapes[k]
 	f.live--
-	at, _ := slices.BinarySearchFunc(f.perShape, e, func(c shapeCount, e int32) int { return cmp.Compare(c.shape, e) })
-	if f.perShape[at].keys--; f.perShape[at].keys == 0 {
-		f.bits[e/64] &^= 1 << (e % 64)
+	f.byShape[f.at[k]].live = false
+	b := f.byShape[f.at[k]].shape
+	for j := f.first(b); j < len(f.byShape) && f.byShape[j].shape == b; j++ {
+		if f.byShape[j].live {
+			return // another key of its shape is still counted
+		}
 	}
+	f.bits[b/64] &^= 1 << (b % 64)
 }
 
 // asciiLooseLen returns the length of the loose view of s, the bytes that
