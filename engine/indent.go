@@ -40,7 +40,7 @@ func newReindenter(pairs [][2]string, fileLines []string, more func() []string) 
 		mi, fi := indentOf(p[0]), indentOf(p[1])
 		// A "}" or "fi" pairs with any line like it, whatever its depth:
 		// only distinctive lines teach how the model indents.
-		if _, n, _ := looseKey(p[0]); n <= 3 {
+		if looseLen(p[0]) <= 3 {
 			continue
 		}
 		if prev, ok := r.direct[mi]; ok && prev != fi {

@@ -799,6 +799,16 @@ func (f *endsFilter) counted(k int) {
 	f.bits[b/64] &^= 1 << (b % 64)
 }
 
+// looseLen returns the length of the loose view of s, without hashing it
+// when it is ASCII.
+func looseLen(s string) int {
+	if n, ok := asciiLooseLen(s); ok {
+		return n
+	}
+	_, n, _ := looseKey(s)
+	return n
+}
+
 // asciiLooseLen returns the length of the loose view of s, the bytes that
 // are not white space, eight bytes at a time, and false when s has a byte
 // beyond ASCII.
