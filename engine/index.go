@@ -625,16 +625,16 @@ func (ix *index) tally(s []sline) *tally {
 	return t.vote(s)
 }
 
-// An endsFilter turns away, without hashing them or looking their keys
-// up, the file lines that cannot have the loose view of a search line
-// still counted. A line of ASCII is known by its ends and the
-// length of its loose view, which cost a few word operations per eight
-// bytes, not a hash per byte: the first and last bytes of its loose view
-// are those of the line around its white space, and the length is that of
-// the line less its white space. A line with a byte beyond ASCII (which
-// may be white space or fold) is hashed. Once a search line has been
-// counted as often as matters (see lineOccurrences), lines like it are no
-// longer hashed either.
+// An endsFilter turns away, without reading them again, the file lines
+// that cannot have the loose view of a search line still counted, and
+// finds the search line a line of ASCII it lets through has (see match).
+// A line of ASCII is known by its ends and the length of its loose view,
+// which cost a few word operations per eight bytes: the first and last
+// bytes of its loose view are those of the line around its white space,
+// and the length is that of the line less its white space. A line with a
+// byte beyond ASCII (which may be white space or fold) is never turned
+// away. Once a search line has been counted as often as matters (see
+// lineOccurrences), lines like it are turned away too.
 type endsFilter struct {
 	bits [endsBits / 64]uint64 // the shapes of the keys still counted
 	// byShape holds every key of the tally by shape, the keys a line of a
