@@ -104,12 +104,18 @@ func splitDocument(text string, start, end []int) *document {
 		d.lf = text[d.body:]
 		return d
 	}
-	var b strings.Builder
-	b.Grow(len(text) - d.body)
-	d.lfStart = make([]int, 0, len(d.start))
-	d.writeLF(&b, 0, len(d.start))
-	d.lf = b.String()
+	d.buildLF()
 	return d
+}
+
+// buildLF sets lf and lfStart, the LF form of a text with "\r\n" endings,
+// from every line.
+func (d *document) buildLF() {
+	var lf strings.Builder
+	lf.Grow(len(d.text) - d.body)
+	d.lfStart = make([]int, 0, len(d.start))
+	d.writeLF(&lf, 0, len(d.start))
+	d.lf = lf.String()
 }
 
 // countEndings sets crlf and mixed from crlfs, the count of lines that end
@@ -275,12 +281,7 @@ func (d *document) edited(text string, lo, hi int) (nd *document, a, b, k int) {
 	case nd.crlfs == 0:
 		nd.lf = text[nd.body:]
 	case d.lfStart == nil:
-		// The change brought the first "\r\n".
-		var lf strings.Builder
-		lf.Grow(len(text) - nd.body)
-		nd.lfStart = make([]int, 0, len(nd.start))
-		nd.writeLF(&lf, 0, len(nd.start))
-		nd.lf = lf.String()
+		nd.buildLF() // the change brought the first "\r\n"
 	default:
 		// d's LF form around the changed lines, which are written again.
 		lfA, lfB := d.lfOffset(a), d.lfOffset(b)
