@@ -686,9 +686,10 @@ func shape(e uint32) int {
 func (f *endsFilter) init(firsts []*sline) {
 	f.byShape = make([]shapeKey, len(firsts))
 	for k, l := range firsts {
-		// (A view beyond ASCII or too long for ends gets a bit too, which
-		// no line's ends have: such a line is hashed.)
-		e := shape(packEnds(l.loose[0], l.loose[len(l.loose)-1], l.n))
+		// (A view beyond ASCII or too long for ends has ends endsNotYet,
+		// which no line has once its ends are known: its bit lets no line
+		// through that is not let through anyway.)
+		e := shape(l.ends())
 		f.byShape[k] = shapeKey{int32(e), int32(k), strings.TrimSpace(l.text), true}
 		f.bits[e/64] |= 1 << (e % 64)
 	}
