@@ -152,12 +152,12 @@ func (d *document) endsCRLF(i int) bool {
 // number of lines that end in "\r\n".
 //
 // It finds the line feeds of 64 bytes at a time as the bits of a word
-// (see feeds64) and takes the lines from its set bits: a short line costs
-// a few word operations rather than a call to strings.IndexByte, and the
-// branch on where the line feeds fall, which a processor cannot predict,
-// is taken once for every 64 bytes rather than for every line. A line
-// longer than longLine is left to strings.IndexByte, faster on long
-// spans.
+// (see feedBlocks), splitChunk bytes in one call, and takes the lines
+// from their set bits: a short line costs a few word operations rather
+// than a call to strings.IndexByte, and the branch on where the line
+// feeds fall, which a processor cannot predict, is taken once for every
+// 64 bytes rather than for every line. The same pass says whether the
+// text has a "\r" at all.
 func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 	n := strings.Count(text[from:to], "\n")
 	start = slices.Grow(start, n+1)
@@ -170,32 +170,33 @@ func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 	k := 0
 	at := from // where the line being read starts
 	i := from  // the next byte to read
+	var feeds [splitChunk / 64]uint64
+	cr := false
 	for i+64 <= to {
-		for m := feeds64(text[i : i+64]); m != 0; m &= m - 1 {
-			nl := i + bits.TrailingZeros64(m)
-			starts[k], ends[k] = at, nl
-			k, at = k+1, nl+1
+		masks := feeds[:min((to-i)/64, len(feeds))]
+		if feedBlocks(text[i:], masks) {
+			cr = true
 		}
-		i += 64
-		if i-at >= longLine {
-			j := strings.IndexByte(text[i:to], '\n')
-			if j < 0 {
-				i = to
-				break
+		for _, m := range masks {
+			for ; m != 0; m &= m - 1 {
+				nl := i + bits.TrailingZeros64(m)
+				starts[k], ends[k] = at, nl
+				k, at = k+1, nl+1
 			}
-			starts[k], ends[k] = at, i+j
-			k, at = k+1, i+j+1
-			i = at
+			i += 64
 		}
 	}
 	for ; i < to; i++ {
-		if text[i] == '\n' {
+		switch text[i] {
+		case '\n':
 			starts[k], ends[k] = at, i
 			k, at = k+1, i+1
+		case '\r':
+			cr = true
 		}
 	}
 	crlf := 0
-	if strings.IndexByte(text[from:to], '\r') >= 0 {
+	if cr {
 		for j, e := range ends {
 			if e > starts[j] && text[e-1] == '\r' {
 				ends[j] = e - 1
@@ -211,19 +212,9 @@ func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 	return start, end, crlf
 }
 
-// longLine is how long a line splitAt reads 64 bytes at a time.
-const longLine = 256
-
-// feeds64 returns a bit for each of the 64 bytes of w that is a line
-// feed, the first byte's in the lowest bit (see gather). The eight words
-// are written out: the compiler does not unroll loops.
-func feeds64(w string) uint64 {
-	w = w[:64]
-	return gather(newlines(load64(w, 0))) | gather(newlines(load64(w, 8)))<<8 |
-		gather(newlines(load64(w, 16)))<<16 | gather(newlines(load64(w, 24)))<<24 |
-		gather(newlines(load64(w, 32)))<<32 | gather(newlines(load64(w, 40)))<<40 |
-		gather(newlines(load64(w, 48)))<<48 | gather(newlines(load64(w, 56)))<<56
-}
+// splitChunk is how many bytes splitAt finds the line feeds of in one
+// call, into words on the stack.
+const splitChunk = 4096
 
 // load64 returns the eight bytes of s from i on, the first in the lowest
 // bits.
@@ -231,16 +222,6 @@ func load64(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// newlines returns the top bit of each byte of x that is a line feed.
-func newlines(x uint64) uint64 {
-	const ones = 0x0101010101010101
-	// y has a zero byte where x has a '\n'. The sum cannot carry from one
-	// byte into the next: its top bit is set for each byte whose low seven
-	// bits are not all zero, and y's own top bit covers the others.
-	y := x ^ '\n'*ones
-	return ^((y&(0x7f*ones) + 0x7f*ones) | y) & highBits
 }
 
 // edited returns the document of text, which is d's text with the bytes

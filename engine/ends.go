@@ -3,6 +3,7 @@ package engine
 import (
 	"math/bits"
 	"sort"
+	"unsafe"
 )
 
 // The ends of a line (see endsNotYet) are worked out for all the lines a
@@ -121,39 +122,25 @@ func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 	bm := byteMap{text: text[from:to], solid: solid[:words]}
 	// Each word maps the 64 bytes of text from its offset, past to when
 	// there are: the bits of those are never read.
-	w, o := 0, from
-	for last := min(to, len(text)-63); o < last; w, o = w+1, o+64 {
-		var beyond uint64
-		bm.solid[w], beyond = solid64(text[o:])
-		if beyond != 0 || bm.high != nil {
-			bm.high = mapBeyond(bm.high, w, text[o:], high[:words])
-		}
+	n := 0
+	if last := min(to, len(text)-63); last > from {
+		n = (last - from + 63) / 64
 	}
-	if o < to {
+	beyond := solidBlocks(text[from:], bm.solid[:n], high[:n])
+	if o := from + 64*n; o < to {
 		// The last bytes of text, less than 64, filled out.
-		b := make([]byte, 64)
-		copy(b, text[o:])
-		block := string(b)
-		var beyond uint64
-		bm.solid[w], beyond = solid64(block)
-		if beyond != 0 || bm.high != nil {
-			bm.high = mapBeyond(bm.high, w, block, high[:words])
+		var b [64]byte
+		copy(b[:], text[o:])
+		if solidBlocks(unsafe.String(&b[0], len(b)), bm.solid[n:n+1], high[n:n+1]) {
+			beyond = true
 		}
+		n++
+	}
+	if beyond {
+		bm.high = high[:words]
+		clear(bm.high[n:])
 	}
 	return bm
-}
-
-// mapBeyond sets word w of m, the map of bytes beyond ASCII, from the 64
-// bytes of block, and returns it; when m is nil, the map is high, cleared
-// first. (A function rather than a method: a method would let high, an
-// array on its caller's stack, escape to the heap.)
-func mapBeyond(m []uint64, w int, block string, high []uint64) []uint64 {
-	if m == nil {
-		m = high
-		clear(m)
-	}
-	m[w] = beyond64(block)
-	return m
 }
 
 // ends returns the ends of the line that is bytes [a, b) of the map's text
@@ -192,30 +179,6 @@ func bitsFrom(m []uint64, o int) uint64 {
 	// shifts, as each shift is by less than 64 (which the compiler then
 	// need not check).
 	return m[w]>>s | m[w+1]<<(63-s)<<1
-}
-
-// solid64 returns a bit for each of the 64 bytes of w that is not ASCII
-// white space, the first byte's in the lowest bit, and, in the top bit of
-// each byte, whether any of the eight bytes at that place in a word is
-// beyond ASCII (its bit is then meaningless). The eight words are written
-// out: the compiler does not unroll loops.
-func solid64(w string) (m, beyond uint64) {
-	w = w[:64]
-	x0, x1, x2, x3 := load64(w, 0), load64(w, 8), load64(w, 16), load64(w, 24)
-	x4, x5, x6, x7 := load64(w, 32), load64(w, 40), load64(w, 48), load64(w, 56)
-	m = gather(solid(x0)) | gather(solid(x1))<<8 | gather(solid(x2))<<16 | gather(solid(x3))<<24 |
-		gather(solid(x4))<<32 | gather(solid(x5))<<40 | gather(solid(x6))<<48 | gather(solid(x7))<<56
-	return m, (x0 | x1 | x2 | x3 | x4 | x5 | x6 | x7) & highBits
-}
-
-// beyond64 returns a bit for each of the 64 bytes of w that is beyond
-// ASCII, the first byte's in the lowest bit.
-func beyond64(w string) uint64 {
-	w = w[:64]
-	return gather(load64(w, 0)&highBits) | gather(load64(w, 8)&highBits)<<8 |
-		gather(load64(w, 16)&highBits)<<16 | gather(load64(w, 24)&highBits)<<24 |
-		gather(load64(w, 32)&highBits)<<32 | gather(load64(w, 40)&highBits)<<40 |
-		gather(load64(w, 48)&highBits)<<48 | gather(load64(w, 56)&highBits)<<56
 }
 
 // highBits is the top bit of every byte of a word.

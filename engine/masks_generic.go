@@ -1,0 +1,19 @@
+//go:build !amd64 || purego
+
+package engine
+
+// feedBlocks sets feeds[k] to the bits of the line feeds ('\n') of the 64
+// bytes of text from 64k on, and reports whether any of those bytes is a
+// '\r'. text has at least 64*len(feeds) bytes.
+func feedBlocks(text string, feeds []uint64) (cr bool) {
+	return feedBlocksGo(text, feeds)
+}
+
+// solidBlocks sets solid[k] to the bits of the bytes that are not ASCII
+// white space (see isSpaceByte) among the 64 bytes of text from 64k on,
+// and high[k] to the bits of those beyond ASCII, and reports whether
+// there is any; a byte's bit in solid is meaningless when it is beyond
+// ASCII. text has at least 64*len(solid) bytes, high as many words.
+func solidBlocks(text string, solid, high []uint64) (beyond bool) {
+	return solidBlocksGo(text, solid, high)
+}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// plainMasks is what feedBlocks and solidBlocks compute for the 64 bytes
+// of block, a byte at a time: the bits of its line feeds, of its bytes
+// that are not white space, and of its bytes beyond ASCII.
+func plainMasks(block string) (feeds, solid, high uint64) {
+	for i := range 64 {
+		c := block[i]
+		if c == '\n' {
+			feeds |= 1 << i
+		}
+		if !isSpaceByte(c) {
+			solid |= 1 << i
+		}
+		if c >= 0x80 {
+			high |= 1 << i
+		}
+	}
+	return feeds, solid, high
+}
+
+// checkBlockMasks holds both versions of feedBlocks and solidBlocks, the
+// one this build uses and the one in Go, to plainMasks on text, whose
+// length is a multiple of 64.
+func checkBlockMasks(t *testing.T, text string) {
+	t.Helper()
+	n := len(text) / 64
+	versions := []struct {
+		name  string
+		feeds func(string, []uint64) bool
+		solid func(string, []uint64, []uint64) bool
+	}{
+		{"this build's", feedBlocks, solidBlocks},
+		{"Go", feedBlocksGo, solidBlocksGo},
+	}
+	for _, v := range versions {
+		feeds, solid, high := make([]uint64, n), make([]uint64, n), make([]uint64, n)
+		cr := v.feeds(text, feeds)
+		beyond := v.solid(text, solid, high)
+		if want := strings.IndexByte(text, '\r') >= 0; cr != want {
+			t.Fatalf("%s feedBlocks(%q) reports a '\\r': %v, want %v", v.name, text, cr, want)
+		}
+		if want := strings.IndexFunc(text, func(r rune) bool { return r >= 0x80 }) >= 0; beyond != want {
+			t.Fatalf("%s solidBlocks(%q) reports a byte beyond ASCII: %v, want %v", v.name, text, beyond, want)
+		}
+		for k := range n {
+			block := text[64*k : 64*k+64]
+			wantFeeds, wantSolid, wantHigh := plainMasks(block)
+			// The bit in solid of a byte beyond ASCII is meaningless.
+			if feeds[k] != wantFeeds || solid[k]&^wantHigh != wantSolid&^wantHigh || high[k] != wantHigh {
+				t.Fatalf("%s masks of block %d %q:\nfeeds %064b\nsolid %064b\nhigh  %064b\nwant\nfeeds %064b\nsolid %064b\nhigh  %064b",
+					v.name, k, block, feeds[k], solid[k], high[k], wantFeeds, wantSolid, wantHigh)
+			}
+		}
+	}
+}
+
+// TestBlockMasks checks the masks of every byte value at every place of a
+// block, and of random texts of code, white space and bytes beyond ASCII.
+func TestBlockMasks(t *testing.T) {
+	checkBlockMasks(t, "")
+	for c := range 256 {
+		// Byte c alone at each place, among solid bytes and among spaces.
+		for _, fill := range []byte{'x', ' '} {
+			b := []byte(strings.Repeat(string(fill), 64*64))
+			for i := range 64 {
+				b[64*i+i] = byte(c)
+			}
+			checkBlockMasks(t, string(b))
+		}
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	pieces := []string{"a", "}", " ", "\t", "\n", "\r\n", "\v", "\f", "\r", "\x00", "\x08", "\x0e", "\x1f", "!", "\x7f", "\x80", "é", "\u00a0", "\xff", "    "}
+	for range 2000 {
+		s := randomPieces(rng, pieces, rng.IntN(400))
+		checkBlockMasks(t, s[:len(s)/64*64])
+	}
+}
+
+// FuzzBlockMasks holds the masks of any text to plainMasks.
+func FuzzBlockMasks(f *testing.F) {
+	f.Add([]byte("\tif err != nil {\r\n\t\treturn é\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkBlockMasks(t, string(b[:len(b)/64*64]))
+	})
+}
