@@ -485,3 +485,67 @@ func TestPatternBoundedSkippingCutOff(t *testing.T) {
 		}
 	}
 }
+
+// lcsReference is the length of the longest common subsequence of a and
+// b, by the textbook table.
+func lcsReference(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			switch {
+			case a[i-1] == b[j-1]:
+				cur[j] = prev[j-1] + 1
+			default:
+				cur[j] = max(prev[j], cur[j-1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// TestLCSBound checks LCSBound against the longest common subsequence of
+// the pattern and the text with its skipped bytes taken out: the bound
+// itself when it is at most max, and otherwise some value greater; and
+// that it never exceeds the distance.
+func TestLCSBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	const alphabet = "abcdefghijklmnoprstu_(){}.,:=\"0123456789"
+	var peq [256]uint64
+	for k := range 30000 {
+		var a, b string
+		if k%2 == 0 {
+			a, b = randomPair(r, 70)
+		} else {
+			// Code-like lines, mostly unlike each other, where the bound
+			// stops early.
+			a = randomWord(r, alphabet, 1+r.IntN(64))
+			b = randomWord(r, alphabet, r.IntN(80))
+		}
+		if !NewPattern(a).Masks(&peq) {
+			if len(a) > 0 && len(a) <= 64 {
+				t.Fatalf("NewPattern(%q).Masks failed", a)
+			}
+			continue
+		}
+		// White space, which a does not have, in b but not counted.
+		var spaced strings.Builder
+		for i := 0; i < len(b); i++ {
+			for r.IntN(4) == 0 {
+				spaced.WriteByte(" \t"[r.IntN(2)])
+			}
+			spaced.WriteByte(b[i])
+		}
+		want := max(len(a), len(b)) - lcsReference(a, b)
+		if dist := reference(a, b); want > dist {
+			t.Fatalf("the bound of %q and %q is %d, above their distance %d", a, b, want, dist)
+		}
+		bound := r.IntN(len(a)+len(b)+2) - 1
+		switch got := LCSBound(&peq, len(a), spaced.String(), len(b), bound); {
+		case want <= bound && got != want:
+			t.Fatalf("LCSBound(%q, %q, %d) = %d, want %d", a, spaced.String(), bound, got, want)
+		case want > bound && got <= bound:
+			t.Fatalf("LCSBound(%q, %q, %d) = %d, want more than %d (bound %d)", a, spaced.String(), bound, got, bound, want)
+		}
+	}
+}

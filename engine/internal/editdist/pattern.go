@@ -118,6 +118,60 @@ func (pt *Pattern) BoundedSkipping(t string, n int, class *[256]byte, max int) (
 	return j + deltas(pv, mv, m), true
 }
 
+// Masks sets peq to the match masks of the pattern's string p: bit i of
+// peq[c] is set when p[i] is c. It returns false, leaving peq as it was,
+// when the pattern is longer than a word or empty.
+func (pt *Pattern) Masks(peq *[256]uint64) bool {
+	if !pt.fits {
+		return false
+	}
+	clear(peq[:])
+	for i := 0; i < len(pt.p); i++ {
+		peq[pt.p[i]] = pt.masks[pt.slot[pt.p[i]]]
+	}
+	return true
+}
+
+// LCSBound returns a lower bound of the edit distance between a string p
+// of m bytes (0 < m <= 64), whose match masks are peq (see
+// [Pattern.Masks]), and the n bytes of t that are kept, the other bytes
+// of t being bytes p does not have: max(m, n) less the length of the
+// longest common subsequence of the two, as an alignment with d edits
+// matches at least max(m, n) - d bytes of the longer string. It stops
+// once the bound must exceed max, and then returns some value greater
+// than max.
+//
+// The common subsequence is computed a column at a time, one bit per
+// byte of p (Allison and Dix; Hyyrö, "Bit-parallel LCS-length
+// computation revisited", 2004), in a chain of three word operations per
+// byte of t against about ten for the distance (see [Pattern.Bounded]),
+// and a byte of t that p does not have, kept or not, leaves the column
+// as it is: a caller that rejects most of the lines it compares rejects
+// them for less with this bound first.
+func LCSBound(peq *[256]uint64, m int, t string, n, max int) int {
+	longer := m
+	if n > longer {
+		longer = n
+	}
+	// The zero bits of v's low m bits count the longest common
+	// subsequence of p and the bytes of t read so far.
+	v := ^uint64(0)
+	keep := ^uint64(0) >> (wordBits - uint(m))
+	for k := 0; k < len(t); k++ {
+		u := v & peq[t[k]]
+		v = (v + u) | (v - u)
+		// Each byte read from here on adds at most one to the common
+		// subsequence: once even that leaves the bound above max, stop.
+		if k&7 == 7 {
+			lcs := m - bits.OnesCount64(v&keep)
+			if d := longer - (lcs + len(t) - k - 1); d > max {
+				return d
+			}
+		}
+	}
+	return longer - (m - bits.OnesCount64(v&keep))
+}
+
 // deltas returns the sum of the vertical deltas pv, mv of rows 1 to row
 // (0 < row <= 64): D[row][j] - D[0][j] in their column j.
 func deltas(pv, mv uint64, row int) int {
