@@ -974,8 +974,8 @@ type candidateSet struct {
 // cannot be placed.
 func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	slices.SortStableFunc(unfound, func(a, b int) int { return cmp.Compare(s[b].n, s[a].n) })
-	if len(unfound) > 3 {
-		unfound = unfound[:3]
+	if len(unfound) > maxLooked {
+		unfound = unfound[:maxLooked]
 	}
 	var looked []int // the search lines looked for: those long enough
 	for _, j := range unfound {
@@ -1001,6 +1001,15 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	// further on counts only if it is more similar than the least of
 	// them, which bounds its edit distance more tightly than limit does.
 	best := make([]topSims, len(looked))
+	// A line of ASCII that the bag of its bytes does not turn away is
+	// compared first by the longest subsequence it has in common with the
+	// search line, which turns away most of the rest for a third of what
+	// the distance costs: the bag counts a byte in common wherever it is.
+	var peqs [maxLooked][256]uint64
+	var fits [maxLooked]bool
+	for k, j := range looked {
+		fits[k] = ix.pattern(&s[j]).Masks(&peqs[k])
+	}
 	var b lineBag
 	for p := 0; p < len(pairs); {
 		// The pairs of one file line, with the bag of the line, which
@@ -1016,7 +1025,8 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 			l, limit := &s[looked[c.search]], int(c.limit)
 			longer := max(n, l.n)
 			limit = best[c.search].bound(limit, longer)
-			if counted && b.bagDistance(l, n) > limit {
+			if counted && (b.bagDistance(l, n) > limit ||
+				fits[c.search] && editdist.LCSBound(&peqs[c.search], l.n, ix.d.line(i), n, limit) > limit) {
 				continue
 			}
 			if d := ix.patternDist(l, i, limit); d <= limit {
@@ -1039,6 +1049,10 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	}
 	return votes, false
 }
+
+// maxLooked is how many of the longest unfound search lines scan looks
+// for.
+const maxLooked = 3
 
 // topSims keeps the commonLine greatest similarities found so far, least
 // first once there are that many.
