@@ -2,6 +2,9 @@
 
 #include "textflag.h"
 
+// BROADCAST sets every byte of register Y to the byte c, through X.
+#define BROADCAST(c, X, Y) MOVL $c, AX; MOVQ AX, X; VPBROADCASTB X, Y
+
 // The vector versions of feedBlocks and solidBlocks (masks_amd64.go): each
 // loop turns 64 bytes, two registers of 32, into a word of bits with
 // VPMOVMSKB, which takes the top bit of each byte of a comparison's
@@ -12,12 +15,8 @@ TEXT ·feedBlocksAVX2(SB), NOSPLIT, $0-33
 	MOVQ	text+0(FP), SI
 	MOVQ	feeds_base+8(FP), DI
 	MOVQ	feeds_len+16(FP), CX
-	MOVL	$0x0a, AX         // '\n' in every byte of Y10
-	MOVQ	AX, X10
-	VPBROADCASTB	X10, Y10
-	MOVL	$0x0d, AX         // '\r' in every byte of Y11
-	MOVQ	AX, X11
-	VPBROADCASTB	X11, Y11
+	BROADCAST(0x0a, X10, Y10) // '\n' in every byte of Y10
+	BROADCAST(0x0d, X11, Y11) // '\r' in every byte of Y11
 	VPXOR	Y9, Y9, Y9        // the '\r' seen so far, by place
 	TESTQ	CX, CX
 	JZ	feedsDone
@@ -54,15 +53,9 @@ TEXT ·solidBlocksAVX2(SB), NOSPLIT, $0-57
 	MOVQ	solid_len+16(FP), CX
 	MOVQ	high_base+32(FP), R8
 	XORQ	R9, R9            // the bytes beyond ASCII seen so far, by place
-	MOVL	$0x20, AX         // ' ' in every byte of Y10
-	MOVQ	AX, X10
-	VPBROADCASTB	X10, Y10
-	MOVL	$0x09, AX         // '\t' in every byte of Y11
-	MOVQ	AX, X11
-	VPBROADCASTB	X11, Y11
-	MOVL	$0x04, AX         // 4 in every byte of Y12
-	MOVQ	AX, X12
-	VPBROADCASTB	X12, Y12
+	BROADCAST(0x20, X10, Y10) // ' ' in every byte of Y10
+	BROADCAST(0x09, X11, Y11) // '\t' in every byte of Y11
+	BROADCAST(0x04, X12, Y12) // 4 in every byte of Y12
 	TESTQ	CX, CX
 	JZ	solidDone
 

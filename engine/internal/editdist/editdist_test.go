@@ -409,6 +409,18 @@ func TestPatternBounded(t *testing.T) {
 	}
 }
 
+// withSpaces returns s with spaces and tabs scattered in it, by r.
+func withSpaces(r *rand.Rand, s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		for r.IntN(4) == 0 {
+			b.WriteByte(" \t"[r.IntN(2)])
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // TestPatternBoundedSkipping checks BoundedSkipping against Bounded on
 // the text with its skipped bytes taken out, for texts with skipped bytes
 // scattered in them, and that it gives up on a byte of class Abort.
@@ -422,29 +434,23 @@ func TestPatternBoundedSkipping(t *testing.T) {
 		if len(a) == 0 || len(a) > 64 {
 			continue
 		}
-		var spaced strings.Builder
-		for i := 0; i < len(b); i++ {
-			for r.IntN(4) == 0 {
-				spaced.WriteByte(" \t"[r.IntN(2)])
-			}
-			spaced.WriteByte(b[i])
-		}
+		spaced := withSpaces(r, b)
 		max := r.IntN(len(a)+len(b)+2) - 1
 		want := reference(a, b)
-		got, ok := NewPattern(a).BoundedSkipping(spaced.String(), len(b), &class, max)
+		got, ok := NewPattern(a).BoundedSkipping(spaced, len(b), &class, max)
 		switch {
 		case len(b) == 0 && ok:
-			t.Fatalf("BoundedSkipping(%q) of an empty text is ok; want a fallback", spaced.String())
+			t.Fatalf("BoundedSkipping(%q) of an empty text is ok; want a fallback", spaced)
 		case len(b) == 0:
 		case !ok:
-			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) gave up", a, spaced.String(), max)
+			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) gave up", a, spaced, max)
 		case want <= max && got != want:
-			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want %d", a, spaced.String(), max, got, want)
+			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want %d", a, spaced, max, got, want)
 		case want > max && got <= max:
-			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want more than %d (distance %d)", a, spaced.String(), max, got, max, want)
+			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want more than %d (distance %d)", a, spaced, max, got, max, want)
 		}
-		if _, ok := NewPattern(a).BoundedSkipping(spaced.String()+"!", len(b), &class, len(a)+len(b)); ok && len(b) > 0 {
-			t.Fatalf("BoundedSkipping(%q) did not give up on the Abort byte", spaced.String()+"!")
+		if _, ok := NewPattern(a).BoundedSkipping(spaced+"!", len(b), &class, len(a)+len(b)); ok && len(b) > 0 {
+			t.Fatalf("BoundedSkipping(%q) did not give up on the Abort byte", spaced+"!")
 		}
 	}
 }
@@ -529,23 +535,17 @@ func TestLCSBound(t *testing.T) {
 			continue
 		}
 		// White space, which a does not have, in b but not counted.
-		var spaced strings.Builder
-		for i := 0; i < len(b); i++ {
-			for r.IntN(4) == 0 {
-				spaced.WriteByte(" \t"[r.IntN(2)])
-			}
-			spaced.WriteByte(b[i])
-		}
+		spaced := withSpaces(r, b)
 		want := max(len(a), len(b)) - lcsReference(a, b)
 		if dist := reference(a, b); want > dist {
 			t.Fatalf("the bound of %q and %q is %d, above their distance %d", a, b, want, dist)
 		}
 		bound := r.IntN(len(a)+len(b)+2) - 1
-		switch got := LCSBound(&peq, len(a), spaced.String(), len(b), bound); {
+		switch got := LCSBound(&peq, len(a), spaced, len(b), bound); {
 		case want <= bound && got != want:
-			t.Fatalf("LCSBound(%q, %q, %d) = %d, want %d", a, spaced.String(), bound, got, want)
+			t.Fatalf("LCSBound(%q, %q, %d) = %d, want %d", a, spaced, bound, got, want)
 		case want > bound && got <= bound:
-			t.Fatalf("LCSBound(%q, %q, %d) = %d, want more than %d (bound %d)", a, spaced.String(), bound, got, bound, want)
+			t.Fatalf("LCSBound(%q, %q, %d) = %d, want more than %d (bound %d)", a, spaced, bound, got, bound, want)
 		}
 	}
 }
