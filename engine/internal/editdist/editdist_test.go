@@ -236,13 +236,26 @@ func TestBoundedContract(t *testing.T) {
 			a, b := randomPair(r, maxLen)
 			d := reference(a, b)
 			for _, max := range []int{0, 1, 2, d - 2, d - 1, d, d + 1, r.IntN(maxLen + 1)} {
-				got := Bounded(a, b, max)
-				if d <= max && got != d || d > max && got <= max {
-					t.Fatalf("Bounded(%q, %q, %d) = %d, but the distance is %d", a, b, max, got, d)
+				if miss := boundMiss(Bounded(a, b, max), d, max); miss != "" {
+					t.Fatalf("Bounded(%q, %q, %d) %s", a, b, max, miss)
 				}
 			}
 		}
 	}
+}
+
+// boundMiss says how got, what a function returned for a value want
+// under the bound max, breaks the contract of Bounded (want itself when it
+// is at most max, and otherwise some value greater than max), or "" when
+// it keeps it.
+func boundMiss(got, want, max int) string {
+	switch {
+	case want <= max && got != want:
+		return fmt.Sprintf("= %d, want %d", got, want)
+	case want > max && got <= max:
+		return fmt.Sprintf("= %d, want more than %d (exactly %d)", got, max, want)
+	}
+	return ""
 }
 
 func TestSimilarity(t *testing.T) {
@@ -399,12 +412,8 @@ func TestPatternBounded(t *testing.T) {
 			reused.Reset(a)
 			pt = &reused
 		}
-		got := pt.Bounded(b, max)
-		switch {
-		case want <= max && got != want:
-			t.Fatalf("NewPattern(%q).Bounded(%q, %d) = %d, want %d", a, b, max, got, want)
-		case want > max && got <= max:
-			t.Fatalf("NewPattern(%q).Bounded(%q, %d) = %d, want more than %d (distance %d)", a, b, max, got, max, want)
+		if miss := boundMiss(pt.Bounded(b, max), want, max); miss != "" {
+			t.Fatalf("NewPattern(%q).Bounded(%q, %d) %s", a, b, max, miss)
 		}
 	}
 }
@@ -444,10 +453,10 @@ func TestPatternBoundedSkipping(t *testing.T) {
 		case len(b) == 0:
 		case !ok:
 			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) gave up", a, spaced, max)
-		case want <= max && got != want:
-			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want %d", a, spaced, max, got, want)
-		case want > max && got <= max:
-			t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want more than %d (distance %d)", a, spaced, max, got, max, want)
+		default:
+			if miss := boundMiss(got, want, max); miss != "" {
+				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) %s", a, spaced, max, miss)
+			}
 		}
 		if _, ok := NewPattern(a).BoundedSkipping(spaced+"!", len(b), &class, len(a)+len(b)); ok && len(b) > 0 {
 			t.Fatalf("BoundedSkipping(%q) did not give up on the Abort byte", spaced+"!")
@@ -480,13 +489,11 @@ func TestPatternBoundedSkippingCutOff(t *testing.T) {
 		pt := NewPattern(a)
 		for max := 0; max <= want+2; max++ {
 			got, ok := pt.BoundedSkipping(b, len(kept), &class, max)
-			switch {
-			case !ok:
+			if !ok {
 				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) gave up", a, b, max)
-			case want <= max && got != want:
-				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want %d", a, b, max, got, want)
-			case want > max && got <= max:
-				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) = %d, want more than %d (distance %d)", a, b, max, got, max, want)
+			}
+			if miss := boundMiss(got, want, max); miss != "" {
+				t.Fatalf("NewPattern(%q).BoundedSkipping(%q, %d) %s", a, b, max, miss)
 			}
 		}
 	}
@@ -541,11 +548,8 @@ func TestLCSBound(t *testing.T) {
 			t.Fatalf("the bound of %q and %q is %d, above their distance %d", a, b, want, dist)
 		}
 		bound := r.IntN(len(a)+len(b)+2) - 1
-		switch got := LCSBound(&peq, len(a), spaced, len(b), bound); {
-		case want <= bound && got != want:
-			t.Fatalf("LCSBound(%q, %q, %d) = %d, want %d", a, spaced, bound, got, want)
-		case want > bound && got <= bound:
-			t.Fatalf("LCSBound(%q, %q, %d) = %d, want more than %d (bound %d)", a, spaced, bound, got, bound, want)
+		if miss := boundMiss(LCSBound(&peq, len(a), spaced, len(b), bound), want, bound); miss != "" {
+			t.Fatalf("LCSBound(%q, %q, %d) %s", a, spaced, bound, miss)
 		}
 	}
 }
