@@ -3,6 +3,7 @@ package engine_test
 import (
 	"flag"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -152,4 +153,51 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("%d of %d current-issue cases resolved exactly, want at least %.0f%%; the first refusals:\n%s",
 			cur.Exact, cur.Cases, 100*corpusExactShare, b.String())
 	}
+}
+
+// TestCorpusPrunedAlignments resolves every edit of the corpus against its
+// case's file twice: as Resolve does, and aligning the search in all that
+// is left of every window (engine.ResolveExhaustive). The alignments
+// Resolve leaves out, as no region they could find would score enough to
+// matter, must never change a match or a refusal, down to its message.
+func TestCorpusPrunedAlignments(t *testing.T) {
+	root, err := corpus.SourceRoot(t.Context())
+	if err != nil {
+		t.Skipf("no Go source tree to make the corpus from: %v", err)
+	}
+	g, err := corpus.NewGenerator(root, corpusFlags.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := corpusFlags.PerKind(testing.Short())
+	differ := 0
+	for _, k := range corpus.Kinds() {
+		cases, err := g.Cases(k.Name, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			for i, e := range c.Edits {
+				m, err := engine.Resolve(c.File, e, engine.Options{})
+				all, allErr := engine.ResolveExhaustive(c.File, e, engine.Options{})
+				if reflect.DeepEqual(m, all) && reflect.DeepEqual(err, allErr) {
+					continue
+				}
+				if differ++; differ <= 5 {
+					t.Errorf("%s %s:%d, edit %d: pruned %s, exhaustive %s", c.Name, c.Path, c.Line, i+1, outcome(m, err), outcome(all, allErr))
+				}
+			}
+		}
+	}
+	if differ > 5 {
+		t.Errorf("%d edits differ in all", differ)
+	}
+}
+
+// outcome describes a match or a refusal in a line.
+func outcome(m *engine.Match, err error) string {
+	if err != nil {
+		return fmt.Sprintf("refused: %v", err)
+	}
+	return fmt.Sprintf("%s at lines %d-%d, score %.3f", m.Strategy, m.StartLine, m.EndLine, m.Score)
 }

@@ -24,6 +24,10 @@ type Document struct {
 	// lists where each line is, so that finding a search's lines costs
 	// the search's size rather than the file's.
 	resolves int
+	// exhaustive has a fuzzy search align what is left of every window,
+	// even where no region found there could matter (see restMatters):
+	// the tests resolve both ways and expect the same.
+	exhaustive bool
 }
 
 // NewDocument prepares text for resolving edits against it.

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -44,11 +45,24 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 		return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file, even approximately; read the file again")
 	}
-	regs := r.regions(s, wins)
+	thr := r.opt.threshold()
+	prune := thr
+	if r.doc.exhaustive {
+		prune = 0
+	}
+	regs, pruned := r.regions(s, wins, prune)
 	if len(regs) == 0 {
 		return nil, refuse(ReasonNotFound, "not found: nothing in the file lines up with the search; read the file again")
 	}
-	thr := r.opt.threshold()
+	// every returns the regions with those regions pruned: a refusal
+	// shows the closest places, which may be among them.
+	every := func() []region {
+		if !pruned {
+			return regs
+		}
+		all, _ := r.regions(s, wins, 0)
+		return all
+	}
 	// The cheapest region, unless it is not good enough and a dearer one
 	// holds every line of the search nearly as written (the place with a
 	// forgotten line, against a cheaper look-alike that lacks lines).
@@ -78,7 +92,7 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		}
 		// Show the most similar places first; the cheapest alignment
 		// (best) may be a short one.
-		shown := append([]region(nil), regs...)
+		shown := append([]region(nil), every()...)
 		sort.SliceStable(shown, func(a, b int) bool { return shown[a].score > shown[b].score })
 		for k := range shown {
 			if k == 3 {
@@ -133,11 +147,9 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	}
 	if from, to, lines := r.renaming(s, chosen); lines != "" {
 		e := refuse(ReasonAmbiguous, "ambiguous: the search names %q where the file has %q (lines %s): it may be meant for code that is not in the file; quote the code as it is", from, to, lines)
-		for k := range regs {
-			if k == 3 {
-				break
-			}
-			e.Candidates = append(e.Candidates, r.candidate(s, &regs[k]))
+		shown := every()
+		for k := range shown[:min(3, len(shown))] {
+			e.Candidates = append(e.Candidates, r.candidate(s, &shown[k]))
 		}
 		return nil, e
 	}
@@ -384,8 +396,11 @@ func (r *region) good(threshold float64) bool {
 
 // regions aligns the search in every window, and once more in what is
 // left of the window around the region found, so that two similar places
-// in one window both compete; it returns them best first, one per place.
-func (r *resolver) regions(s []sline, wins []window) []region {
+// in one window both compete; it returns them cheapest first, one per
+// place. With a threshold thr above zero, it leaves out what is left of a
+// window where no region could be taken, and says so in pruned (see
+// restMatters).
+func (r *resolver) regions(s []sline, wins []window, thr float64) (regs []region, pruned bool) {
 	ix := r.index()
 	nonBlank := 0
 	for i := range s {
@@ -393,7 +408,6 @@ func (r *resolver) regions(s []sline, wins []window) []region {
 			nonBlank++
 		}
 	}
-	var regs []region
 	for _, w := range wins {
 		reg, ok := ix.align(s, w.lo, w.hi)
 		if !ok {
@@ -401,10 +415,17 @@ func (r *resolver) regions(s []sline, wins []window) []region {
 		}
 		regs = append(regs, reg)
 		for _, rest := range [][2]int{{w.lo, reg.first}, {reg.last + 1, w.hi}} {
-			if rest[1]-rest[0] >= max(1, nonBlank/2) {
-				if o, ok := ix.align(s, rest[0], rest[1]); ok {
-					regs = append(regs, o)
+			if rest[1]-rest[0] < max(1, nonBlank/2) {
+				continue
+			}
+			if thr > 0 {
+				if !ix.restMatters(s, rest[0], rest[1], reg.cost, thr) {
+					pruned = true
+					continue
 				}
+			}
+			if o, ok := ix.align(s, rest[0], rest[1]); ok {
+				regs = append(regs, o)
 			}
 		}
 	}
@@ -427,7 +448,80 @@ func (r *resolver) regions(s []sline, wins []window) []region {
 			out = append(out, g)
 		}
 	}
-	return out
+	return out, pruned
+}
+
+// restMatters reports whether aligning the search s in file lines
+// [lo, hi), what is left of a window around a region of cost cost, may
+// find a region that matters: one that scores thr or more (which may be
+// taken, tie, or be a twin) or costs no more than that region (which may
+// be the cheapest). Where no line of the search that tells places apart
+// (more than three bytes) is one of those lines as it is, and no line is
+// an elision, the region is aligned inside them by similarity alone: the
+// search's lines it leaves out cost it their weight, and the lines it
+// pairs at least the distance that their lengths and signatures tell
+// (see lineDist), which bounds its cost from below over all the ways to
+// pair them in order; that cost is out of at most the weight of the
+// search and of those lines. (Without an elision, two regions of the same
+// lines score in the order of their costs: a region left out never
+// outranks one kept for the same lines.)
+func (ix *index) restMatters(s []sline, lo, hi int, cost, thr float64) bool {
+	ix.hashRange(lo, hi)
+	for j := range s {
+		if s[j].elision || s[j].n > 3 && slices.Contains(ix.key[lo:hi], s[j].key) {
+			return true
+		}
+	}
+	// most[i] is the most that pairing the search's lines so far with
+	// file lines [lo, lo+i) in order can save on leaving them all out.
+	var buf [64]int
+	most := buf[:0]
+	if hi-lo+1 > len(buf) {
+		most = make([]int, 0, hi-lo+1)
+	}
+	most = most[:hi-lo+1]
+	clear(most)
+	weight := 0
+	for i := lo; i < hi; i++ {
+		weight += ix.weight(i)
+	}
+	searchWeight := 0
+	for j := range s {
+		l := &s[j]
+		searchWeight += l.weight()
+		diag := 0 // most[i-1] of the lines before l
+		for i := 1; i < len(most); i++ {
+			up := most[i]
+			v := max(up, most[i-1])
+			if g := ix.pairSaving(l, lo+i-1); g > 0 {
+				v = max(v, diag+g)
+			}
+			diag, most[i] = up, v
+		}
+	}
+	floor := float64(searchWeight - most[len(most)-1])
+	return floor <= cost || floor <= (1-thr)*float64(searchWeight+weight)
+}
+
+// pairSaving bounds from above what pairing search line l with file line
+// i saves on leaving l out: its weight less the least distance their
+// lengths and signatures allow (see lineDist), or 0 when they tell that
+// the lines are not similar enough to pair.
+func (ix *index) pairSaving(l *sline, i int) int {
+	if l.blank || ix.blank(i) {
+		if l.blank && ix.blank(i) {
+			return l.weight()
+		}
+		return 0
+	}
+	n := ix.lenOf(i)
+	limit := l.editLimit(n)
+	// An edit changes at most two bits of a signature.
+	least := max(abs(l.n-n), (bits.OnesCount64(l.sig^ix.sig[i])+1)/2)
+	if least > limit {
+		return 0
+	}
+	return l.weight() - least
 }
 
 // candidate describes a region for an error message.
