@@ -596,10 +596,8 @@ func (ix *index) tally(s []sline) *tally {
 	// with the search lines of its shape, and takes the key of the one it
 	// equals; another is hashed, if it is not yet, and its key looked up.
 	ends, keyed := ix.ends, ix.keyed[:len(ix.ends)]
-	for i, e := range ends {
-		if f.turnsAway(e) {
-			continue
-		}
+	for i := f.next(ends, 0); i < len(ends); i = f.next(ends, i+1) {
+		e := ends[i]
 		x := -1
 		if keyed[i] || e == endsUnknown {
 			ix.hash(i)
@@ -693,6 +691,7 @@ func (f *endsFilter) init(firsts []*sline) {
 		f.byShape[k] = shapeKey{int32(e), int32(k), strings.TrimSpace(l.text), true}
 		f.bits[e/64] |= 1 << (e % 64)
 	}
+	f.bits[unknownShape/64] |= 1 << (unknownShape % 64)
 	f.live = len(firsts)
 	slices.SortFunc(f.byShape, func(a, b shapeKey) int { return cmp.Compare(a.shape, b.shape) })
 	f.at = make([]int32, len(firsts))
@@ -754,17 +753,29 @@ func looseEquals(s, v string) bool {
 
 // turnsAway reports whether a line whose ends are e (see endsAll) cannot
 // have the key of a search line still counted: it is blank (no search
-// line counted is), or a line of ASCII with a shape no such line has.
+// line counted is), or a line of ASCII with a shape no such line has. The
+// shape of endsUnknown, of a line to hash, is always let through (see
+// init): one look at the shape's bit decides for all but the blank lines
+// whose shape is a search line's.
 func (f *endsFilter) turnsAway(e uint32) bool {
-	switch e {
-	case endsBlank:
-		return true
-	case endsUnknown:
-		return false
-	}
 	b := shape(e)
-	return f.bits[b/64]&(1<<(b%64)) == 0
+	return f.bits[b/64]&(1<<(b%64)) == 0 || e == endsBlank
 }
+
+// next returns the first line from i on that the filter does not turn
+// away, or len(ends) when there is none: a loop of its own, with few
+// values live, which the compiler keeps in registers, for every line.
+func (f *endsFilter) next(ends []uint32, i int) int {
+	for ; i < len(ends); i++ {
+		if !f.turnsAway(ends[i]) {
+			break
+		}
+	}
+	return i
+}
+
+// unknownShape is the shape of endsUnknown, whose bit the filter keeps.
+var unknownShape = shape(endsUnknown)
 
 // The ends of a line, in index.ends, are the first and last bytes of its
 // loose view and its length, as first<<24 | last<<16 | length, or one of
@@ -792,6 +803,9 @@ func (f *endsFilter) counted(k int) {
 	f.live--
 	f.byShape[f.at[k]].live = false
 	b := f.byShape[f.at[k]].shape
+	if b == int32(unknownShape) {
+		return // lines to hash are let through whatever is counted
+	}
 	for j := f.first(b); j < len(f.byShape) && f.byShape[j].shape == b; j++ {
 		if f.byShape[j].live {
 			return // another key of its shape is still counted
