@@ -22,26 +22,39 @@ func (ix *index) endsAll() {
 	if ix.endsKnown {
 		return
 	}
-	d, ends := ix.d, ix.ends
+	ends := ix.ends
+	if !ix.endsSome {
+		// None is known: no need to look for the lines that are not.
+		ix.endsRun(0, len(ends))
+		ix.endsKnown = true
+		return
+	}
 	for i := 0; i < len(ends); {
 		if ends[i] != endsNotYet {
 			i++
 			continue
 		}
-		// The lines not known yet from i on, [i, r), in pieces of as many
-		// lines as fit in endsChunk bytes, and at least one.
 		r := i + 1
 		for r < len(ends) && ends[r] == endsNotYet {
 			r++
 		}
-		for i < r {
-			limit := d.start[i] + endsChunk
-			j := i + 1 + sort.Search(r-i-1, func(k int) bool { return d.end[i+1+k] > limit })
-			ix.endsRange(i, j)
-			i = j
-		}
+		ix.endsRun(i, r)
+		i = r
 	}
 	ix.endsKnown = true
+}
+
+// endsRun works out the ends of lines [i, r), in pieces of as many lines
+// as fit in endsChunk bytes, and at least one.
+func (ix *index) endsRun(i, r int) {
+	d := ix.d
+	for i < r {
+		limit := d.start[i] + endsChunk
+		j := i + 1 + sort.Search(r-i-1, func(k int) bool { return d.end[i+1+k] > limit })
+		ix.endsRange(i, j)
+		i = j
+	}
+	ix.endsSome = true
 }
 
 // endsChunk is how many bytes endsRange maps at a time, in words on the

@@ -122,9 +122,10 @@ type index struct {
 	n     []int32  // -1 for a line not measured yet
 	sig   []uint64
 	// hashed is set once every line is hashed, measured once every line
-	// is measured, endsKnown once the ends of every line are known.
-	hashed, measured, endsKnown bool
-	lo                          pagedStrings // loose views computed so far, "" where not yet
+	// is measured, endsKnown once the ends of every line are known, and
+	// endsSome once those of some line are.
+	hashed, measured, endsKnown, endsSome bool
+	lo                                    pagedStrings // loose views computed so far, "" where not yet
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
@@ -375,6 +376,7 @@ func (ix *index) edited(nd *document, a, b, k int) *index {
 	carryAround(nx.ends, ix.ends, a, b, k)
 	carryAround(nx.n, ix.n, a, b, k)
 	carryAround(nx.sig, ix.sig, a, b, k)
+	nx.endsSome = ix.endsSome
 	nx.forget(a, a+k)
 	ix.lo.each(func(i int, s string) {
 		switch {

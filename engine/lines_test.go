@@ -186,6 +186,7 @@ func TestEndsAll(t *testing.T) {
 			for i := range ix.lineCount() {
 				if rng.IntN(4) == 0 {
 					ix.ends[i] = plainEnds(d.line(i))
+					ix.endsSome = true
 				}
 			}
 		}
