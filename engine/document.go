@@ -156,26 +156,54 @@ func (d *document) endsCRLF(i int) bool {
 // number of lines that end in "\r\n".
 //
 // It finds the line feeds of 64 bytes at a time as the bits of a word
-// (see feedBlocks), splitChunk bytes in one call, and takes the lines
-// from their set bits: a short line costs a few word operations rather
-// than a call to strings.IndexByte, and the branch on where the line
-// feeds fall, which a processor cannot predict, is taken once for every
-// 64 bytes rather than for every line. The same pass says whether the
-// text has a "\r" at all.
+// (see feedLines), and takes the lines from their set bits: a short line
+// costs a few word operations rather than a call to strings.IndexByte,
+// and the branch on where the line feeds fall, which a processor cannot
+// predict, is taken once for every 64 bytes rather than for every line.
+// The same pass says whether the text has a "\r" at all.
 func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
+	k0 := len(start)
+	start, end, at, i, cr := feedLines(text, from, to, start, end)
+	for ; i < to; i++ {
+		switch text[i] {
+		case '\n':
+			start, end = append(start, at), append(end, i)
+			at = i + 1
+		case '\r':
+			cr = true
+		}
+	}
+	// Each line was taken to end at its line feed; a "\r" before it is
+	// looked for now, and only in a text that has one.
+	crlf := 0
+	if cr {
+		starts, ends := start[k0:], end[k0:]
+		for j, e := range ends {
+			if e > starts[j] && text[e-1] == '\r' {
+				ends[j] = e - 1
+				crlf++
+			}
+		}
+	}
+	if at < to {
+		start = append(start, at)
+		end = append(end, to)
+	}
+	return start, end, crlf
+}
+
+// feedLinesGo is feedLines in Go: it counts the line feeds first, to
+// make room for the lines, and finds those of splitChunk bytes at a time
+// (see feedBlocks).
+func feedLinesGo(text string, from, to int, start, end []int) (_, _ []int, at, i int, cr bool) {
 	n := strings.Count(text[from:to], "\n")
 	start = slices.Grow(start, n+1)
 	end = slices.Grow(end, n+1)
-	// The lines that end in a line feed, written by index.
-	starts := start[len(start) : len(start)+n]
-	ends := end[len(end) : len(end)+n]
-	// Each line is first taken to end at its line feed; a "\r" before it
-	// is looked for after, and only in a text that has one.
+	k0 := len(start)
+	starts, ends := start[k0:k0+n], end[k0:k0+n]
 	k := 0
-	at := from // where the line being read starts
-	i := from  // the next byte to read
+	at, i = from, from
 	var feeds [splitChunk / 64]uint64
-	cr := false
 	for i+64 <= to {
 		masks := feeds[:min((to-i)/64, len(feeds))]
 		if feedBlocks(text[i:], masks) {
@@ -190,33 +218,10 @@ func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 			i += 64
 		}
 	}
-	for ; i < to; i++ {
-		switch text[i] {
-		case '\n':
-			starts[k], ends[k] = at, i
-			k, at = k+1, i+1
-		case '\r':
-			cr = true
-		}
-	}
-	crlf := 0
-	if cr {
-		for j, e := range ends {
-			if e > starts[j] && text[e-1] == '\r' {
-				ends[j] = e - 1
-				crlf++
-			}
-		}
-	}
-	start, end = start[:len(start)+k], end[:len(end)+k]
-	if at < to {
-		start = append(start, at)
-		end = append(end, to)
-	}
-	return start, end, crlf
+	return start[:k0+k], end[:k0+k], at, i, cr
 }
 
-// splitChunk is how many bytes splitAt finds the line feeds of in one
+// splitChunk is how many bytes feedLinesGo finds the line feeds of in one
 // call, into words on the stack.
 const splitChunk = 4096
 

@@ -115,7 +115,10 @@ func randomText(rng *rand.Rand) string {
 func TestSplitAt(t *testing.T) {
 	texts := []string{"", "\n", "\r\n", "\r", "a", "a\n", "a\r\n", "\n\n\n", "\r\n\r\n", "a\rb\n",
 		strings.Repeat("a", 63) + "\n", strings.Repeat("a", 64) + "\n", strings.Repeat("a", 65) + "\r\nb",
-		strings.Repeat("\n", 17), strings.Repeat("ab\r\n", 9), bom + "a\nb", strings.Repeat("x", 200)}
+		strings.Repeat("\n", 17), strings.Repeat("ab\r\n", 9), bom + "a\nb", strings.Repeat("x", 200),
+		// More lines than the room first made for them (a line every 32
+		// bytes), so that it grows as it fills.
+		strings.Repeat("\n", 5000), strings.Repeat("a\n", 3000) + strings.Repeat("b", 999)}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 2000 {
 		texts = append(texts, randomText(rng))
@@ -136,6 +139,25 @@ func TestSplitAt(t *testing.T) {
 			check(starts[a], starts[b])
 		}
 	}
+}
+
+// FuzzSplitAt holds splitAt to plainSplit on any text, whole and from the
+// start of its second line on.
+func FuzzSplitAt(f *testing.F) {
+	f.Add("a\r\nb\n\n" + strings.Repeat("x", 70) + "\nc")
+	f.Fuzz(func(t *testing.T, text string) {
+		from := 0
+		if i := strings.IndexByte(text, '\n'); i >= 0 && i+1 < len(text) {
+			from = i + 1
+		}
+		for _, from := range []int{0, from} {
+			start, end, crlf := splitAt(text, from, len(text), nil, nil)
+			wantStart, wantEnd, wantCRLF := plainSplit(text, from, len(text))
+			if !slices.Equal(start, wantStart) || !slices.Equal(end, wantEnd) || crlf != wantCRLF {
+				t.Fatalf("%q [%d:]: lines\n%v\n%v\n%d\nwant\n%v\n%v\n%d", text, from, start, end, crlf, wantStart, wantEnd, wantCRLF)
+			}
+		}
+	})
 }
 
 // TestNewDocumentLines checks a document's lines and what it says of

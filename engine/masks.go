@@ -6,13 +6,17 @@ import "strings"
 // of its bytes are white space or beyond ASCII) turn each 64 bytes into a
 // word of bits, the first byte's in the lowest bit, many words in one
 // call. On amd64 with AVX2 the words are computed with vector
-// instructions (masks_amd64.s), 32 bytes at a time; elsewhere, and with
-// the purego build tag, eight bytes at a time in Go, by the functions
-// below. Both are held to one byte at a time by TestBlockMasks and
-// FuzzBlockMasks.
+// instructions, 32 bytes at a time (masks_amd64.s, and split_amd64.s for
+// the line feeds); elsewhere, and with the purego build tag, eight bytes
+// at a time in Go, by the functions below. Both are held to one byte at a
+// time by TestBlockMasks and FuzzBlockMasks, and the lines to those
+// plainSplit finds by TestSplitAt.
 
-// feedBlocksGo is feedBlocks in Go.
-func feedBlocksGo(text string, feeds []uint64) (cr bool) {
+// feedBlocks sets feeds[k] to the bits of the line feeds ('\n') of the 64
+// bytes of text from 64k on, and reports whether any of those bytes is a
+// '\r'. text has at least 64*len(feeds) bytes. (With AVX2, feedLines
+// finds the line feeds and takes the lines from them in one pass.)
+func feedBlocks(text string, feeds []uint64) (cr bool) {
 	for k := range feeds {
 		feeds[k] = feeds64(text[64*k:])
 	}

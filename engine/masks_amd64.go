@@ -9,29 +9,14 @@ import (
 )
 
 // useAVX2 says whether the processor and the system run AVX2, which the
-// vector versions of feedBlocks and solidBlocks need.
+// vector versions of solidBlocks and feedLines need.
 var useAVX2 = cpu.X86.HasAVX2
 
-// feedBlocksAVX2 and solidBlocksAVX2 are feedBlocks and solidBlocks for
-// the len(feeds) or len(solid) blocks of 64 bytes from text, at least
-// one, in masks_amd64.s.
+// solidBlocksAVX2 is solidBlocks for the len(solid) blocks of 64 bytes
+// from text, at least one, in masks_amd64.s.
 //
 //go:noescape
-func feedBlocksAVX2(text *byte, feeds []uint64) (cr bool)
-
-//go:noescape
 func solidBlocksAVX2(text *byte, solid, high []uint64) (beyond bool)
-
-// feedBlocks sets feeds[k] to the bits of the line feeds ('\n') of the 64
-// bytes of text from 64k on, and reports whether any of those bytes is a
-// '\r'. text has at least 64*len(feeds) bytes.
-func feedBlocks(text string, feeds []uint64) (cr bool) {
-	_ = text[:64*len(feeds)]
-	if useAVX2 && len(feeds) > 0 {
-		return feedBlocksAVX2(unsafe.StringData(text), feeds)
-	}
-	return feedBlocksGo(text, feeds)
-}
 
 // solidBlocks sets solid[k] to the bits of the bytes that are not ASCII
 // white space (see isSpaceByte) among the 64 bytes of text from 64k on,

@@ -5,46 +5,10 @@
 // BROADCAST sets every byte of register Y to the byte c, through X.
 #define BROADCAST(c, X, Y) MOVL $c, AX; MOVQ AX, X; VPBROADCASTB X, Y
 
-// The vector versions of feedBlocks and solidBlocks (masks_amd64.go): each
-// loop turns 64 bytes, two registers of 32, into a word of bits with
-// VPMOVMSKB, which takes the top bit of each byte of a comparison's
-// result, the first byte's in the lowest bit.
-
-// func feedBlocksAVX2(text *byte, feeds []uint64) (cr bool)
-TEXT ·feedBlocksAVX2(SB), NOSPLIT, $0-33
-	MOVQ	text+0(FP), SI
-	MOVQ	feeds_base+8(FP), DI
-	MOVQ	feeds_len+16(FP), CX
-	BROADCAST(0x0a, X10, Y10) // '\n' in every byte of Y10
-	BROADCAST(0x0d, X11, Y11) // '\r' in every byte of Y11
-	VPXOR	Y9, Y9, Y9        // the '\r' seen so far, by place
-	TESTQ	CX, CX
-	JZ	feedsDone
-
-feedsLoop:
-	VMOVDQU	(SI), Y0
-	VMOVDQU	32(SI), Y1
-	VPCMPEQB	Y11, Y0, Y2
-	VPCMPEQB	Y11, Y1, Y3
-	VPOR	Y2, Y9, Y9
-	VPOR	Y3, Y9, Y9
-	VPCMPEQB	Y10, Y0, Y0
-	VPCMPEQB	Y10, Y1, Y1
-	VPMOVMSKB	Y0, AX
-	VPMOVMSKB	Y1, BX
-	SHLQ	$32, BX
-	ORQ	BX, AX
-	MOVQ	AX, (DI)
-	ADDQ	$64, SI
-	ADDQ	$8, DI
-	DECQ	CX
-	JNZ	feedsLoop
-
-feedsDone:
-	VPTEST	Y9, Y9
-	SETNE	cr+32(FP)
-	VZEROUPPER
-	RET
+// The vector version of solidBlocks (masks_amd64.go): its loop turns 64
+// bytes, two registers of 32, into a word of bits with VPMOVMSKB, which
+// takes the top bit of each byte of a comparison's result, the first
+// byte's in the lowest bit.
 
 // func solidBlocksAVX2(text *byte, solid, high []uint64) (beyond bool)
 TEXT ·solidBlocksAVX2(SB), NOSPLIT, $0-57

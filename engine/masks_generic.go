@@ -2,13 +2,6 @@
 
 package engine
 
-// feedBlocks sets feeds[k] to the bits of the line feeds ('\n') of the 64
-// bytes of text from 64k on, and reports whether any of those bytes is a
-// '\r'. text has at least 64*len(feeds) bytes.
-func feedBlocks(text string, feeds []uint64) (cr bool) {
-	return feedBlocksGo(text, feeds)
-}
-
 // solidBlocks sets solid[k] to the bits of the bytes that are not ASCII
 // white space (see isSpaceByte) among the 64 bytes of text from 64k on,
 // and high[k] to the bits of those beyond ASCII, and reports whether

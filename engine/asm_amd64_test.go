@@ -16,3 +16,16 @@ func TestEndsInGo(t *testing.T) {
 	t.Run("every byte", TestEndsEveryByte)
 	t.Run("sentinels", TestEndsAreNotSentinels)
 }
+
+// TestSplitInGo runs the tests of splitting a text into lines with the
+// vector instructions turned off, so that the Go version of feedLines is
+// held to the same as feedLinesAVX2.
+func TestSplitInGo(t *testing.T) {
+	if !useAVX2 || !useBMI {
+		t.Skip("this processor lacks AVX2: the other tests run the Go version")
+	}
+	useAVX2 = false
+	defer func() { useAVX2 = true }()
+	t.Run("split", TestSplitAt)
+	t.Run("lines", TestNewDocumentLines)
+}
