@@ -563,8 +563,11 @@ func (ix *index) tally(s []sline) *tally {
 	// The occurrences of every key, and the first places of each, are
 	// taken from two arrays rather than allocated one by one.
 	all := make([]lineOccurrences, 0, len(s))
-	var keys []uint64
-	var firsts []*sline // the first search line of each key
+	// The keys, and the first search line of each, on the stack unless
+	// the search is long.
+	var keyBuf [64]uint64
+	var firstBuf [64]*sline
+	keys, firsts := keyBuf[:0], firstBuf[:0]
 	for j := range s {
 		l := &s[j]
 		if !l.blank && !l.elision && t.occs[l.key] == nil {
@@ -1176,7 +1179,8 @@ func (ix *index) cluster(s []sline, votes []vote) (wins []window, truncated bool
 		lo, hi int
 		w      float64
 	}
-	var groups []group
+	var groupBuf [16]group
+	groups := groupBuf[:0] // on the stack, unless the votes fall far apart
 	for _, v := range votes {
 		if k := len(groups) - 1; k >= 0 && v.diag-groups[k].hi <= tol {
 			groups[k].hi = v.diag

@@ -131,13 +131,18 @@ type merged struct{ kept, missing, into, rewrote []int }
 // merge builds the lines that replace region r.
 func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, error) {
 	hs, hunkOf := hunks(s, t)
-	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf, emitted: make([]bool, len(hs))}
-	m.pairOf, m.dist, m.merged, m.clash = make([]int, len(s)), make([]int, len(s)), make([]bool, len(s)), make([]bool, len(s))
+	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf}
+	// The per-line arrays, and room for the lines out, in one allocation
+	// of each kind.
+	ints, flags := make([]int, 2*len(s)), make([]bool, 2*len(s)+len(hs))
+	m.pairOf, m.dist = ints[:len(s)], ints[len(s):]
+	m.merged, m.clash, m.emitted = flags[:len(s)], flags[len(s):2*len(s)], flags[2*len(s):]
+	m.out = make([]outLine, 0, len(r.ops)+len(t))
 	for i := range m.pairOf {
 		m.pairOf[i] = -1
 	}
-	var pairs [][2]string
-	var region []string
+	pairs := make([][2]string, 0, len(s))
+	region := make([]string, 0, len(r.ops))
 	for _, o := range r.ops {
 		if o.kind == opPair {
 			m.pairOf[o.s], m.dist[o.s] = o.f, o.dist
