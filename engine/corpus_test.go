@@ -71,13 +71,11 @@ func (r corpusResult) report(full bool) string {
 	return b.String()
 }
 
-// TestCorpus runs Graft's corpus of realistic model mistakes (see package
-// corpus) through ApplyEdits. It asserts that no kind ever gets a wrong
-// edit, that every trap is refused, and that the current issue's non-trap
-// cases resolve byte for byte at least 95% of the time; the next issue's
-// kinds are measured and must only be free of wrong edits. The table of
-// results is logged; -corpus.kind and -corpus.case look closer.
-func TestCorpus(t *testing.T) {
+// corpusGenerator returns the generator of the corpus at the seed the
+// flags say, or skips the test where there is no Go source tree to make
+// it from.
+func corpusGenerator(t *testing.T) *corpus.Generator {
+	t.Helper()
 	root, err := corpus.SourceRoot(t.Context())
 	if err != nil {
 		t.Skipf("no Go source tree to make the corpus from: %v", err)
@@ -86,6 +84,17 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+// TestCorpus runs Graft's corpus of realistic model mistakes (see package
+// corpus) through ApplyEdits. It asserts that no kind ever gets a wrong
+// edit, that every trap is refused, and that the current issue's non-trap
+// cases resolve byte for byte at least 95% of the time; the next issue's
+// kinds are measured and must only be free of wrong edits. The table of
+// results is logged; -corpus.kind and -corpus.case look closer.
+func TestCorpus(t *testing.T) {
+	g := corpusGenerator(t)
 	n, only, caseName := corpusFlags.PerKind(testing.Short()), corpusFlags.Only(), corpusFlags.Case
 
 	table := corpus.NewTable()
@@ -161,14 +170,7 @@ func TestCorpus(t *testing.T) {
 // Resolve leaves out, as no region they could find would score enough to
 // matter, must never change a match or a refusal, down to its message.
 func TestCorpusPrunedAlignments(t *testing.T) {
-	root, err := corpus.SourceRoot(t.Context())
-	if err != nil {
-		t.Skipf("no Go source tree to make the corpus from: %v", err)
-	}
-	g, err := corpus.NewGenerator(root, corpusFlags.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := corpusGenerator(t)
 	n := corpusFlags.PerKind(testing.Short())
 	differ := 0
 	for _, k := range corpus.Kinds() {
