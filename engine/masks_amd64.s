@@ -2,13 +2,21 @@
 
 #include "textflag.h"
 
-// BROADCAST sets every byte of register Y to the byte c, through X.
-#define BROADCAST(c, X, Y) MOVL $c, AX; MOVQ AX, X; VPBROADCASTB X, Y
-
 // The vector version of solidBlocks (masks_amd64.go): its loop turns 64
 // bytes, two registers of 32, into a word of bits with VPMOVMSKB, which
 // takes the top bit of each byte of a comparison's result, the first
 // byte's in the lowest bit.
+
+// spaceTable holds, for each value of a byte's low four bits, the byte
+// of white space with those bits, or 0xff where there is none, in each
+// half of a register: VPSHUFB looks each byte's low bits up in it (and
+// gives 0 for a byte beyond ASCII), and a byte is white space when what
+// it looks up is itself.
+DATA spaceTable<>+0(SB)/8, $0xffffffffffffff20
+DATA spaceTable<>+8(SB)/8, $0xffff0d0c0b0a09ff
+DATA spaceTable<>+16(SB)/8, $0xffffffffffffff20
+DATA spaceTable<>+24(SB)/8, $0xffff0d0c0b0a09ff
+GLOBL spaceTable<>(SB), RODATA|NOPTR, $32
 
 // func solidBlocksAVX2(text *byte, solid, high []uint64) (beyond bool)
 TEXT ·solidBlocksAVX2(SB), NOSPLIT, $0-57
@@ -16,30 +24,20 @@ TEXT ·solidBlocksAVX2(SB), NOSPLIT, $0-57
 	MOVQ	solid_base+8(FP), DI
 	MOVQ	solid_len+16(FP), CX
 	MOVQ	high_base+32(FP), R8
-	XORQ	R9, R9            // the bytes beyond ASCII seen so far, by place
-	BROADCAST(0x20, X10, Y10) // ' ' in every byte of Y10
-	BROADCAST(0x09, X11, Y11) // '\t' in every byte of Y11
-	BROADCAST(0x04, X12, Y12) // 4 in every byte of Y12
+	XORQ	R9, R9 // the bytes beyond ASCII seen so far, by place
+	VMOVDQU	spaceTable<>(SB), Y10
 	TESTQ	CX, CX
 	JZ	solidDone
 
 solidLoop:
 	VMOVDQU	(SI), Y0
 	VMOVDQU	32(SI), Y1
-	// White space is ' ', and '\t' to '\r' (0x09 to 0x0d): the bytes x
-	// for which x-9, wrapping, is at most 4, that is min(x-9, 4) = x-9.
-	VPCMPEQB	Y10, Y0, Y2
-	VPCMPEQB	Y10, Y1, Y3
-	VPSUBB	Y11, Y0, Y4
-	VPSUBB	Y11, Y1, Y5
-	VPMINUB	Y12, Y4, Y6
-	VPMINUB	Y12, Y5, Y7
-	VPCMPEQB	Y6, Y4, Y4
-	VPCMPEQB	Y7, Y5, Y5
-	VPOR	Y2, Y4, Y4
-	VPOR	Y3, Y5, Y5
-	VPMOVMSKB	Y4, AX
-	VPMOVMSKB	Y5, BX
+	VPSHUFB	Y0, Y10, Y2
+	VPSHUFB	Y1, Y10, Y3
+	VPCMPEQB	Y0, Y2, Y2
+	VPCMPEQB	Y1, Y3, Y3
+	VPMOVMSKB	Y2, AX
+	VPMOVMSKB	Y3, BX
 	SHLQ	$32, BX
 	ORQ	BX, AX
 	NOTQ	AX
