@@ -14,6 +14,7 @@ func TestEndsInGo(t *testing.T) {
 	defer func() { useBMI = true }()
 	t.Run("all", TestEndsAll)
 	t.Run("every byte", TestEndsEveryByte)
+	t.Run("every length and place", TestEndsEveryLengthAndPlace)
 	t.Run("sentinels", TestEndsAreNotSentinels)
 }
 

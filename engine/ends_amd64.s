@@ -32,29 +32,43 @@
 // func asciiEndsBMI(ends []uint32, starts, stops []int, from int, text *byte, solid *uint64)
 //
 // asciiEnds for lines of any length with the bit instructions of BMI1,
-// BMI2 and POPCNT (see ends_amd64.go): a line of up to 64 bytes takes a
-// few instructions and no loop; a longer one a loop over its words.
+// BMI2 and POPCNT (see ends_amd64.go): a line of up to 56 bytes takes its
+// bits from eight bytes of the map read at its first bit's byte, one of
+// up to 64 from two words (see BITS), and a longer one in a loop over its
+// words. The lines are counted by CX from -n up to 0, the arrays read
+// from their ends.
 TEXT ·asciiEndsBMI(SB), NOSPLIT, $8-96
+	MOVQ	starts_len+32(FP), CX
+	TESTQ	CX, CX
+	JZ	done
 	MOVQ	ends_base+0(FP), DI
 	MOVQ	starts_base+24(FP), SI
-	MOVQ	starts_len+32(FP), CX
 	MOVQ	stops_base+48(FP), DX
+	LEAQ	(DI)(CX*4), DI
+	LEAQ	(SI)(CX*8), SI
+	LEAQ	(DX)(CX*8), DX
+	NEGQ	CX
 	MOVQ	from+72(FP), R8
 	MOVQ	text+80(FP), R9
 	MOVQ	solid+88(FP), R10
-	TESTQ	CX, CX
-	JZ	done
 
 line:
-	MOVQ	(SI), AX // a, the line's first byte, from the map's first
+	MOVQ	(SI)(CX*8), AX // a, the line's first byte, from the map's first
 	SUBQ	R8, AX
-	MOVQ	(DX), BX // b, the byte after its last
+	MOVQ	(DX)(CX*8), BX // b, the byte after its last
 	SUBQ	R8, BX
 	MOVQ	BX, R11
 	SUBQ	AX, R11 // its length
-	CMPQ	R11, $64
-	JA	long
-	BITS(AX, R13, R12, R14)
+	CMPQ	R11, $56
+	JA	wide
+	MOVQ	AX, R12
+	SHRQ	$3, R12
+	MOVQ	(R10)(R12*1), R13
+	MOVQ	AX, R12
+	ANDQ	$7, R12
+	SHRXQ	R12, R13, R13 // the bits from a on, 57 at least
+
+short:
 	BZHIQ	R11, R13, R13 // the bits of the line's bytes only
 	TESTQ	R13, R13
 	JZ	blank
@@ -64,24 +78,27 @@ line:
 	ADDQ	AX, R12
 	ADDQ	AX, R14
 	PACK(R12, R14, R13)
-	MOVL	R12, (DI)
+	MOVL	R12, (DI)(CX*4)
 
 next:
-	ADDQ	$8, SI
-	ADDQ	$8, DX
-	ADDQ	$4, DI
-	DECQ	CX
+	INCQ	CX
 	JNZ	line
 
 done:
 	RET
 
+wide:
+	CMPQ	R11, $64
+	JA	long
+	BITS(AX, R13, R12, R14)
+	JMP	short
+
 blank:
-	MOVL	$0x80000002, (DI) // endsBlank
+	MOVL	$0x80000002, (DI)(CX*4) // endsBlank
 	JMP	next
 
 unknown:
-	MOVL	$0x80000001, (DI) // endsUnknown
+	MOVL	$0x80000001, (DI)(CX*4) // endsUnknown
 	JMP	next
 
 	// A line of more than 64 bytes, 64 at a time from a, the last word
@@ -121,5 +138,5 @@ nextWord:
 	CMPQ	R13, $0xffff
 	JAE	unknown
 	PACK(R12, R14, R13)
-	MOVL	R12, (DI)
+	MOVL	R12, (DI)(CX*4)
 	JMP	next

@@ -247,6 +247,29 @@ func TestEndsEveryByte(t *testing.T) {
 	}
 }
 
+// TestEndsEveryLengthAndPlace checks the ends of lines of every length
+// around the sizes the passes read a line's bits in (8 bytes, and a word
+// of 64), starting at every place of a word of the map.
+func TestEndsEveryLengthAndPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	pieces := []string{"a", "}", " ", "\t", "x := f(a)", "  "}
+	for n := range 140 {
+		for at := range 64 {
+			line := ""
+			for len(line) < n {
+				line += randomPieces(rng, pieces, 1)
+			}
+			line = line[:n]
+			text := strings.Repeat("b", at) + "\n" + line + "\n" + strings.Repeat("c", 70)
+			ix := newIndex(newDocument(text))
+			ix.endsAll()
+			if got, want := ix.ends[1], plainEnds(line); got != want {
+				t.Fatalf("line %q after %d bytes has ends %#x, want %#x", line, at+1, got, want)
+			}
+		}
+	}
+}
+
 // TestEndsAreNotSentinels checks that lines whose ends, packed, are
 // small numbers (NUL bytes first and last, one or two bytes long) are
 // told from a blank line and a line to hash: blank or not, and as long,
