@@ -725,19 +725,30 @@ func (f *endsFilter) first(b int32) int {
 // byte that differs.
 func (f *endsFilter) match(line string, e uint32, firsts []*sline) int {
 	b := int32(shape(e))
-	trimmed := ""
 	for k := f.first(b); k < len(f.byShape) && f.byShape[k].shape == b; k++ {
 		c := &f.byShape[k]
 		// A line is most often the search line with its indentation
 		// changed, which one comparison of their bytes tells.
-		if trimmed == "" {
-			trimmed = strings.TrimSpace(line)
-		}
-		if trimmed == c.trimmed || looseEquals(line, firsts[c.x].loose) {
+		if indentedCopy(line, c.trimmed) || looseEquals(line, firsts[c.x].loose) {
 			return int(c.x)
 		}
 	}
 	return -1
+}
+
+// indentedCopy reports whether line, of ASCII, is trimmed with white
+// space before it only.
+func indentedCopy(line, trimmed string) bool {
+	n := len(line) - len(trimmed)
+	if n < 0 || line[n:] != trimmed {
+		return false
+	}
+	for i := range n {
+		if !isSpaceByte(line[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // looseEquals reports whether the loose view of s, a line of ASCII, is v.
