@@ -1,6 +1,9 @@
 package engine
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // columns returns the width of an indentation, tabs advancing to the next
 // multiple of tabWidth.
@@ -21,17 +24,35 @@ func columns(indent string, tabWidth int) int {
 // lost the indentation altogether. It learns the correspondence from the
 // lines the search and the file share.
 type reindenter struct {
-	direct   map[string]string // model indentation → file indentation, where consistent
-	style    byte              // '\t' or ' ', how the file indents; 0 when it shows none
-	tabWidth int               // model columns per file tab
+	direct   []indentPair // model indentation → file indentation, where consistent
+	style    byte         // '\t' or ' ', how the file indents; 0 when it shows none
+	tabWidth int          // model columns per file tab
+}
+
+// An indentPair is an indentation of the model's and the file's for it;
+// bad when the lines disagree on it. A search has few indentations: they
+// are looked up in a list rather than a map.
+type indentPair struct {
+	model, file string
+	bad         bool
+}
+
+// fileIndent returns the file's indentation for the model's indentation
+// mi, when the lines agree on one.
+func (r *reindenter) fileIndent(mi string) (string, bool) {
+	for _, p := range r.direct {
+		if p.model == mi {
+			return p.file, !p.bad
+		}
+	}
+	return "", false
 }
 
 // newReindenter learns from pairs of (model line, file line) that were
 // matched, and from the file lines around them (more lines are asked of
 // more only when those show no indentation).
 func newReindenter(pairs [][2]string, fileLines []string, more func() []string) *reindenter {
-	r := &reindenter{direct: map[string]string{}, tabWidth: 4}
-	bad := map[string]bool{}
+	r := &reindenter{tabWidth: 4}
 	// Tab width: how many of the model's spaces one more tab in the file
 	// stands for, from pairs at different depths.
 	type depth struct{ spaces, tabs int }
@@ -43,16 +64,16 @@ func newReindenter(pairs [][2]string, fileLines []string, more func() []string) 
 		if looseLen(p[0]) <= 3 {
 			continue
 		}
-		if prev, ok := r.direct[mi]; ok && prev != fi {
-			bad[mi] = true
+		k := slices.IndexFunc(r.direct, func(p indentPair) bool { return p.model == mi })
+		switch {
+		case k < 0:
+			r.direct = append(r.direct, indentPair{model: mi, file: fi})
+		case r.direct[k].file != fi:
+			r.direct[k].bad = true
 		}
-		r.direct[mi] = fi
 		if !strings.Contains(mi, "\t") && strings.Count(fi, "\t") == len(fi) {
 			depths = append(depths, depth{len(mi), len(fi)})
 		}
-	}
-	for mi := range bad {
-		delete(r.direct, mi)
 	}
 	widths := map[int]int{}
 	for i := range depths {
@@ -104,7 +125,7 @@ func (r *reindenter) indent(ind, refModel, refFile string) string {
 	if ind == refModel {
 		return refFile
 	}
-	if f, ok := r.direct[ind]; ok {
+	if f, ok := r.fileIndent(ind); ok {
 		return f
 	}
 	target := columns(refFile, r.tabWidth) + columns(ind, r.tabWidth) - columns(refModel, r.tabWidth)
