@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -515,10 +514,8 @@ func (ix *index) pairSaving(l *sline, i int) int {
 		return 0
 	}
 	n := ix.lenOf(i)
-	limit := l.editLimit(n)
-	// An edit changes at most two bits of a signature.
-	least := max(abs(l.n-n), (bits.OnesCount64(l.sig^ix.sig[i])+1)/2)
-	if least > limit {
+	least := l.leastEdits(n, ix.sig[i])
+	if least > l.editLimit(n) {
 		return 0
 	}
 	return l.weight() - least

@@ -484,7 +484,7 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 	}
 	n := int(ix.n[i])
 	limit := l.editLimit(n)
-	if abs(l.n-n) > limit || l.sigApart(ix.sig[i], limit) {
+	if l.leastEdits(n, ix.sig[i]) > limit {
 		return 0, false
 	}
 	d := ix.patternDist(l, i, limit)
@@ -498,11 +498,12 @@ func (l *sline) editLimit(n int) int {
 	return int(float64(max(l.n, n)) * (1 - minLineSim))
 }
 
-// sigApart reports whether a line whose loose view has signature sig is
-// more than limit edits from search line l, as the signatures alone tell
-// (see looseKey).
-func (l *sline) sigApart(sig uint64, limit int) bool {
-	return bits.OnesCount64(l.sig^sig) > 2*limit
+// leastEdits is the fewest edits by which search line l and a line whose
+// loose view has n bytes and signature sig (see looseKey) may differ, as
+// their lengths and signatures alone tell: an edit changes a length by
+// one at most, and at most two bits of a signature.
+func (l *sline) leastEdits(n int, sig uint64) int {
+	return max(abs(l.n-n), (bits.OnesCount64(l.sig^sig)+1)/2)
 }
 
 // patternDist is the edit distance between search line l and file line
@@ -1156,7 +1157,7 @@ func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted
 				continue
 			}
 			ix.measure(i)
-			if l.sigApart(ix.sig[i], limit) {
+			if l.leastEdits(n, ix.sig[i]) > limit {
 				continue
 			}
 			if len(pairs) == scanBudget {
