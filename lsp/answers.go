@@ -394,7 +394,7 @@ func diagnose(m *workspace.Mapper, caps capabilities, files *targetFiles, b dial
 		if errors.As(r.Err, &ee) {
 			diag.Code = string(ee.Reason)
 			if caps.relatedInfo {
-				diag.RelatedInformation = files.candidates(r.Path, ee)
+				diag.RelatedInformation = files.candidates(r.Abs(), ee)
 			}
 		}
 		if r.Path != "" && !strings.Contains(diag.Message, r.Path) {
@@ -444,7 +444,7 @@ type targetFiles struct {
 	s    *server
 	view *workspace.View
 	res  *workspace.Result
-	// mappers caches the mapper of each file's text, by relative path.
+	// mappers caches the mapper of each file's text, by absolute path.
 	mappers map[string]*workspace.Mapper
 }
 
@@ -452,21 +452,17 @@ type targetFiles struct {
 const maxRelated = 3
 
 // candidates returns the related locations of a block that failed in the
-// file at rel with ee: its best candidates.
-func (t *targetFiles) candidates(rel string, ee *engine.Error) []protocol.DiagnosticRelatedInformation {
+// file at abs with ee: its best candidates.
+func (t *targetFiles) candidates(abs string, ee *engine.Error) []protocol.DiagnosticRelatedInformation {
 	cands := ee.Candidates
-	if rel == "" || len(cands) == 0 {
-		return nil
-	}
-	abs, err := t.view.Path(rel)
-	if err != nil {
+	if abs == "" || len(cands) == 0 {
 		return nil
 	}
 	uri := fileURI(abs)
 	if snap, ok := t.view.Snapshot(abs); ok {
 		uri = t.s.uriOf(snap.Path)
 	}
-	m := t.mapper(rel)
+	m := t.mapper(abs)
 	enc := t.s.encoding()
 	var out []protocol.DiagnosticRelatedInformation
 	for i, c := range cands {
@@ -488,15 +484,15 @@ func (t *targetFiles) candidates(rel string, ee *engine.Error) []protocol.Diagno
 	return out
 }
 
-// mapper returns the mapper of the text of the file at rel, as the plan
+// mapper returns the mapper of the text of the file at abs, as the plan
 // read it.
-func (t *targetFiles) mapper(rel string) *workspace.Mapper {
-	if m, ok := t.mappers[rel]; ok {
+func (t *targetFiles) mapper(abs string) *workspace.Mapper {
+	if m, ok := t.mappers[abs]; ok {
 		return m
 	}
 	text := ""
 	for i := range t.res.Files {
-		if t.res.Files[i].Path == rel {
+		if t.res.Files[i].Abs() == abs {
 			text = t.res.Files[i].Before
 			break
 		}
@@ -505,7 +501,7 @@ func (t *targetFiles) mapper(rel string) *workspace.Mapper {
 	if t.mappers == nil {
 		t.mappers = map[string]*workspace.Mapper{}
 	}
-	t.mappers[rel] = m
+	t.mappers[abs] = m
 	return m
 }
 

@@ -205,11 +205,8 @@ func (s *server) reports(p *plan) []blockReport {
 	for i := range p.res.Blocks {
 		b := &p.res.Blocks[i]
 		out[i].BlockReport = b.Report()
-		if b.Path == "" {
-			continue
-		}
-		abs, err := p.view.Path(b.Path)
-		if err != nil {
+		abs := b.Abs()
+		if abs == "" {
 			continue
 		}
 		out[i].URI = fileURI(abs)

@@ -67,7 +67,15 @@ type BlockResult struct {
 	Err error
 	// Elapsed is the time spent resolving the block.
 	Elapsed time.Duration
+
+	abs string // Path, absolute; empty when it could not be resolved
 }
+
+// Abs returns the absolute path of the file the block edits, as the
+// Source mapped the name the block gives; empty when it could not be
+// mapped. Path is relative to the root that holds the file, so with
+// several roots only Abs tells which file it is.
+func (b *BlockResult) Abs() string { return b.abs }
 
 // An Action is what the blocks ask for a file.
 type Action string
@@ -241,7 +249,7 @@ func (p *planner) path(i int, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p.res.Blocks[i].Path = p.src.Rel(abs)
+	p.res.Blocks[i].Path, p.res.Blocks[i].abs = p.src.Rel(abs), abs
 	return abs, nil
 }
 
