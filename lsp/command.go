@@ -30,6 +30,13 @@ type commandParams struct {
 	Atomic bool `json:"atomic"`
 	// Format forces a dialect.
 	Format string `json:"format"`
+	// Root, when set, is the workspace folder the blocks are confined
+	// to: a relative name is resolved in it rather than in the first
+	// folder that has it, and a block naming a file out of it (another
+	// folder's included) fails as outside the workspace root, as it does
+	// on the disk route. Requests routed from graft apply and graft mcp
+	// set it to the root they were run in.
+	Root string `json:"root,omitempty"`
 	// Answer names an open document whose edit blocks are the text, at
 	// the version the command was made for.
 	Answer *answerRef `json:"answer"`
@@ -174,9 +181,36 @@ func (s *server) parse(cp commandParams, view *workspace.View) ([]dialect.Block,
 	return blocks, nil
 }
 
+// view returns the documents as they are now, as the blocks of cp see
+// them: within cp.Root when it is set.
+func (s *server) view(cp commandParams) (*workspace.View, error) {
+	view := s.docs.View()
+	if cp.Root == "" {
+		return view, nil
+	}
+	root := folder(view, cp.Root)
+	if root == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "root %s is not a workspace folder of this editor", cp.Root)
+	}
+	return view.Within(root), nil
+}
+
+// folder returns the root of view whose directory is dir, or nil.
+func folder(view *workspace.View, dir string) *workspace.Root {
+	for _, r := range view.Roots() {
+		if r.Dir() == dir {
+			return r
+		}
+	}
+	return nil
+}
+
 // plan resolves the blocks of cp against the documents as they are now.
 func (s *server) plan(ctx context.Context, cp commandParams, progress func(done, total int)) (*plan, error) {
-	view := s.docs.View()
+	view, err := s.view(cp)
+	if err != nil {
+		return nil, err
+	}
 	blocks, err := s.parse(cp, view)
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,10 +79,11 @@ var errStopped = errors.New("the editor's graft serve has stopped")
 // resolved again against the buffers as they are, up to three times in
 // all; an edit is never sent for a version it was not computed for.
 //
-// Blocks name files relative to root. When the server serves other roots
-// too, a request whose relative names would resolve in another root (the
-// server resolves a relative name in the first root that has it) is
-// refused rather than sent to a file the client did not mean.
+// The request is confined to root: its relative names resolve there,
+// even when another folder of the editor has a file of the same name; a
+// block naming a file outside root (in another folder of the editor's
+// too, or through a symbolic link) fails as outside the workspace root,
+// as on the disk; and the report gives paths relative to root.
 func (r *Router) Route(ctx context.Context, root string, req *editorlink.Request) (*editorlink.Reply, error) {
 	s := r.s
 	select {
@@ -91,8 +91,8 @@ func (r *Router) Route(ctx context.Context, root string, req *editorlink.Request
 		return nil, errStopped
 	default:
 	}
-	cp := commandParams{Text: req.Text, Edits: req.Edits, URI: req.URI, Atomic: req.Atomic, Format: req.Format}
-	if err := s.checkRouteRoot(root, cp); err != nil {
+	cp := commandParams{Text: req.Text, Edits: req.Edits, URI: req.URI, Atomic: req.Atomic, Format: req.Format, Root: root}
+	if err := s.checkRouteRoot(root); err != nil {
 		return nil, err
 	}
 	command := cmdApply
@@ -197,37 +197,10 @@ func (r *router) enqueue(ctx context.Context, reply jsonrpc2.Replier, call *json
 }
 
 // checkRouteRoot returns an error when root is not one of the server's
-// roots, or when one of the names the blocks of cp give resolves in the
-// server's workspace to another file than under root.
-func (s *server) checkRouteRoot(root string, cp commandParams) error {
-	view := s.docs.View()
-	roots := s.docs.Roots()
-	served := false
-	for _, r := range roots {
-		served = served || r.Dir() == root
-	}
-	if !served {
+// roots.
+func (s *server) checkRouteRoot(root string) error {
+	if folder(s.docs.View(), root) == nil {
 		return fmt.Errorf("this graft serve no longer serves %s", root)
-	}
-	if len(roots) == 1 {
-		return nil
-	}
-	blocks, err := s.parse(cp, view)
-	if err != nil {
-		return err
-	}
-	for _, b := range blocks {
-		for _, name := range []string{b.Path, b.NewPath} {
-			if name == "" || filepath.IsAbs(name) {
-				continue
-			}
-			got, gerr := view.Path(name)
-			want, werr := view.Path(filepath.Join(root, filepath.FromSlash(name)))
-			if (gerr == nil) != (werr == nil) || got != want {
-				return fmt.Errorf("%s names %s in %s, but the editor's workspace has several folders and resolves it to %s: give the path from a folder the editor would not confuse, or apply it with --editor never",
-					name, filepath.Join(root, name), root, got)
-			}
-		}
 	}
 	return nil
 }

@@ -149,7 +149,10 @@ func newSuggestions(s *server) *suggestions {
 // its document as it is now, becomes a pending suggestion there. Nothing
 // is applied.
 func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error) {
-	view := g.s.docs.View()
+	view, err := g.s.view(cp)
+	if err != nil {
+		return nil, err
+	}
 	blocks, err := g.s.parse(cp, view)
 	if err != nil {
 		return nil, err

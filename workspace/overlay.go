@@ -230,6 +230,18 @@ func (v *View) Snapshot(abs string) (snap Snapshot, ok bool) {
 	return f.snap, true
 }
 
+// Roots returns the workspace roots of the view.
+func (v *View) Roots() []*Root { return slices.Clone(v.roots) }
+
+// Within returns the view confined to root, one of its roots: the same
+// buffers, but names resolve in root alone, so that a relative name is
+// root's file even when another root has one of the same name, and a name
+// that leads out of root (into another root too) is refused as outside
+// the workspace root. Rel is relative to root.
+func (v *View) Within(root *Root) *View {
+	return &View{roots: []*Root{root}, open: v.open, real: v.real}
+}
+
 // Path maps name as Overlay.Path does, over the view's roots and buffers.
 func (v *View) Path(name string) (string, error) {
 	return resolve(v.roots, name, func(abs string) bool { _, ok := v.lookup(abs); return ok })

@@ -263,6 +263,34 @@ func TestOverlayTwoRoots(t *testing.T) {
 	wantRefusal(t, o, filepath.Join(b, "both.go"), ErrOutsideRoot)
 }
 
+// A view within one root resolves names there alone: a name both roots
+// have is that root's, the other root's files are outside, and its
+// buffers are still read.
+func TestViewWithin(t *testing.T) {
+	a := tree(t, map[string]string{"both.go": "a both\n", "only_a.go": "a\n"})
+	b := tree(t, map[string]string{"both.go": "b both\n", "only_b.go": "b\n", "inner/x.go": "x\n"})
+	ra, rb, rinner := openRoot(t, a), openRoot(t, b), openRoot(t, filepath.Join(b, "inner"))
+	o := NewOverlay(ra, rb, rinner)
+	o.Open(filepath.Join(b, "both.go"), "b buffer\n", 1)
+	inB := o.View().Within(rb)
+	wantRead(t, inB, "both.go", "b buffer\n", true)
+	wantRead(t, inB, "only_b.go", "b\n", true)
+	wantRead(t, inB, "inner/x.go", "x\n", true)
+	wantRead(t, inB, "only_a.go", "", false) // B's, which has none
+	if got := inB.Rel(filepath.Join(b, "inner", "x.go")); got != "inner/x.go" {
+		t.Errorf("Rel = %q, want inner/x.go, relative to the root it is within", got)
+	}
+	for _, name := range []string{filepath.Join(a, "both.go"), "../" + filepath.Base(a) + "/both.go"} {
+		wantRefusal(t, inB, name, ErrOutsideRoot)
+	}
+	if inB.Exists(filepath.Join(a, "only_a.go")) {
+		t.Error("Exists sees a file of the other root")
+	}
+	inA := o.View().Within(ra)
+	wantRead(t, inA, "both.go", "a both\n", true)
+	wantRefusal(t, inA, filepath.Join(b, "both.go"), ErrOutsideRoot)
+}
+
 func TestOverlayNestedRoots(t *testing.T) {
 	outer := tree(t, map[string]string{"inner/x.go": "x\n"})
 	o := NewOverlay(openRoot(t, outer), openRoot(t, filepath.Join(outer, "inner")))

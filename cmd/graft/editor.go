@@ -86,7 +86,11 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 	}
 	texts, err := readEditorAnswers(ctx, f, root, target, stdin, stderr)
 	if err != nil {
-		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true
+		code := exitUsage
+		if errors.Is(err, workspace.ErrOutsideRoot) || errors.Is(err, workspace.ErrBadName) {
+			code = exitFailed // a block refused, as --editor never refuses it
+		}
+		return applyError(stdout, stderr, f.json, code, err, ""), true
 	}
 	if len(texts) > 1 && f.atomic {
 		err := errors.New("--atomic with several answers: the editor takes one answer at a time; join them into one")
@@ -133,7 +137,7 @@ func readEditorAnswers(ctx context.Context, f *applyFlags, root *workspace.Root,
 	var texts, names []string
 	for _, a := range answers {
 		names = append(names, a.name)
-		_, err := dialect.Parse(a.text, opt)
+		blocks, err := dialect.Parse(a.text, opt)
 		switch {
 		case errors.Is(err, dialect.ErrNoBlocks):
 			if len(answers) > 1 {
@@ -143,12 +147,33 @@ func readEditorAnswers(ctx context.Context, f *applyFlags, root *workspace.Root,
 		case err != nil:
 			return nil, fmt.Errorf("%s: %w", a.name, err)
 		}
+		if err := confined(blocks, root); err != nil {
+			return nil, fmt.Errorf("%s: %w", a.name, err)
+		}
 		texts = append(texts, a.text)
 	}
 	if len(texts) == 0 {
 		return nil, fmt.Errorf("no edit blocks in %s", strings.Join(names, ", "))
 	}
 	return texts, nil
+}
+
+// confined returns an error when a block names a path outside root. The
+// editor's graft serve refuses such a request as well (it may serve other
+// folders, which root does not include); checking here first says so
+// before anything is sent.
+func confined(blocks []dialect.Block, root *workspace.Root) error {
+	for i, b := range blocks {
+		for _, name := range []string{b.Path, b.NewPath} {
+			if name == "" {
+				continue
+			}
+			if _, err := root.Path(name); err != nil {
+				return fmt.Errorf("block %d: %w; nothing was sent to the editor", i+1, err)
+			}
+		}
+	}
+	return nil
 }
 
 // editorReport is the JSON report of graft apply on the editor route:

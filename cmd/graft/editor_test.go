@@ -446,18 +446,32 @@ func TestEditorRouteWithSeveralFolders(t *testing.T) {
 	waitSocket(t, sockets, a, true)
 	waitSocket(t, sockets, b, true)
 
-	t.Run("a name the editor would resolve in another folder is refused", func(t *testing.T) {
-		// Both folders have main.go; the server resolves a bare name in
-		// the first folder that has it, which is not the one graft apply
-		// was run in.
-		out, stderr, code := runGraft(t, sockets, b, editorAnswer, "apply")
-		if code != 1 || !strings.Contains(stderr, "several folders") {
-			t.Fatalf("status %d, want 1\n%s\n%s", code, out, stderr)
+	t.Run("a name both folders have resolves in the client's folder", func(t *testing.T) {
+		// Both folders have main.go; the server alone would resolve a
+		// bare name in the first folder that has it, which is not the
+		// one graft apply was run in.
+		out, stderr, code := runGraft(t, sockets, b, editorAnswer, "apply", "--json")
+		if code != 0 {
+			t.Fatalf("status %d\n%s\n%s", code, out, stderr)
 		}
-		for _, dir := range []string{a, b} {
-			if got := readFile(t, filepath.Join(dir, "main.go")); got != editorDisk {
-				t.Errorf("%s/main.go changed:\n%s", dir, got)
-			}
+		bMain := filepath.Join(b, "main.go")
+		if got, want := e.Text(bMain), strings.Replace(editorDisk, "41", "42", 1); got != want {
+			t.Errorf("b/main.go's buffer:\n%s\nwant:\n%s", got, want)
+		}
+		if got := e.Text(filepath.Join(a, "main.go")); strings.Contains(got, "42") {
+			t.Errorf("a/main.go's buffer changed:\n%s", got)
+		}
+		var rep struct {
+			Blocks []struct {
+				Path string `json:"path"`
+				URI  string `json:"uri"`
+			} `json:"blocks"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 1 {
+			t.Fatalf("report: %v\n%s", err, out)
+		}
+		if got := rep.Blocks[0]; got.Path != "main.go" || got.URI != string(lsptest.URI(bMain)) {
+			t.Errorf("the report names %s (%s), want main.go (%s)", got.Path, got.URI, lsptest.URI(bMain))
 		}
 	})
 	t.Run("a name only the client's folder has goes through", func(t *testing.T) {
