@@ -35,6 +35,10 @@ type ServerOptions struct {
 	// ReadTimeout bounds the time a client has to send its request after
 	// it connects; zero means 30s.
 	ReadTimeout time.Duration
+	// QueueTimeout bounds the time a request waits for its turn to be
+	// handled; past it, the request is answered with an error saying how
+	// long it waited and behind how many requests. Zero means 30s.
+	QueueTimeout time.Duration
 	// HandleTimeout bounds the time the handler has; zero means 2 minutes.
 	HandleTimeout time.Duration
 	// WriteTimeout bounds the time the reply takes to write; zero means 30s.
@@ -43,18 +47,28 @@ type ServerOptions struct {
 	// again, and how often a held socket is checked to still be there;
 	// zero means 3s.
 	Retry time.Duration
-	// MaxConns bounds the connections handled at once per root; past it a
-	// connection is answered "busy". Zero means 16.
+	// MaxConns bounds the connections open at once per root, whatever
+	// they are doing (sending their request, waiting for their turn,
+	// being handled, reading the reply): each holds a file descriptor.
+	// Past it a connection is answered with an error and closed. Zero
+	// means 256.
 	MaxConns int
+	// Handlers bounds the requests handled at once, for all the roots
+	// together; the others wait for their turn in the order they
+	// arrived. Zero means 1: an editor takes routed requests one at a
+	// time anyway, and a request handled before the edit ahead of it has
+	// landed is resolved against buffers about to change.
+	Handlers int
 }
 
 // A Server listens on the sockets of a set of workspace roots and passes
 // their requests to a Handler. It is safe for concurrent use.
 type Server struct {
-	h   Handler
-	opt ServerOptions
-	log *zap.Logger
-	uid int
+	h     Handler
+	opt   ServerOptions
+	log   *zap.Logger
+	uid   int
+	turns *queue // of the requests of every root
 
 	mu     sync.Mutex
 	roots  map[string]*rootLink // by real path
@@ -86,6 +100,9 @@ func NewServer(h Handler, opt ServerOptions) *Server {
 	if opt.ReadTimeout <= 0 {
 		opt.ReadTimeout = 30 * time.Second
 	}
+	if opt.QueueTimeout <= 0 {
+		opt.QueueTimeout = 30 * time.Second
+	}
 	if opt.HandleTimeout <= 0 {
 		opt.HandleTimeout = 2 * time.Minute
 	}
@@ -96,9 +113,12 @@ func NewServer(h Handler, opt ServerOptions) *Server {
 		opt.Retry = 3 * time.Second
 	}
 	if opt.MaxConns <= 0 {
-		opt.MaxConns = 16
+		opt.MaxConns = 256
 	}
-	return &Server{h: h, opt: opt, log: opt.Logger, uid: os.Getuid(), roots: map[string]*rootLink{}}
+	if opt.Handlers <= 0 {
+		opt.Handlers = 1
+	}
+	return &Server{h: h, opt: opt, log: opt.Logger, uid: os.Getuid(), turns: newQueue(opt.Handlers), roots: map[string]*rootLink{}}
 }
 
 // SetRoots makes the server serve exactly roots: it claims the socket of
@@ -341,7 +361,7 @@ func (s *Server) serve(ctx context.Context, rl *rootLink, ln *net.UnixListener, 
 			}
 		}
 	}()
-	slots := make(chan struct{}, s.opt.MaxConns)
+	open := make(chan struct{}, s.opt.MaxConns) // a token per open connection
 	for {
 		c, err := ln.AcceptUnix()
 		if err != nil {
@@ -351,20 +371,32 @@ func (s *Server) serve(ctx context.Context, rl *rootLink, ln *net.UnixListener, 
 			return
 		}
 		select {
-		case slots <- struct{}{}:
+		case open <- struct{}{}:
 		default:
-			c.SetWriteDeadline(time.Now().Add(time.Second))
-			writeMessage(c, &Reply{Error: "busy: too many requests at once; try again"})
-			c.Close()
+			s.refuse(c, rl.root)
 			continue
 		}
 		conns.Add(1)
 		go func() {
 			defer conns.Done()
-			defer func() { <-slots }()
+			defer func() { <-open }()
 			s.serveConn(cctx, rl.root, c)
 		}()
 	}
+}
+
+// refuse answers c, a connection past MaxConns, with an error and closes
+// it, without reading its request.
+func (s *Server) refuse(c *net.UnixConn, root string) {
+	defer c.Close()
+	if err := checkPeer(c, s.uid); err != nil {
+		s.log.Warn("editor link: connection refused", zap.Error(err))
+		return
+	}
+	s.log.Warn("editor link: too many connections; refusing one", zap.String("root", root), zap.Int("open", s.opt.MaxConns))
+	c.SetWriteDeadline(time.Now().Add(time.Second)) // a fresh connection's buffer has room
+	msg := fmt.Sprintf("refused: %d connections to this graft serve for %s are open already, the most it takes; nothing was applied: try again", s.opt.MaxConns, root)
+	writeMessage(c, &Reply{Error: msg})
 }
 
 // release removes the socket at path if it is still fi.
@@ -383,8 +415,11 @@ func (s *Server) release(path string, fi os.FileInfo) {
 	s.log.Info("editor link closed", zap.String("socket", path))
 }
 
-// serveConn reads one request from c, has the handler answer it and
-// writes the reply. A connection from another user is closed unanswered.
+// serveConn answers the one request of c: it reads it, waits for its
+// turn, has the handler answer it and writes the reply. A connection from
+// another user is closed unanswered. Reading holds no turn, so a client
+// slow to send its request delays no other; handling a request holds one,
+// until the reply is ready.
 func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 	defer c.Close()
 	if err := checkPeer(c, s.uid); err != nil {
@@ -397,11 +432,10 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 			s.log.Info("editor link: writing reply", zap.Error(err))
 		}
 	}
-	c.SetReadDeadline(time.Now().Add(s.opt.ReadTimeout))
-	var req Request
-	if err := readMessage(c, s.opt.MaxRequest, &req); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) && !strings.Contains(err.Error(), "newline") {
-			return // a probe: connected and closed
+	req, err := s.readRequest(c)
+	if err != nil {
+		if errors.Is(err, errProbe) {
+			return
 		}
 		s.log.Info("editor link: bad request", zap.Error(err))
 		reply(&Reply{Error: "request refused: " + err.Error()})
@@ -412,9 +446,50 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 		reply(&Reply{Error: fmt.Sprintf("request for root %q refused: this socket serves %s", req.Root, root)})
 		return
 	}
+	reply(s.handle(ctx, root, req))
+}
+
+// errStopping is the error of a request the server stopped handling
+// because it is stopping.
+var errStopping = errors.New("graft serve is stopping; nothing was applied")
+
+// errProbe is readRequest's error for a connection closed before it sent
+// anything, as Lookup's and a claiming server's are.
+var errProbe = errors.New("connection closed unused")
+
+// readRequest reads c's request, within ReadTimeout of the connection.
+func (s *Server) readRequest(c *net.UnixConn) (*Request, error) {
+	c.SetReadDeadline(time.Now().Add(s.opt.ReadTimeout))
+	var req Request
+	if err := readMessage(c, s.opt.MaxRequest, &req); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) && !strings.Contains(err.Error(), "newline") {
+			return nil, errProbe
+		}
+		return nil, err
+	}
+	return &req, nil
+}
+
+// handle waits for req's turn, behind the requests that came before it,
+// and has the handler answer it. The turn ends when the reply is ready,
+// before it is written.
+func (s *Server) handle(ctx context.Context, root string, req *Request) *Reply {
+	if ctx.Err() != nil {
+		return &Reply{Error: errStopping.Error()}
+	}
+	start := time.Now()
+	release, err := s.turns.wait(ctx, s.opt.QueueTimeout)
+	if err != nil {
+		s.log.Warn("editor link: request not handled", zap.String("root", root), zap.Error(err))
+		return &Reply{Error: err.Error()}
+	}
+	defer release()
+	if waited := time.Since(start); waited >= time.Second {
+		s.log.Info("editor link: request waited for its turn", zap.String("root", root), zap.Duration("waited", waited))
+	}
 	hctx, cancel := context.WithTimeout(ctx, s.opt.HandleTimeout)
 	defer cancel()
-	rep, err := s.h(hctx, root, &req)
+	rep, err := s.h(hctx, root, req)
 	if err != nil {
 		rep = &Reply{Error: err.Error()}
 	}
@@ -424,5 +499,5 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 	if rep.Blocks == nil && rep.Error == "" {
 		rep.Blocks = []Block{}
 	}
-	reply(rep)
+	return rep
 }
