@@ -61,10 +61,14 @@
 //
 // What the server bounds is what connections hold: a file descriptor
 // each, 256 at most per root. A connection past them is answered with an
-// error and closed, unread. A client has 30 seconds to send its request,
-// the handler 2 minutes, and the reply 30 seconds to be written. When the
-// server stops, the requests that wait for their turn are answered at
-// once, and those handled are cancelled and waited for.
+// error and closed, unread. A client must start sending its request within
+// 5 seconds of connecting, and finish within 30 seconds of its first byte,
+// or its connection is answered with an error and closed: a connection
+// that sends nothing holds nothing up but its descriptor, and not for
+// long. The handler has 2 minutes, and the reply 30 seconds to be
+// written. When the server stops, the requests it is reading or that wait
+// for their turn are answered at once, and those handled are cancelled
+// and waited for.
 //
 // The server resolves and applies a request exactly as it does
 // graft.apply from the editor, in the same order as the editor's own

@@ -1,9 +1,11 @@
 package editorlink
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"regexp"
 	"strings"
@@ -211,7 +213,7 @@ func TestARequestThatWaitedTooLongIsToldSo(t *testing.T) {
 func TestConnectionsPastTheBoundAreRefusedAndTheRestServed(t *testing.T) {
 	dir, root := socketDir(t), t.TempDir()
 	h := &echo{}
-	startServer(t, dir, root, ServerOptions{MaxConns: 4}, h.handle)
+	startServer(t, dir, root, ServerOptions{MaxConns: 4, IdleTimeout: time.Minute}, h.handle)
 
 	idle := dialIdle(t, dir, root, 4)
 	_, err := send(sendCtx(t), dir, root, &Request{Text: "x"})
@@ -232,6 +234,69 @@ func TestConnectionsPastTheBoundAreRefusedAndTheRestServed(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("after a connection closed: %v", err)
 		}
+	}
+}
+
+func TestIdleConnectionsHoldUpNoRequest(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	h := &echo{}
+	s := startServer(t, dir, root, ServerOptions{IdleTimeout: time.Minute}, h.handle)
+
+	idle := dialIdle(t, dir, root, 40)
+	start := time.Now()
+	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
+		t.Fatalf("a request behind %d idle connections: %v", len(idle), err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("a request behind %d idle connections took %v", len(idle), took)
+	}
+	// Nor do they hold up Close.
+	start = time.Now()
+	s.Close()
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Close with %d idle connections took %v", len(idle), took)
+	}
+	for i, c := range idle {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			t.Fatalf("idle connection %d after Close: %q, %v", i, line, err)
+		}
+		if line != "" && !strings.Contains(line, "stopping") {
+			t.Errorf("idle connection %d after Close: %q", i, line)
+		}
+	}
+}
+
+func TestAConnectionThatSendsNothingIsDropped(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	h := &echo{}
+	startServer(t, dir, root, ServerOptions{IdleTimeout: 200 * time.Millisecond}, h.handle)
+
+	c := dialIdle(t, dir, root, 1)[0]
+	start := time.Now()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || !strings.Contains(line, "nothing received in the 200ms after connecting") {
+		t.Fatalf("an idle connection: %q, %v; want it answered and closed", line, err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("an idle connection dropped after %v", took)
+	}
+
+	// A request that starts in time may take longer than that to arrive.
+	slow := dialIdle(t, dir, root, 1)[0]
+	req := fmt.Sprintf(`{"root": %q, "text": "slow"}`+"\n", root)
+	io.WriteString(slow, req[:5])
+	time.Sleep(500 * time.Millisecond)
+	io.WriteString(slow, req[5:])
+	slow.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var rep Reply
+	if err := readMessage(slow, maxReply, &rep); err != nil || rep.Error != "" || len(rep.Blocks) != 1 {
+		t.Fatalf("a request sent slowly: %+v, %v", rep, err)
+	}
+	if h.calls.Load() != 1 {
+		t.Errorf("%d requests handled, want 1", h.calls.Load())
 	}
 }
 

@@ -32,8 +32,12 @@ type ServerOptions struct {
 	// MaxRequest is the largest request accepted, in bytes; zero means
 	// DefaultMaxRequest.
 	MaxRequest int
-	// ReadTimeout bounds the time a client has to send its request after
-	// it connects; zero means 30s.
+	// IdleTimeout bounds the time a client has to start sending its
+	// request after it connects: a connection that sent nothing by then
+	// is answered so and closed. Zero means 5s.
+	IdleTimeout time.Duration
+	// ReadTimeout bounds the time the rest of the request takes to
+	// arrive, from its first byte; zero means 30s.
 	ReadTimeout time.Duration
 	// QueueTimeout bounds the time a request waits for its turn to be
 	// handled; past it, the request is answered with an error saying how
@@ -96,6 +100,9 @@ func NewServer(h Handler, opt ServerOptions) *Server {
 	}
 	if opt.MaxRequest <= 0 {
 		opt.MaxRequest = DefaultMaxRequest
+	}
+	if opt.IdleTimeout <= 0 {
+		opt.IdleTimeout = 5 * time.Second
 	}
 	if opt.ReadTimeout <= 0 {
 		opt.ReadTimeout = 30 * time.Second
@@ -432,7 +439,7 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 			s.log.Info("editor link: writing reply", zap.Error(err))
 		}
 	}
-	req, err := s.readRequest(c)
+	req, err := s.readRequest(ctx, c)
 	if err != nil {
 		if errors.Is(err, errProbe) {
 			return
@@ -449,25 +456,77 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 	reply(s.handle(ctx, root, req))
 }
 
-// errStopping is the error of a request the server stopped handling
-// because it is stopping.
+// errStopping is the error of a request the server stopped reading or
+// handling because it is stopping.
 var errStopping = errors.New("graft serve is stopping; nothing was applied")
 
 // errProbe is readRequest's error for a connection closed before it sent
 // anything, as Lookup's and a claiming server's are.
 var errProbe = errors.New("connection closed unused")
 
-// readRequest reads c's request, within ReadTimeout of the connection.
-func (s *Server) readRequest(c *net.UnixConn) (*Request, error) {
-	c.SetReadDeadline(time.Now().Add(s.opt.ReadTimeout))
+// readRequest reads c's request: its first byte must come within
+// IdleTimeout of the connection, the rest within ReadTimeout of the first
+// byte. When ctx is done, the read stops.
+func (s *Server) readRequest(ctx context.Context, c *net.UnixConn) (*Request, error) {
+	c.SetReadDeadline(time.Now().Add(s.opt.IdleTimeout))
+	r := &requestReader{c: c, rest: s.opt.ReadTimeout}
+	defer context.AfterFunc(ctx, r.stop)()
 	var req Request
-	if err := readMessage(c, s.opt.MaxRequest, &req); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) && !strings.Contains(err.Error(), "newline") {
-			return nil, errProbe
-		}
-		return nil, err
+	err := readMessage(r, s.opt.MaxRequest, &req)
+	started := r.hasStarted()
+	switch {
+	case err == nil:
+		return &req, nil
+	case ctx.Err() != nil:
+		return nil, errStopping
+	case !started && errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, errProbe
+	case !started && errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("nothing received in the %s after connecting: %w", roundWait(s.opt.IdleTimeout), os.ErrDeadlineExceeded)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("the request did not arrive in full within %s of its start: %w", roundWait(s.opt.ReadTimeout), os.ErrDeadlineExceeded)
 	}
-	return &req, nil
+	return nil, err
+}
+
+// A requestReader reads a request from c: once the first byte has come,
+// it gives the rest of the request its own deadline, rest from then on.
+type requestReader struct {
+	c    *net.UnixConn
+	rest time.Duration
+
+	mu      sync.Mutex
+	started bool // a byte came
+	stopped bool // reading must stop
+}
+
+// Read reads from c.
+func (r *requestReader) Read(p []byte) (int, error) {
+	n, err := r.c.Read(p)
+	if n > 0 {
+		r.mu.Lock()
+		if !r.started && !r.stopped {
+			r.c.SetReadDeadline(time.Now().Add(r.rest))
+		}
+		r.started = true
+		r.mu.Unlock()
+	}
+	return n, err
+}
+
+// stop ends the read at once.
+func (r *requestReader) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	r.c.SetReadDeadline(time.Now())
+}
+
+// hasStarted reports whether a byte of the request came.
+func (r *requestReader) hasStarted() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.started
 }
 
 // handle waits for req's turn, behind the requests that came before it,

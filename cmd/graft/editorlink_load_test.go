@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -117,5 +119,54 @@ func TestEditorLinkAppliesManyConcurrentEditsInTurn(t *testing.T) {
 	want := loadText(func(i int) int { return i + 100 })
 	if got := e.Text(file); got != want {
 		t.Errorf("buffer after %d concurrent edits:\n%s\nwant:\n%s", loadLines, got, want)
+	}
+}
+
+func TestEditorLinkIdleConnectionsDoNotHoldUpAnEdit(t *testing.T) {
+	e, file, sockets, socket := loadEditor(t, nil)
+
+	// More connections than graft serve once handled at once, each
+	// connected and sending nothing.
+	const idle = 24
+	start := time.Now()
+	conns := make([]net.Conn, idle)
+	for i := range conns {
+		c, err := net.Dial("unix", socket)
+		if err != nil {
+			t.Fatalf("idle connection %d: %v", i, err)
+		}
+		defer c.Close()
+		conns[i] = c
+	}
+	time.Sleep(200 * time.Millisecond) // all accepted
+
+	if err := loadApply(t, sockets, file, loadEdit(7)); err != nil {
+		t.Fatalf("the edit behind %d idle connections: %v", idle, err)
+	}
+	took := time.Since(start)
+	want := strings.Replace(loadText(func(int) int { return 0 }), "var v7 = 0", "var v7 = 107", 1)
+	if got := e.Text(file); got != want {
+		t.Fatalf("buffer:\n%s\nwant:\n%s", got, want)
+	}
+	t.Logf("the edit behind %d idle connections landed after %v", idle, took.Round(time.Millisecond))
+	if took > 4*time.Second {
+		t.Errorf("the edit behind %d idle connections took %v: it waited for them", idle, took)
+	}
+
+	// The idle connections are dropped within seconds, with a word of why
+	// or without.
+	for i, c := range conns {
+		c.SetReadDeadline(start.Add(15 * time.Second))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			t.Fatalf("idle connection %d still open after %v", i, time.Since(start).Round(time.Millisecond))
+		}
+		if line != "" && !strings.Contains(line, "nothing received") {
+			t.Errorf("idle connection %d: reply %q", i, line)
+		}
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("idle connections dropped after %v", took)
 	}
 }
