@@ -369,14 +369,29 @@ func (s *Server) serve(ctx context.Context, rl *rootLink, ln *net.UnixListener, 
 		}
 	}()
 	open := make(chan struct{}, s.opt.MaxConns) // a token per open connection
+	var pause time.Duration                     // after a failed accept
 	for {
 		c, err := ln.AcceptUnix()
+		if err != nil && cctx.Err() == nil && outOfResources(err) {
+			// The connection waits in the listener's backlog: accept
+			// it when descriptors are free again, rather than close
+			// the listener and turn every client away.
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			s.log.Warn("editor link: accept; trying again", zap.Error(err), zap.Duration("in", pause))
+			select {
+			case <-cctx.Done():
+				return
+			case <-time.After(pause):
+			}
+			continue
+		}
 		if err != nil {
 			if cctx.Err() == nil && !errors.Is(err, net.ErrClosed) {
 				s.log.Warn("editor link: accept", zap.Error(err))
 			}
 			return
 		}
+		pause = 0
 		select {
 		case open <- struct{}{}:
 		default:
@@ -390,6 +405,13 @@ func (s *Server) serve(ctx context.Context, rl *rootLink, ln *net.UnixListener, 
 			s.serveConn(cctx, rl.root, c)
 		}()
 	}
+}
+
+// outOfResources reports whether err, accept's, says the process or the
+// system ran out of file descriptors or memory for a while.
+func outOfResources(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
+		errors.Is(err, syscall.ENOBUFS) || errors.Is(err, syscall.ENOMEM)
 }
 
 // refuse answers c, a connection past MaxConns, with an error and closes
