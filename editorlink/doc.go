@@ -43,8 +43,32 @@
 // Reply: the reply of graft.apply (applied, failureReason, blocks with
 // path, status, strategy, lines and message), or of graft.suggest, or an
 // error. A request longer than the server's limit (32 MiB by default) is
-// refused, and every connection has deadlines for reading the request,
-// handling it and writing the reply.
+// refused.
+//
+// # Many clients at once
+//
+// Agents send many requests at once, and the server takes them all in
+// turn rather than turning any away. A connection holds no turn while its
+// request arrives: the server reads each request as it comes, and only
+// then does the request wait for its turn, in the order the requests
+// arrived. The requests are handled one at a time, for all the roots of
+// the server together (the editor takes them one at a time anyway, and a
+// request handled while the edit before it is still on its way would be
+// resolved against buffers about to change). A request that waited 30
+// seconds without its turn coming is answered with an error saying how
+// long it waited and behind how many requests, and nothing of it is
+// applied.
+//
+// What the server bounds is what connections hold: a file descriptor
+// each, 256 at most per root. A connection past them is answered with an
+// error and closed, unread. A client must start sending its request within
+// 5 seconds of connecting, and finish within 30 seconds of its first byte,
+// or its connection is answered with an error and closed: a connection
+// that sends nothing holds nothing up but its descriptor, and not for
+// long. The handler has 2 minutes, and the reply 30 seconds to be
+// written. When the server stops, the requests it is reading or that wait
+// for their turn are answered at once, and those handled are cancelled
+// and waited for.
 //
 // The server resolves and applies a request exactly as it does
 // graft.apply from the editor, in the same order as the editor's own

@@ -32,9 +32,17 @@ type ServerOptions struct {
 	// MaxRequest is the largest request accepted, in bytes; zero means
 	// DefaultMaxRequest.
 	MaxRequest int
-	// ReadTimeout bounds the time a client has to send its request after
-	// it connects; zero means 30s.
+	// IdleTimeout bounds the time a client has to start sending its
+	// request after it connects: a connection that sent nothing by then
+	// is answered so and closed. Zero means 5s.
+	IdleTimeout time.Duration
+	// ReadTimeout bounds the time the rest of the request takes to
+	// arrive, from its first byte; zero means 30s.
 	ReadTimeout time.Duration
+	// QueueTimeout bounds the time a request waits for its turn to be
+	// handled; past it, the request is answered with an error saying how
+	// long it waited and behind how many requests. Zero means 30s.
+	QueueTimeout time.Duration
 	// HandleTimeout bounds the time the handler has; zero means 2 minutes.
 	HandleTimeout time.Duration
 	// WriteTimeout bounds the time the reply takes to write; zero means 30s.
@@ -43,18 +51,28 @@ type ServerOptions struct {
 	// again, and how often a held socket is checked to still be there;
 	// zero means 3s.
 	Retry time.Duration
-	// MaxConns bounds the connections handled at once per root; past it a
-	// connection is answered "busy". Zero means 16.
+	// MaxConns bounds the connections open at once per root, whatever
+	// they are doing (sending their request, waiting for their turn,
+	// being handled, reading the reply): each holds a file descriptor.
+	// Past it a connection is answered with an error and closed. Zero
+	// means 256.
 	MaxConns int
+	// Handlers bounds the requests handled at once, for all the roots
+	// together; the others wait for their turn in the order they
+	// arrived. Zero means 1: an editor takes routed requests one at a
+	// time anyway, and a request handled before the edit ahead of it has
+	// landed is resolved against buffers about to change.
+	Handlers int
 }
 
 // A Server listens on the sockets of a set of workspace roots and passes
 // their requests to a Handler. It is safe for concurrent use.
 type Server struct {
-	h   Handler
-	opt ServerOptions
-	log *zap.Logger
-	uid int
+	h     Handler
+	opt   ServerOptions
+	log   *zap.Logger
+	uid   int
+	turns *queue // of the requests of every root
 
 	mu     sync.Mutex
 	roots  map[string]*rootLink // by real path
@@ -83,8 +101,14 @@ func NewServer(h Handler, opt ServerOptions) *Server {
 	if opt.MaxRequest <= 0 {
 		opt.MaxRequest = DefaultMaxRequest
 	}
+	if opt.IdleTimeout <= 0 {
+		opt.IdleTimeout = 5 * time.Second
+	}
 	if opt.ReadTimeout <= 0 {
 		opt.ReadTimeout = 30 * time.Second
+	}
+	if opt.QueueTimeout <= 0 {
+		opt.QueueTimeout = 30 * time.Second
 	}
 	if opt.HandleTimeout <= 0 {
 		opt.HandleTimeout = 2 * time.Minute
@@ -96,9 +120,12 @@ func NewServer(h Handler, opt ServerOptions) *Server {
 		opt.Retry = 3 * time.Second
 	}
 	if opt.MaxConns <= 0 {
-		opt.MaxConns = 16
+		opt.MaxConns = 256
 	}
-	return &Server{h: h, opt: opt, log: opt.Logger, uid: os.Getuid(), roots: map[string]*rootLink{}}
+	if opt.Handlers <= 0 {
+		opt.Handlers = 1
+	}
+	return &Server{h: h, opt: opt, log: opt.Logger, uid: os.Getuid(), turns: newQueue(opt.Handlers), roots: map[string]*rootLink{}}
 }
 
 // SetRoots makes the server serve exactly roots: it claims the socket of
@@ -341,30 +368,64 @@ func (s *Server) serve(ctx context.Context, rl *rootLink, ln *net.UnixListener, 
 			}
 		}
 	}()
-	slots := make(chan struct{}, s.opt.MaxConns)
+	open := make(chan struct{}, s.opt.MaxConns) // a token per open connection
+	var pause time.Duration                     // after a failed accept
 	for {
 		c, err := ln.AcceptUnix()
+		if err != nil && cctx.Err() == nil && outOfResources(err) {
+			// The connection waits in the listener's backlog: accept
+			// it when descriptors are free again, rather than close
+			// the listener and turn every client away.
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			s.log.Warn("editor link: accept; trying again", zap.Error(err), zap.Duration("in", pause))
+			select {
+			case <-cctx.Done():
+				return
+			case <-time.After(pause):
+			}
+			continue
+		}
 		if err != nil {
 			if cctx.Err() == nil && !errors.Is(err, net.ErrClosed) {
 				s.log.Warn("editor link: accept", zap.Error(err))
 			}
 			return
 		}
+		pause = 0
 		select {
-		case slots <- struct{}{}:
+		case open <- struct{}{}:
 		default:
-			c.SetWriteDeadline(time.Now().Add(time.Second))
-			writeMessage(c, &Reply{Error: "busy: too many requests at once; try again"})
-			c.Close()
+			s.refuse(c, rl.root)
 			continue
 		}
 		conns.Add(1)
 		go func() {
 			defer conns.Done()
-			defer func() { <-slots }()
+			defer func() { <-open }()
 			s.serveConn(cctx, rl.root, c)
 		}()
 	}
+}
+
+// outOfResources reports whether err, accept's, says the process or the
+// system ran out of file descriptors or memory for a while.
+func outOfResources(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
+		errors.Is(err, syscall.ENOBUFS) || errors.Is(err, syscall.ENOMEM)
+}
+
+// refuse answers c, a connection past MaxConns, with an error and closes
+// it, without reading its request.
+func (s *Server) refuse(c *net.UnixConn, root string) {
+	defer c.Close()
+	if err := checkPeer(c, s.uid); err != nil {
+		s.log.Warn("editor link: connection refused", zap.Error(err))
+		return
+	}
+	s.log.Warn("editor link: too many connections; refusing one", zap.String("root", root), zap.Int("open", s.opt.MaxConns))
+	c.SetWriteDeadline(time.Now().Add(time.Second)) // a fresh connection's buffer has room
+	msg := fmt.Sprintf("refused: %d connections to this graft serve for %s are open already, the most it takes; nothing was applied: try again", s.opt.MaxConns, root)
+	writeMessage(c, &Reply{Error: msg})
 }
 
 // release removes the socket at path if it is still fi.
@@ -383,8 +444,11 @@ func (s *Server) release(path string, fi os.FileInfo) {
 	s.log.Info("editor link closed", zap.String("socket", path))
 }
 
-// serveConn reads one request from c, has the handler answer it and
-// writes the reply. A connection from another user is closed unanswered.
+// serveConn answers the one request of c: it reads it, waits for its
+// turn, has the handler answer it and writes the reply. A connection from
+// another user is closed unanswered. Reading holds no turn, so a client
+// slow to send its request delays no other; handling a request holds one,
+// until the reply is ready.
 func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 	defer c.Close()
 	if err := checkPeer(c, s.uid); err != nil {
@@ -397,11 +461,10 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 			s.log.Info("editor link: writing reply", zap.Error(err))
 		}
 	}
-	c.SetReadDeadline(time.Now().Add(s.opt.ReadTimeout))
-	var req Request
-	if err := readMessage(c, s.opt.MaxRequest, &req); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) && !strings.Contains(err.Error(), "newline") {
-			return // a probe: connected and closed
+	req, err := s.readRequest(ctx, c)
+	if err != nil {
+		if errors.Is(err, errProbe) {
+			return
 		}
 		s.log.Info("editor link: bad request", zap.Error(err))
 		reply(&Reply{Error: "request refused: " + err.Error()})
@@ -412,9 +475,102 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 		reply(&Reply{Error: fmt.Sprintf("request for root %q refused: this socket serves %s", req.Root, root)})
 		return
 	}
+	reply(s.handle(ctx, root, req))
+}
+
+// errStopping is the error of a request the server stopped reading or
+// handling because it is stopping.
+var errStopping = errors.New("graft serve is stopping; nothing was applied")
+
+// errProbe is readRequest's error for a connection closed before it sent
+// anything, as Lookup's and a claiming server's are.
+var errProbe = errors.New("connection closed unused")
+
+// readRequest reads c's request: its first byte must come within
+// IdleTimeout of the connection, the rest within ReadTimeout of the first
+// byte. When ctx is done, the read stops.
+func (s *Server) readRequest(ctx context.Context, c *net.UnixConn) (*Request, error) {
+	c.SetReadDeadline(time.Now().Add(s.opt.IdleTimeout))
+	r := &requestReader{c: c, rest: s.opt.ReadTimeout}
+	defer context.AfterFunc(ctx, r.stop)()
+	var req Request
+	err := readMessage(r, s.opt.MaxRequest, &req)
+	started := r.hasStarted()
+	switch {
+	case err == nil:
+		return &req, nil
+	case ctx.Err() != nil:
+		return nil, errStopping
+	case !started && errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, errProbe
+	case !started && errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("nothing received in the %s after connecting: %w", roundWait(s.opt.IdleTimeout), os.ErrDeadlineExceeded)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, fmt.Errorf("the request did not arrive in full within %s of its start: %w", roundWait(s.opt.ReadTimeout), os.ErrDeadlineExceeded)
+	}
+	return nil, err
+}
+
+// A requestReader reads a request from c: once the first byte has come,
+// it gives the rest of the request its own deadline, rest from then on.
+type requestReader struct {
+	c    *net.UnixConn
+	rest time.Duration
+
+	mu      sync.Mutex
+	started bool // a byte came
+	stopped bool // reading must stop
+}
+
+// Read reads from c.
+func (r *requestReader) Read(p []byte) (int, error) {
+	n, err := r.c.Read(p)
+	if n > 0 {
+		r.mu.Lock()
+		if !r.started && !r.stopped {
+			r.c.SetReadDeadline(time.Now().Add(r.rest))
+		}
+		r.started = true
+		r.mu.Unlock()
+	}
+	return n, err
+}
+
+// stop ends the read at once.
+func (r *requestReader) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	r.c.SetReadDeadline(time.Now())
+}
+
+// hasStarted reports whether a byte of the request came.
+func (r *requestReader) hasStarted() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.started
+}
+
+// handle waits for req's turn, behind the requests that came before it,
+// and has the handler answer it. The turn ends when the reply is ready,
+// before it is written.
+func (s *Server) handle(ctx context.Context, root string, req *Request) *Reply {
+	if ctx.Err() != nil {
+		return &Reply{Error: errStopping.Error()}
+	}
+	start := time.Now()
+	release, err := s.turns.wait(ctx, s.opt.QueueTimeout)
+	if err != nil {
+		s.log.Warn("editor link: request not handled", zap.String("root", root), zap.Error(err))
+		return &Reply{Error: err.Error()}
+	}
+	defer release()
+	if waited := time.Since(start); waited >= time.Second {
+		s.log.Info("editor link: request waited for its turn", zap.String("root", root), zap.Duration("waited", waited))
+	}
 	hctx, cancel := context.WithTimeout(ctx, s.opt.HandleTimeout)
 	defer cancel()
-	rep, err := s.h(hctx, root, &req)
+	rep, err := s.h(hctx, root, req)
 	if err != nil {
 		rep = &Reply{Error: err.Error()}
 	}
@@ -424,5 +580,5 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 	if rep.Blocks == nil && rep.Error == "" {
 		rep.Blocks = []Block{}
 	}
-	reply(rep)
+	return rep
 }
