@@ -51,4 +51,15 @@
 // messages: the answer is resolved against the buffers as they are when
 // its turn comes, and the edit goes to the editor as a versioned
 // workspace/applyEdit, never written to the disk by the server.
+//
+// # When the link cannot be used
+//
+// A client writes the disk instead only when no server can serve the
+// root: no directory, no socket, a stale socket (ErrNoServer), or a link
+// that cannot work where it runs (ErrLinkDisabled). When a server may be
+// there but cannot be reached safely (the directory is not private, the
+// socket cannot be connected to, its server runs as another user),
+// Lookup and Send return an *UnreachableError, which says how to fix it:
+// writing the disk then would go behind an editor that may hold the
+// files open.
 package editorlink
