@@ -27,6 +27,17 @@ var ErrNoServer = errors.New("no graft serve is serving this workspace")
 // the disk instead should say why the editor was not tried.
 var ErrLinkDisabled = fmt.Errorf("%w: the editor link cannot work here", ErrNoServer)
 
+// ErrNoReply is wrapped by the errors of Send when the request reached
+// graft serve whole but its reply did not come back: ctx ended (the
+// client was interrupted or cancelled), the connection broke, or the
+// reply timed out. The server may have sent the edit to the editor, and
+// the editor may have applied it: a client must say so, and must not send
+// the request again without looking at the editor's buffers first. An
+// error of Send that is neither this nor a *ServerError (the server's own
+// word) means that the server did not get the whole request: nothing was
+// applied.
+var ErrNoReply = errors.New("the request went to graft serve, but its reply did not come back")
+
 // An UnreachableError is an error of Lookup or Send that says an editor
 // may serve the root but cannot be reached safely: the socket directory
 // is not private to the user, the socket cannot be connected to for
@@ -76,8 +87,11 @@ func Lookup(ctx context.Context, root string) (string, error) {
 
 // Send sends req to the graft serve that serves root (in the directory
 // Dir returns; req.Root is set to root) and returns its reply. The errors
-// are Lookup's, a *ServerError when the server refused the request, or
-// the connection's.
+// are Lookup's, a *ServerError when the server refused the request or
+// failed to handle it, one wrapping ErrNoReply when the request went to
+// the server but its reply did not come back (the editor may then have
+// applied the edit), or the connection's, with nothing received. When ctx
+// ends, the error wraps ctx's error too.
 func Send(ctx context.Context, root string, req *Request) (*Reply, error) {
 	return send(ctx, Dir(), root, req)
 }
@@ -97,17 +111,21 @@ func send(ctx context.Context, dir, root string, req *Request) (*Reply, error) {
 	c.SetDeadline(deadline)
 	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	defer stop()
+	// A write that returns no error put the whole request in the socket:
+	// from then on, the server may be handling it.
 	werr := writeMessage(c, &r)
 	// A server that refused the request midway still replied why.
 	var rep Reply
 	if err := readMessage(c, maxReply, &rep); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if werr != nil {
+		switch {
+		case werr != nil && ctx.Err() != nil:
+			return nil, fmt.Errorf("stopped before the request reached graft serve: %w", ctx.Err())
+		case werr != nil:
 			return nil, fmt.Errorf("sending the request to graft serve: %w", werr)
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("%w: %w", ErrNoReply, ctx.Err())
 		}
-		return nil, fmt.Errorf("reading graft serve's reply: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrNoReply, err)
 	}
 	if rep.Error != "" {
 		return nil, &ServerError{Message: rep.Error}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLookupTellsNoServerFromUnreachable checks each way Lookup fails:
@@ -135,4 +136,96 @@ func stale(t *testing.T, dir, root string) {
 	}
 	ln.SetUnlinkOnClose(false)
 	ln.Close()
+}
+
+// TestSendSaysWhetherTheRequestReachedTheServer checks that Send's error,
+// when ctx ends, says whether the request had reached the server (which
+// may then have applied it): ErrNoReply once it has, never before; and
+// that the server cancels the request of a client that hung up.
+func TestSendSaysWhetherTheRequestReachedTheServer(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	arrived := make(chan struct{}, 1)
+	cause := make(chan error, 1)
+	startServer(t, dir, root, ServerOptions{}, func(ctx context.Context, root string, req *Request) (*Reply, error) {
+		arrived <- struct{}{}
+		<-ctx.Done()
+		cause <- context.Cause(ctx)
+		return nil, ctx.Err()
+	})
+
+	t.Run("ended while the server handles it", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-arrived; cancel() }()
+		_, err := send(ctx, dir, root, &Request{Text: "x"})
+		if !errors.Is(err, ErrNoReply) || !errors.Is(err, context.Canceled) {
+			t.Errorf("%v: want ErrNoReply and context.Canceled", err)
+		}
+		select {
+		case c := <-cause:
+			if !errors.Is(c, errHungUp) {
+				t.Errorf("the handler's context ended with %v, want errHungUp", c)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("the server did not cancel the request of a client that hung up")
+		}
+	})
+	t.Run("ended before it was sent", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := send(ctx, dir, root, &Request{Text: "x"})
+		if errors.Is(err, ErrNoReply) || !errors.Is(err, context.Canceled) {
+			t.Errorf("%v: want context.Canceled without ErrNoReply", err)
+		}
+		_, err = lookup(ctx, dir, root)
+		var ue *UnreachableError
+		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrNoServer) || errors.As(err, &ue) {
+			t.Errorf("Lookup: %v, want context.Canceled alone", err)
+		}
+	})
+}
+
+// TestWatchHangup checks that only a client that closes its connection
+// hangs up: one that shuts down its side for writing waits for the reply.
+func TestWatchHangup(t *testing.T) {
+	for _, closeIt := range []bool{false, true} {
+		name := map[bool]string{false: "shut down for writing", true: "closed"}[closeIt]
+		t.Run(name, func(t *testing.T) {
+			dir := socketDir(t)
+			mkdir(t, dir, 0o700)
+			ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: filepath.Join(dir, "s"), Net: "unix"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			client, err := net.DialUnix("unix", nil, ln.Addr().(*net.UnixAddr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Close()
+			server, err := ln.AcceptUnix()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer server.Close()
+			hungUp := make(chan struct{})
+			stop := watchHangup(server, func() { close(hungUp) })
+			defer stop()
+			client.Write([]byte("ignored\n"))
+			client.CloseWrite()
+			select {
+			case <-hungUp:
+				t.Fatal("a client that shut down its side for writing hung up")
+			case <-time.After(3 * hangupPoll):
+			}
+			if !closeIt {
+				return
+			}
+			client.Close()
+			select {
+			case <-hungUp:
+			case <-time.After(5 * time.Second):
+				t.Fatal("a client that closed the connection did not hang up")
+			}
+		})
+	}
 }

@@ -46,6 +46,15 @@
 // refused, and every connection has deadlines for reading the request,
 // handling it and writing the reply.
 //
+// A client keeps its connection open until the reply comes: closing it
+// (the client was interrupted, or cancelled) cancels the request. The
+// server then drops it if its edit has not been sent to the editor yet,
+// and otherwise follows the edit through as if the client were there,
+// never leaving it half-done; the reply is not delivered. The client
+// cannot know which happened, and Send's error says so (ErrNoReply): the
+// editor may have applied the edit. A client may shut down its side of
+// the connection for writing after its request: that is not closing it.
+//
 // The server resolves and applies a request exactly as it does
 // graft.apply from the editor, in the same order as the editor's own
 // messages: the answer is resolved against the buffers as they are when

@@ -414,7 +414,16 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 	}
 	hctx, cancel := context.WithTimeout(ctx, s.opt.HandleTimeout)
 	defer cancel()
+	// A client that hangs up (interrupted, or cancelled) cancels its
+	// request: the handler drops it if it has not started it.
+	hctx, hangUp := context.WithCancelCause(hctx)
+	defer hangUp(nil)
+	stop := watchHangup(c, func() {
+		s.log.Info("editor link: the client hung up before its reply; cancelling its request")
+		hangUp(errHungUp)
+	})
 	rep, err := s.h(hctx, root, &req)
+	stop()
 	if err != nil {
 		rep = &Reply{Error: err.Error()}
 	}
