@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -75,6 +78,133 @@ func (h *heldEditor) waitLog(t *testing.T, s string, n int, timeout time.Duratio
 	}
 	t.Logf("graft serve's log does not say %q %d times within %v", s, n, timeout)
 	return false
+}
+
+// startGraft starts the built graft with args in dir, its editor link
+// sockets in sockets, stdin as given.
+func startGraft(t *testing.T, sockets, dir string, stdin any, args ...string) (cmd *exec.Cmd, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	cmd = exec.Command(lsptest.Build(t), args...)
+	cmd.Dir = dir
+	cmd.Env = editorEnv(sockets)
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	switch in := stdin.(type) {
+	case string:
+		cmd.Stdin = strings.NewReader(in)
+	case nil:
+	default:
+		t.Fatalf("stdin %T", stdin)
+	}
+	return cmd, stdout, stderr
+}
+
+// checkJSONError checks that out is graft apply --json's error object
+// with exit status code, saying want.
+func checkJSONError(t *testing.T, out string, code int, want string) {
+	t.Helper()
+	var je struct {
+		Error      string `json:"error"`
+		ExitStatus int    `json:"exitStatus"`
+	}
+	if err := json.Unmarshal([]byte(out), &je); err != nil {
+		t.Fatalf("stdout is not a JSON error: %v\n%s", err, out)
+	}
+	if je.ExitStatus != code || !strings.Contains(je.Error, want) {
+		t.Errorf("JSON error %+v, want exit status %d saying %q", je, code, want)
+	}
+}
+
+// TestEditorRouteInterrupt sends SIGINT to graft apply --editor always
+// before and after its answer reached the editor: the message says what
+// is known (nothing sent, nothing changed; or sent, and the editor may
+// have applied it), in text and in JSON, with status 130; and an answer
+// that was sent is applied whole, once.
+func TestEditorRouteInterrupt(t *testing.T) {
+	const (
+		notSent = "interrupted before the answer was sent to the editor: nothing changed"
+		maySent = "interrupted after the answer was sent to the editor, before it answered: it may have applied it; check the editor's buffers before running graft apply again"
+	)
+	tests := []struct {
+		name string
+		json bool
+		sent bool // interrupted while the editor holds its answer, else while graft apply reads the answer
+	}{
+		{name: "before sending", sent: false},
+		{name: "before sending, --json", sent: false, json: true},
+		{name: "while the editor answers", sent: true},
+		{name: "while the editor answers, --json", sent: true, json: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, sockets := editorWorkspace(t)
+			e := startHeldEditor(t, root, sockets)
+			main := filepath.Join(root, "main.go")
+			args := []string{"apply", "--editor", "always"}
+			if tt.json {
+				args = append(args, "--json")
+			}
+			var (
+				cmd            *exec.Cmd
+				stdout, stderr *bytes.Buffer
+				code           int
+				want           = notSent
+			)
+			if tt.sent {
+				want = maySent
+				cmd, stdout, stderr = startGraft(t, sockets, root, editorAnswer, args...)
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				e.waitArrived(t)
+				code = interruptStarted(t, cmd)
+				// The editor answers once graft serve has seen graft apply
+				// go: the edit must land all the same, once.
+				e.waitLog(t, "the client hung up", 1, 10*time.Second)
+				e.release()
+			} else {
+				cmd, stdout, stderr = startGraft(t, sockets, root, nil, args...)
+				// The answer comes on a pipe that never ends.
+				in, err := cmd.StdinPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer in.Close()
+				go in.Write([]byte(editorAnswer))
+				code, _ = interruptAfter(t, cmd, 500*time.Millisecond)
+			}
+			if code != exitInterrupted {
+				t.Errorf("exit status %d, want %d", code, exitInterrupted)
+			}
+			if !strings.Contains(stderr.String(), "graft apply: "+want) {
+				t.Errorf("stderr does not say %q:\n%s", want, stderr)
+			}
+			if tt.json {
+				checkJSONError(t, stdout.String(), exitInterrupted, want)
+			} else if stdout.Len() > 0 {
+				t.Errorf("stdout:\n%s", stdout)
+			}
+
+			wantBuffer, edits := editorBuffer, 0
+			if tt.sent {
+				wantBuffer, edits = strings.Replace(editorBuffer, "41", "42", 1), 1
+				// The server went on as for any edit the editor applied:
+				// it told the person.
+				if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
+					t.Errorf("the server did not finish the edit it sent: %v\n%s", err, e.Stderr())
+				}
+			}
+			if got := e.Text(main); got != wantBuffer {
+				t.Errorf("buffer:\n%s\nwant:\n%s", got, wantBuffer)
+			}
+			if got := len(e.AppliedEdits()); got != edits {
+				t.Errorf("%d workspace/applyEdit requests, want %d", got, edits)
+			}
+			if got := readFile(t, main); got != editorDisk {
+				t.Errorf("the disk changed:\n%s", got)
+			}
+		})
+	}
 }
 
 // TestEditorRouteCancelledRequest cancels a routed request (its client
@@ -159,4 +289,28 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// interruptStarted sends SIGINT to cmd, which was started, and returns
+// its exit status; the test fails when it has not exited 10 s after.
+func interruptStarted(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode()
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("graft did not exit within 10 s of SIGINT")
+	}
+	return 0
 }
