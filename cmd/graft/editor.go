@@ -19,7 +19,8 @@ import (
 // The values of graft apply --editor.
 const (
 	// editorAuto sends the answer to the editor when a graft serve serves
-	// the root, and applies it to the disk otherwise.
+	// the root, and applies it to the disk when none does; when one may
+	// but cannot be reached safely, it fails and writes nothing.
 	editorAuto = "auto"
 	// editorAlways sends it to the editor, and fails when none serves
 	// the root.
@@ -34,6 +35,9 @@ const editorUsage = `  --editor MODE    auto (default): when an editor's graft s
                    editor's buffers; else apply it to the disk. always: fail
                    (status 2) when no graft serve serves the root. never:
                    always apply to the disk. --dry-run always reads the disk.
+                   auto and always fail (status 2, nothing written) when the
+                   editor link cannot be used safely (its directory open to
+                   others, say): an editor may have the files open.
                    Ctrl-C after the answer was sent (status 130) says so:
                    the editor may have applied it.
   --suggest        send the blocks to the editor as pending suggestions, shown
@@ -66,21 +70,24 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 		return 0, false // changes nothing: the disk is read, as without an editor
 	}
 	socket, err := editorlink.Lookup(ctx, root.Dir())
-	if err != nil {
-		if ctx.Err() != nil {
-			return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true
-		}
-		if f.suggest {
-			return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--suggest: %w", err),
-				"Suggestions are shown in an editor: open the workspace in one that runs graft serve."), true
-		}
-		if f.editor == editorAlways {
-			// Status 2, as for a root that does not exist: nothing was
-			// tried, and the answer has not been read.
-			return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--editor always: %w", err),
-				"Open the workspace in an editor that runs graft serve, or use --editor auto to apply to the disk when none does."), true
-		}
-		if !errors.Is(err, editorlink.ErrNoServer) {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true
+	case !errors.Is(err, editorlink.ErrNoServer):
+		// An editor may have the files open: neither the editor nor the
+		// disk behind it, whatever the mode.
+		return applyError(stdout, stderr, f.json, exitUsage, unreachableEditor(err), ""), true
+	case f.suggest:
+		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--suggest: %w", err),
+			"Suggestions are shown in an editor: open the workspace in one that runs graft serve."), true
+	case f.editor == editorAlways:
+		// Status 2, as for a root that does not exist: nothing was
+		// tried, and the answer has not been read.
+		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--editor always: %w", err),
+			"Open the workspace in an editor that runs graft serve, or use --editor auto to apply to the disk when none does."), true
+	default:
+		if errors.Is(err, editorlink.ErrLinkDisabled) {
 			fmt.Fprintf(stderr, "graft apply: not sending to the editor: %s; applying to the disk\n", escapeText(err.Error()))
 		}
 		return 0, false
@@ -125,6 +132,19 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 		return exitFailed, true
 	}
 	return exitOK, true
+}
+
+// unreachableEditor is the error of graft apply when editorlink.Lookup
+// failed with err, an error that says an editor may serve the root but
+// cannot be reached safely: the answer goes neither to the editor nor to
+// the disk behind it, and the error says how to fix that.
+func unreachableEditor(err error) error {
+	fix := ""
+	var ue *editorlink.UnreachableError
+	if errors.As(err, &ue) && ue.Fix != "" {
+		fix = ue.Fix + "; or "
+	}
+	return fmt.Errorf("not applied: an editor may have these files open, and the editor link to it cannot be used safely: %w. Nothing was written, to the editor or to the disk behind it. To fix it, %srun with --editor never to write the disk anyway", err, fix)
 }
 
 // sendFailed is graft apply's exit status when sending an answer to the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -288,6 +289,106 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 				t.Errorf("%d workspace/applyEdit requests, want 1", got)
 			}
 		})
+	}
+}
+
+// TestEditorRouteRefusesAnUnsafeLink makes the editor link unsafe to use
+// (its directory open to others, or another user's) while an editor
+// holds main.go open: graft apply neither sends the answer through it nor
+// writes the disk behind the editor, and says why and what to do, with
+// status 2, unless it is told --editor never.
+func TestEditorRouteRefusesAnUnsafeLink(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		editor bool // an editor serves the root, and has main.go open
+		// unsafe makes the socket directory unsafe.
+		unsafe func(t *testing.T, dir string)
+		want   []string // in the error; "{dir}" is the socket directory
+		json   bool
+	}{
+		{name: "auto, a directory open to others", editor: true, unsafe: chmod(0o755),
+			want: []string{"{dir} has mode 0755", "an editor may have these files open", "Nothing was written", "chmod 700 {dir}", "GRAFT_EDITOR_DIR", "--editor never"}},
+		{name: "auto, a directory open to others, --json", editor: true, unsafe: chmod(0o755), json: true,
+			want: []string{"{dir} has mode 0755", "chmod 700 {dir}", "--editor never"}},
+		{name: "auto, a directory open to others, no editor", unsafe: chmod(0o755),
+			want: []string{"{dir} has mode 0755", "chmod 700 {dir}"}},
+		{name: "always, a directory open to others", args: []string{"--editor", "always"}, editor: true, unsafe: chmod(0o750),
+			want: []string{"{dir} has mode 0750", "chmod 700 {dir}"}},
+		{name: "suggest, a directory open to others", args: []string{"--suggest"}, editor: true, unsafe: chmod(0o755),
+			want: []string{"{dir} has mode 0755", "chmod 700 {dir}"}},
+		{name: "auto, a directory another user made first", unsafe: chown(65534),
+			want: []string{"{dir} is owned by uid 65534", "remove {dir}", "GRAFT_EDITOR_DIR"}},
+		{name: "never, a directory open to others", args: []string{"--editor", "never"}, editor: true, unsafe: chmod(0o755)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, sockets := editorWorkspace(t)
+			main := filepath.Join(root, "main.go")
+			var e *lsptest.Editor
+			if tt.editor {
+				e = startEditor(t, root, sockets)
+			} else if err := os.Mkdir(sockets, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			tt.unsafe(t, sockets)
+			args := append([]string{"apply"}, tt.args...)
+			if tt.json {
+				args = append(args, "--json")
+			}
+			out, stderr, code := runGraft(t, sockets, root, editorAnswer, args...)
+			disk := editorDisk
+			if tt.want == nil {
+				// --editor never writes the disk, as told.
+				if code != 0 {
+					t.Fatalf("status %d, want 0\n%s\n%s", code, out, stderr)
+				}
+				disk = strings.Replace(editorDisk, "41", "42", 1)
+			} else {
+				if code != exitUsage {
+					t.Errorf("status %d, want %d\n%s\n%s", code, exitUsage, out, stderr)
+				}
+				for _, w := range tt.want {
+					w = strings.ReplaceAll(w, "{dir}", sockets)
+					if !strings.Contains(stderr, w) {
+						t.Errorf("stderr does not say %q:\n%s", w, stderr)
+					}
+					if tt.json {
+						checkJSONError(t, out, exitUsage, w)
+					}
+				}
+			}
+			if got := readFile(t, main); got != disk {
+				t.Errorf("disk:\n%s\nwant:\n%s", got, disk)
+			}
+			if e != nil && e.Text(main) != editorBuffer {
+				t.Errorf("the buffer changed:\n%s", e.Text(main))
+			}
+		})
+	}
+}
+
+// chmod makes the socket directory mode perm.
+func chmod(perm os.FileMode) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		if err := os.Chmod(dir, perm); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// chown gives the socket directory to the user uid, as when another user
+// made $TMPDIR/graft-<uid> first.
+func chown(uid int) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		if os.Getuid() != 0 {
+			t.Skip("giving a directory to another user needs root")
+		}
+		if err := os.Chown(dir, uid, uid); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
