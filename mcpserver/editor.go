@@ -23,7 +23,9 @@ type EditorMode string
 // The editor modes, as --editor spells them.
 const (
 	// EditorAuto sends the edits to the editor when a graft serve serves
-	// the root, and writes the disk otherwise. It is the default.
+	// the root, and writes the disk when none does; when one may but
+	// cannot be reached safely (see editorlink.UnreachableError), it
+	// refuses them. It is the default.
 	EditorAuto EditorMode = "auto"
 	// EditorAlways sends them to the editor, and refuses them when none
 	// serves the root.
@@ -58,11 +60,22 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 		return nil, nil, false, nil
 	}
 	if _, err := editorlink.Lookup(ctx, root.Dir()); err != nil {
-		if mode == EditorAlways {
+		switch {
+		case ctx.Err() != nil:
+			return nil, nil, true, fmt.Errorf("not applied: the call was cancelled before the edits were sent to the editor; nothing changed: %w", err)
+		case !errors.Is(err, editorlink.ErrNoServer):
+			// An editor may have the files open: neither the editor nor
+			// the disk behind it.
+			fix := ""
+			var ue *editorlink.UnreachableError
+			if errors.As(err, &ue) && ue.Fix != "" {
+				fix = " The user can fix it: " + ue.Fix + "; or run graft mcp with --editor never to write the disk anyway."
+			}
+			return nil, nil, true, fmt.Errorf("not applied: an editor may have this workspace open, and the editor link to it cannot be used safely: %w. Nothing was written, to the editor or to the disk behind it; do not retry until the user has fixed it.%s", err, fix)
+		case mode == EditorAlways:
 			return nil, nil, true, fmt.Errorf("not applied: graft mcp runs with --editor always, and %w; nothing was written. "+
 				"The user must open the workspace in an editor that runs graft serve", err)
-		}
-		if !errors.Is(err, editorlink.ErrNoServer) {
+		case errors.Is(err, editorlink.ErrLinkDisabled):
 			s.logger.Warn("not sending to the editor; writing the disk", "error", err)
 		}
 		return nil, nil, false, nil
