@@ -82,7 +82,7 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 	}
 	reply, err := editorlink.Send(ctx, root.Dir(), req)
 	if err != nil {
-		return nil, nil, true, fmt.Errorf("sending the edits to the editor: %w; they may not have been applied: read the file before you retry", err)
+		return nil, nil, true, s.sendError(ctx, err)
 	}
 	rep = editorReport(reply)
 	text := editorText(reply, rep)
@@ -90,6 +90,24 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
 		IsError: !reply.Applied || rep.Applied < len(rep.Blocks),
 	}, rep, true, nil
+}
+
+// sendError is the error of a tool whose edits editorlink.Send failed to
+// carry to the editor with err: it says whether they may have been
+// applied, and so whether the model may send them again.
+func (s *server) sendError(ctx context.Context, err error) error {
+	var se *editorlink.ServerError
+	switch {
+	case errors.Is(err, editorlink.ErrNoReply) && ctx.Err() != nil:
+		err = fmt.Errorf("the call was cancelled after the edits were sent to the editor, before it answered: the editor may have applied them: read the file before you send them again (%w)", err)
+		s.logger.Warn("tool call cancelled after its edits were sent to the editor; it may have applied them", "error", err)
+		return err
+	case errors.Is(err, editorlink.ErrNoReply):
+		return fmt.Errorf("the edits were sent to the editor, but its answer did not come back: the editor may have applied them: read the file before you send them again (%w)", err)
+	case ctx.Err() != nil && !errors.As(err, &se):
+		return fmt.Errorf("not applied: the call was cancelled before the edits were sent to the editor; nothing changed (%w)", err)
+	}
+	return fmt.Errorf("sending the edits to the editor: %w; they may not have been applied: read the file before you retry", err)
 }
 
 // editRequest is the edit tool's arguments as a request for the editor: a
