@@ -13,7 +13,52 @@ import (
 
 // ErrNoServer is wrapped by the errors of Send and Lookup when no graft
 // serve serves the root: no socket directory, no socket, or a stale one.
+// It is the only error after which a client may write the disk instead
+// of sending the edit to the editor: every other error of Lookup means
+// that an editor may serve the root but cannot be reached safely (see
+// UnreachableError).
 var ErrNoServer = errors.New("no graft serve is serving this workspace")
+
+// ErrLinkDisabled is wrapped by the errors of Send and Lookup when the
+// link cannot work where the client runs: the socket's path is too long
+// for a Unix socket address, or the system does not tell who is at the
+// other end of a connection (off Linux). No graft serve can serve the
+// root through it either, so it wraps ErrNoServer; a client that writes
+// the disk instead should say why the editor was not tried.
+var ErrLinkDisabled = fmt.Errorf("%w: the editor link cannot work here", ErrNoServer)
+
+// ErrNoReply is wrapped by the errors of Send when the request reached
+// graft serve whole but its reply did not come back: ctx ended (the
+// client was interrupted or cancelled), the connection broke, or the
+// reply timed out. The server may have sent the edit to the editor, and
+// the editor may have applied it: a client must say so, and must not send
+// the request again without looking at the editor's buffers first. An
+// error of Send that is neither this nor a *ServerError (the server's own
+// word) means that the server did not get the whole request: nothing was
+// applied.
+var ErrNoReply = errors.New("the request went to graft serve, but its reply did not come back")
+
+// An UnreachableError is an error of Lookup or Send that says an editor
+// may serve the root but cannot be reached safely: the socket directory
+// is not private to the user, the socket cannot be connected to for
+// another reason than that nobody listens there, or the server at the
+// socket runs as another user. A client must not write the disk instead,
+// behind an editor that may hold the files open, unless the person asked
+// for that (--editor never).
+type UnreachableError struct {
+	// Err says what is wrong, naming the directory or the socket.
+	Err error
+	// Fix says what the person can do about it, as a sentence without
+	// its final period.
+	Fix string
+}
+
+// Error returns Err's message; Fix is for the person, and the caller says
+// it as fits.
+func (e *UnreachableError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err, which may wrap ErrInsecureDir.
+func (e *UnreachableError) Unwrap() error { return e.Err }
 
 // A ServerError is a reply's Error: the server did not handle the
 // request.
@@ -27,8 +72,10 @@ const defaultReplyTimeout = 3 * time.Minute
 
 // Lookup returns the socket of the graft serve that serves root, in the
 // directory Dir returns, after checking that one answers there as the
-// user. It returns an error wrapping ErrNoServer when none does, and one
-// wrapping ErrInsecureDir when the directory is not private to the user.
+// user. It returns an error wrapping ErrNoServer when none does (and
+// ErrLinkDisabled too when none can), an *UnreachableError when one may
+// but cannot be reached safely (an insecure directory wraps
+// ErrInsecureDir), and ctx's error, wrapped, when ctx ends first.
 func Lookup(ctx context.Context, root string) (string, error) {
 	c, path, err := dial(ctx, Dir(), root)
 	if err != nil {
@@ -40,8 +87,11 @@ func Lookup(ctx context.Context, root string) (string, error) {
 
 // Send sends req to the graft serve that serves root (in the directory
 // Dir returns; req.Root is set to root) and returns its reply. The errors
-// are Lookup's, a *ServerError when the server refused the request, or
-// the connection's.
+// are Lookup's, a *ServerError when the server refused the request or
+// failed to handle it, one wrapping ErrNoReply when the request went to
+// the server but its reply did not come back (the editor may then have
+// applied the edit), or the connection's, with nothing received. When ctx
+// ends, the error wraps ctx's error too.
 func Send(ctx context.Context, root string, req *Request) (*Reply, error) {
 	return send(ctx, Dir(), root, req)
 }
@@ -61,17 +111,21 @@ func send(ctx context.Context, dir, root string, req *Request) (*Reply, error) {
 	c.SetDeadline(deadline)
 	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	defer stop()
+	// A write that returns no error put the whole request in the socket:
+	// from then on, the server may be handling it.
 	werr := writeMessage(c, &r)
 	// A server that refused the request midway still replied why.
 	var rep Reply
 	if err := readMessage(c, maxReply, &rep); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if werr != nil {
+		switch {
+		case werr != nil && ctx.Err() != nil:
+			return nil, fmt.Errorf("stopped before the request reached graft serve: %w", ctx.Err())
+		case werr != nil:
 			return nil, fmt.Errorf("sending the request to graft serve: %w", werr)
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("%w: %w", ErrNoReply, ctx.Err())
 		}
-		return nil, fmt.Errorf("reading graft serve's reply: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrNoReply, err)
 	}
 	if rep.Error != "" {
 		return nil, &ServerError{Message: rep.Error}
@@ -80,31 +134,70 @@ func send(ctx context.Context, dir, root string, req *Request) (*Reply, error) {
 }
 
 // dial connects to the socket of root in dir and checks that the server
-// runs as the user.
+// runs as the user. Its errors are Lookup's.
 func dial(ctx context.Context, dir, root string) (*net.UnixConn, string, error) {
 	uid := os.Getuid()
 	if err := CheckDir(dir, uid); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, "", fmt.Errorf("%w (no directory %s)", ErrNoServer, dir)
 		}
-		return nil, "", err
+		return nil, "", &UnreachableError{Err: err, Fix: dirFix(dir, uid, err)}
 	}
 	path, err := SocketPath(dir, root)
 	if err != nil {
+		if errors.Is(err, errPathTooLong) {
+			// No server can listen there either: it would need the same
+			// path.
+			return nil, "", fmt.Errorf("%w (%w)", ErrLinkDisabled, err)
+		}
 		return nil, "", err
 	}
 	d := net.Dialer{Timeout: 2 * time.Second}
 	nc, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+		switch {
+		case ctx.Err() != nil:
+			return nil, "", fmt.Errorf("connecting to graft serve: %w", ctx.Err())
+		case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
 			return nil, "", fmt.Errorf("%w (%s: %v)", ErrNoServer, path, errors.Unwrap(err))
+		case errors.Is(err, syscall.EAGAIN) || os.IsTimeout(err):
+			return nil, "", &UnreachableError{
+				Err: fmt.Errorf("graft serve at %s did not accept the connection: %w", path, err),
+				Fix: "try again in a moment: the editor's graft serve is busy",
+			}
 		}
-		return nil, "", fmt.Errorf("connecting to graft serve: %w", err)
+		return nil, "", &UnreachableError{
+			Err: fmt.Errorf("connecting to graft serve at %s: %w", path, err),
+			Fix: fmt.Sprintf("remove %s if no editor of yours runs graft serve for this workspace, or restart the editor, whose graft serve makes it again", path),
+		}
 	}
 	c := nc.(*net.UnixConn)
 	if err := checkPeer(c, uid); err != nil {
 		c.Close()
-		return nil, "", fmt.Errorf("the server at %s: %w", path, err)
+		if errors.Is(err, errNoPeerCredentials) {
+			return nil, "", fmt.Errorf("%w (%s: %w)", ErrLinkDisabled, path, err)
+		}
+		return nil, "", &UnreachableError{
+			Err: fmt.Errorf("the server at %s: %w", path, err),
+			Fix: fmt.Sprintf("stop the graft serve of the other user that listens at %s, or set %s to a directory of your own, for the editor's graft serve too", path, DirEnv),
+		}
 	}
 	return c, path, nil
+}
+
+// dirFix says how to fix the socket directory dir, for which CheckDir
+// returned err for the user uid.
+func dirFix(dir string, uid int, err error) string {
+	if !errors.Is(err, ErrInsecureDir) {
+		return fmt.Sprintf("make %s reachable, or set %s to a private directory of your own, for the editor's graft serve too", dir, DirEnv)
+	}
+	if fi, err := os.Lstat(dir); err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
+			if fi.IsDir() {
+				return fmt.Sprintf("make the directory private (chmod 700 %s), or remove it (the editor's graft serve makes it again when it restarts), or set %s to a private directory, for the editor's graft serve too", dir, DirEnv)
+			}
+			return fmt.Sprintf("remove %s, which is not a directory (the editor's graft serve makes one when it restarts), or set %s to a private directory, for the editor's graft serve too", dir, DirEnv)
+		}
+	}
+	return fmt.Sprintf("remove %s (it is not yours: its owner or an administrator may have to), or set %s to a private directory of your own, for the editor's graft serve too", dir, DirEnv)
 }

@@ -47,10 +47,14 @@ func SocketPath(dir, root string) (string, error) {
 	sum := sha256.Sum256([]byte(real))
 	p := filepath.Join(dir, hex.EncodeToString(sum[:16])+".sock")
 	if len(p) >= maxSocketPath {
-		return "", fmt.Errorf("socket path %s is longer than a Unix socket address allows (%d bytes): set %s to a shorter directory", p, maxSocketPath-1, DirEnv)
+		return "", fmt.Errorf("%w: %s is longer than a Unix socket address allows (%d bytes): set %s to a shorter directory", errPathTooLong, p, maxSocketPath-1, DirEnv)
 	}
 	return p, nil
 }
+
+// errPathTooLong is wrapped by the error of SocketPath when the socket's
+// path would not fit in a Unix socket address.
+var errPathTooLong = errors.New("socket path too long")
 
 // maxSocketPath is the size of sockaddr_un.sun_path on Linux, with its
 // terminating NUL.

@@ -70,9 +70,29 @@
 // for their turn are answered at once, and those handled are cancelled
 // and waited for.
 //
+// A client keeps its connection open until the reply comes: closing it
+// (the client was interrupted, or cancelled) cancels the request. The
+// server then drops it if its edit has not been sent to the editor yet,
+// and otherwise follows the edit through as if the client were there,
+// never leaving it half-done; the reply is not delivered. The client
+// cannot know which happened, and Send's error says so (ErrNoReply): the
+// editor may have applied the edit. A client may shut down its side of
+// the connection for writing after its request: that is not closing it.
+//
 // The server resolves and applies a request exactly as it does
 // graft.apply from the editor, in the same order as the editor's own
 // messages: the answer is resolved against the buffers as they are when
 // its turn comes, and the edit goes to the editor as a versioned
 // workspace/applyEdit, never written to the disk by the server.
+//
+// # When the link cannot be used
+//
+// A client writes the disk instead only when no server can serve the
+// root: no directory, no socket, a stale socket (ErrNoServer), or a link
+// that cannot work where it runs (ErrLinkDisabled). When a server may be
+// there but cannot be reached safely (the directory is not private, the
+// socket cannot be connected to, its server runs as another user),
+// Lookup and Send return an *UnreachableError, which says how to fix it:
+// writing the disk then would go behind an editor that may hold the
+// files open.
 package editorlink

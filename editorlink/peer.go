@@ -1,9 +1,15 @@
 package editorlink
 
 import (
+	"errors"
 	"fmt"
 	"net"
 )
+
+// errNoPeerCredentials is the error of peerUID where the system does not
+// tell who is at the other end of a connection: no connection can be
+// checked, so the link is disabled.
+var errNoPeerCredentials = errors.New("peer credentials are only checked on Linux; the editor link is disabled")
 
 // checkPeer returns nil when the peer of c runs as the user uid.
 func checkPeer(c *net.UnixConn, uid int) error {

@@ -475,7 +475,18 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 		reply(&Reply{Error: fmt.Sprintf("request for root %q refused: this socket serves %s", req.Root, root)})
 		return
 	}
-	reply(s.handle(ctx, root, req))
+	// A client that hangs up (interrupted, or cancelled) cancels its
+	// request: it leaves the queue, or the handler drops it if it has
+	// not started it.
+	hctx, hangUp := context.WithCancelCause(ctx)
+	defer hangUp(nil)
+	stop := watchHangup(c, func() {
+		s.log.Info("editor link: the client hung up before its reply; cancelling its request")
+		hangUp(errHungUp)
+	})
+	rep := s.handle(hctx, root, req)
+	stop()
+	reply(rep)
 }
 
 // errStopping is the error of a request the server stopped reading or

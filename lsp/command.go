@@ -325,6 +325,9 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		}
 		return &applyResult{Applied: false, FailureReason: err.Error()}, nil
 	}
+	if !sending(ctx) {
+		return nil, fmt.Errorf("not sent to the editor: %w", context.Cause(ctx))
+	}
 	var reply applyEditResult
 	if _, err := s.conn.Call(ctx, "workspace/applyEdit", applyEditParams{Label: label, Edit: we}, &reply); err != nil {
 		return nil, fmt.Errorf("workspace/applyEdit: %w", err)

@@ -133,6 +133,14 @@ func stale(out *editorlink.Reply) bool {
 }
 
 // run runs cp as command, once, in the connection's queue.
+//
+// The end of ctx (the client hung up, was interrupted, or its time ran
+// out) drops the call while it waits for its turn, and stops it while it
+// resolves; but once its edit has been sent to the editor (see sending),
+// the call runs to its end, whatever ctx does: the editor applies the
+// edit, and the server goes on as for any edit the editor applied. run
+// then returns at once, saying that the edit was sent, and the call's
+// reply, which nobody waits for, is dropped.
 func (r *Router) run(ctx context.Context, command string, cp commandParams) (*editorlink.Reply, error) {
 	s := r.s
 	arg, err := json.Marshal(cp)
@@ -148,25 +156,38 @@ func (r *Router) run(ctx context.Context, command string, cp commandParams) (*ed
 	if err != nil {
 		return nil, err
 	}
+	hctx, g, release := s.routeContext(ctx)
 	type result struct {
 		v   any
 		err error
 	}
 	done := make(chan result, 1)
-	reply := func(ctx context.Context, v any, err error) error {
+	reply := func(_ context.Context, v any, err error) error {
+		switch {
+		case g.sent.Load() && ctx.Err() != nil:
+			s.log.Info("routed request finished after its client went away; its reply is dropped", zap.String("id", fmt.Sprint(id)))
+		case ctx.Err() != nil:
+			s.log.Info("routed request dropped: its client went away before its edit was sent", zap.String("id", fmt.Sprint(id)), zap.Error(context.Cause(ctx)))
+		}
+		release()
 		done <- result{v, err}
 		return nil
 	}
-	if err := s.route.enqueue(ctx, reply, call); err != nil {
+	if err := s.route.enqueue(hctx, reply, call); err != nil {
+		release()
 		return nil, err
 	}
+	s.log.Debug("routed request queued", zap.String("id", fmt.Sprint(id)), zap.String("command", command))
 	var res result
 	select {
 	case res = <-done:
 	case <-s.conn.Done():
 		return nil, errStopped
 	case <-ctx.Done():
-		return nil, fmt.Errorf("waiting for the editor: %w", ctx.Err())
+		if g.sent.Load() {
+			return nil, fmt.Errorf("the edit was sent to the editor, which had not answered when the request ended (%w): it may have applied it", context.Cause(ctx))
+		}
+		return nil, fmt.Errorf("waiting for the editor: %w", context.Cause(ctx))
 	}
 	if res.err != nil {
 		return nil, res.err
@@ -183,6 +204,58 @@ func (r *Router) run(ctx context.Context, command string, cp commandParams) (*ed
 		out.Blocks = []editorlink.Block{}
 	}
 	return &out, nil
+}
+
+// A routeGuard holds a routed call to ctx's end until its edit is sent.
+type routeGuard struct {
+	// stop stops ctx's end from cancelling the call's context.
+	stop func() bool
+	// sent says the edit was sent to the editor: the call's context no
+	// longer follows ctx.
+	sent atomic.Bool
+}
+
+// routeGuardKey is the context key of a routed call's routeGuard.
+type routeGuardKey struct{}
+
+// routeContext returns the context a routed call is handled in: it ends
+// with ctx until the call's edit is sent to the editor (see sending), and
+// with the connection whatever happens (a call waiting for the editor's
+// answer then gets none). release ends it, once the call has replied.
+func (s *server) routeContext(ctx context.Context) (hctx context.Context, g *routeGuard, release func()) {
+	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	g = &routeGuard{stop: context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })}
+	go func() {
+		select {
+		case <-s.conn.Done():
+			cancel(errStopped)
+		case <-hctx.Done():
+		}
+	}()
+	return context.WithValue(hctx, routeGuardKey{}, g), g, func() {
+		g.stop()
+		cancel(nil)
+	}
+}
+
+// sending is called just before the edit of a command handled in ctx is
+// sent to the editor. It reports whether the edit may be sent: not when
+// ctx has ended. For a routed call it detaches ctx, for good, from the
+// end of the request that the call runs for: an edit that was sent is
+// followed through (the editor's answer awaited, the buffers it changed
+// verified, the person told), so that the request is either not applied
+// at all or applied whole, never left half-done.
+func sending(ctx context.Context) bool {
+	if g, ok := ctx.Value(routeGuardKey{}).(*routeGuard); ok && !g.sent.Load() {
+		// Marked sent first: run, seeing the request end meanwhile, then
+		// says the edit may have been applied, never that it was not.
+		g.sent.Store(true)
+		if !g.stop() {
+			g.sent.Store(false)
+			return false // the request ended: its context is being cancelled
+		}
+	}
+	return ctx.Err() == nil
 }
 
 // enqueue hands a routed call to the serialized handler, which queues it

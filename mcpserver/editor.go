@@ -23,7 +23,9 @@ type EditorMode string
 // The editor modes, as --editor spells them.
 const (
 	// EditorAuto sends the edits to the editor when a graft serve serves
-	// the root, and writes the disk otherwise. It is the default.
+	// the root, and writes the disk when none does; when one may but
+	// cannot be reached safely (see editorlink.UnreachableError), it
+	// refuses them. It is the default.
 	EditorAuto EditorMode = "auto"
 	// EditorAlways sends them to the editor, and refuses them when none
 	// serves the root.
@@ -58,18 +60,29 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 		return nil, nil, false, nil
 	}
 	if _, err := editorlink.Lookup(ctx, root.Dir()); err != nil {
-		if mode == EditorAlways {
+		switch {
+		case ctx.Err() != nil:
+			return nil, nil, true, fmt.Errorf("not applied: the call was cancelled before the edits were sent to the editor; nothing changed: %w", err)
+		case !errors.Is(err, editorlink.ErrNoServer):
+			// An editor may have the files open: neither the editor nor
+			// the disk behind it.
+			fix := ""
+			var ue *editorlink.UnreachableError
+			if errors.As(err, &ue) && ue.Fix != "" {
+				fix = " The user can fix it: " + ue.Fix + "; or run graft mcp with --editor never to write the disk anyway."
+			}
+			return nil, nil, true, fmt.Errorf("not applied: an editor may have this workspace open, and the editor link to it cannot be used safely: %w. Nothing was written, to the editor or to the disk behind it; do not retry until the user has fixed it.%s", err, fix)
+		case mode == EditorAlways:
 			return nil, nil, true, fmt.Errorf("not applied: graft mcp runs with --editor always, and %w; nothing was written. "+
 				"The user must open the workspace in an editor that runs graft serve", err)
-		}
-		if !errors.Is(err, editorlink.ErrNoServer) {
+		case errors.Is(err, editorlink.ErrLinkDisabled):
 			s.logger.Warn("not sending to the editor; writing the disk", "error", err)
 		}
 		return nil, nil, false, nil
 	}
 	reply, err := editorlink.Send(ctx, root.Dir(), req)
 	if err != nil {
-		return nil, nil, true, fmt.Errorf("sending the edits to the editor: %w; they may not have been applied: read the file before you retry", err)
+		return nil, nil, true, s.sendError(ctx, err)
 	}
 	rep = editorReport(reply)
 	text := editorText(reply, rep)
@@ -77,6 +90,24 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
 		IsError: !reply.Applied || rep.Applied < len(rep.Blocks),
 	}, rep, true, nil
+}
+
+// sendError is the error of a tool whose edits editorlink.Send failed to
+// carry to the editor with err: it says whether they may have been
+// applied, and so whether the model may send them again.
+func (s *server) sendError(ctx context.Context, err error) error {
+	var se *editorlink.ServerError
+	switch {
+	case errors.Is(err, editorlink.ErrNoReply) && ctx.Err() != nil:
+		err = fmt.Errorf("the call was cancelled after the edits were sent to the editor, before it answered: the editor may have applied them: read the file before you send them again (%w)", err)
+		s.logger.Warn("tool call cancelled after its edits were sent to the editor; it may have applied them", "error", err)
+		return err
+	case errors.Is(err, editorlink.ErrNoReply):
+		return fmt.Errorf("the edits were sent to the editor, but its answer did not come back: the editor may have applied them: read the file before you send them again (%w)", err)
+	case ctx.Err() != nil && !errors.As(err, &se):
+		return fmt.Errorf("not applied: the call was cancelled before the edits were sent to the editor; nothing changed (%w)", err)
+	}
+	return fmt.Errorf("sending the edits to the editor: %w; they may not have been applied: read the file before you retry", err)
 }
 
 // editRequest is the edit tool's arguments as a request for the editor: a

@@ -70,6 +70,10 @@ func TestEditorRoute(t *testing.T) {
 		disk      string
 		via       string
 		wantInErr string
+		// linkMode, when set, is the mode the socket directory is given
+		// (after the editor's graft serve listens there): 0755 makes it
+		// unsafe to use.
+		linkMode os.FileMode
 	}{
 		{name: "auto: the buffer changes, the disk does not", mode: "auto", editor: true,
 			buffer: strings.Replace(editorBuffer, "41", "42", 1), disk: editorDisk, via: "editor"},
@@ -81,6 +85,14 @@ func TestEditorRoute(t *testing.T) {
 			disk: strings.Replace(editorDisk, "41", "42", 1), via: "disk"},
 		{name: "always without an editor: refused, nothing changes", mode: "always",
 			wantErr: true, disk: editorDisk, wantInErr: "no graft serve is serving this workspace"},
+		{name: "auto with an unsafe link: refused, neither the buffer nor the disk changes", mode: "auto", editor: true, linkMode: 0o755,
+			wantErr: true, buffer: editorBuffer, disk: editorDisk, wantInErr: "has mode 0755"},
+		{name: "auto with an unsafe link and no editor: refused, the disk does not change", mode: "auto", linkMode: 0o755,
+			wantErr: true, disk: editorDisk, wantInErr: "has mode 0755"},
+		{name: "always with an unsafe link: refused", mode: "always", editor: true, linkMode: 0o755,
+			wantErr: true, buffer: editorBuffer, disk: editorDisk, wantInErr: "has mode 0755"},
+		{name: "never with an unsafe link: the disk changes, as told", mode: "never", editor: true, linkMode: 0o755,
+			buffer: editorBuffer, disk: strings.Replace(editorDisk, "41", "42", 1), via: "disk"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,6 +100,14 @@ func TestEditorRoute(t *testing.T) {
 			var e *lsptest.Editor
 			if tt.editor {
 				e = startEditor(t, root, sockets)
+			}
+			if tt.linkMode != 0 {
+				if err := os.MkdirAll(sockets, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(sockets, tt.linkMode); err != nil {
+					t.Fatal(err)
+				}
 			}
 			s := start(t, startOptions{
 				args: []string{"--root", root, "--editor", tt.mode},
@@ -107,6 +127,14 @@ func TestEditorRoute(t *testing.T) {
 			if tt.wantErr {
 				if !strings.Contains(text(res), tt.wantInErr) {
 					t.Errorf("error does not say %q:\n%s", tt.wantInErr, text(res))
+				}
+				if tt.linkMode != 0 {
+					// It says why, and what the user can do.
+					for _, w := range []string{sockets, "may have this workspace open", "Nothing was written", "chmod 700 " + sockets, "--editor never"} {
+						if !strings.Contains(text(res), w) {
+							t.Errorf("error does not say %q:\n%s", w, text(res))
+						}
+					}
 				}
 				return
 			}

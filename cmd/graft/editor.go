@@ -19,7 +19,8 @@ import (
 // The values of graft apply --editor.
 const (
 	// editorAuto sends the answer to the editor when a graft serve serves
-	// the root, and applies it to the disk otherwise.
+	// the root, and applies it to the disk when none does; when one may
+	// but cannot be reached safely, it fails and writes nothing.
 	editorAuto = "auto"
 	// editorAlways sends it to the editor, and fails when none serves
 	// the root.
@@ -34,6 +35,11 @@ const editorUsage = `  --editor MODE    auto (default): when an editor's graft s
                    editor's buffers; else apply it to the disk. always: fail
                    (status 2) when no graft serve serves the root. never:
                    always apply to the disk. --dry-run always reads the disk.
+                   auto and always fail (status 2, nothing written) when the
+                   editor link cannot be used safely (its directory open to
+                   others, say): an editor may have the files open.
+                   Ctrl-C after the answer was sent (status 130) says so:
+                   the editor may have applied it.
   --suggest        send the blocks to the editor as pending suggestions, shown
                    where they would land, to apply or dismiss there; nothing
                    is applied (needs an editor: status 2 when none serves the
@@ -64,18 +70,24 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 		return 0, false // changes nothing: the disk is read, as without an editor
 	}
 	socket, err := editorlink.Lookup(ctx, root.Dir())
-	if err != nil {
-		if f.suggest {
-			return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--suggest: %w", err),
-				"Suggestions are shown in an editor: open the workspace in one that runs graft serve."), true
-		}
-		if f.editor == editorAlways {
-			// Status 2, as for a root that does not exist: nothing was
-			// tried, and the answer has not been read.
-			return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--editor always: %w", err),
-				"Open the workspace in an editor that runs graft serve, or use --editor auto to apply to the disk when none does."), true
-		}
-		if !errors.Is(err, editorlink.ErrNoServer) {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true
+	case !errors.Is(err, editorlink.ErrNoServer):
+		// An editor may have the files open: neither the editor nor the
+		// disk behind it, whatever the mode.
+		return applyError(stdout, stderr, f.json, exitUsage, unreachableEditor(err), ""), true
+	case f.suggest:
+		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--suggest: %w", err),
+			"Suggestions are shown in an editor: open the workspace in one that runs graft serve."), true
+	case f.editor == editorAlways:
+		// Status 2, as for a root that does not exist: nothing was
+		// tried, and the answer has not been read.
+		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--editor always: %w", err),
+			"Open the workspace in an editor that runs graft serve, or use --editor auto to apply to the disk when none does."), true
+	default:
+		if errors.Is(err, editorlink.ErrLinkDisabled) {
 			fmt.Fprintf(stderr, "graft apply: not sending to the editor: %s; applying to the disk\n", escapeText(err.Error()))
 		}
 		return 0, false
@@ -86,6 +98,9 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 	}
 	texts, err := readEditorAnswers(ctx, f, root, target, stdin, stderr)
 	if err != nil {
+		if ctx.Err() != nil {
+			return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true
+		}
 		code := exitUsage
 		if errors.Is(err, workspace.ErrOutsideRoot) || errors.Is(err, workspace.ErrBadName) {
 			code = exitFailed // a block refused, as --editor never refuses it
@@ -101,13 +116,10 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 		uri = (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(root.Dir(), target))}).String()
 	}
 	rep := editorReport{Via: "editor", Socket: socket, Blocks: []editorlink.Block{}, Files: []workspace.FileReport{}, EditorApplied: true, Suggest: f.suggest}
-	for _, text := range texts {
+	for i, text := range texts {
 		r, err := editorlink.Send(ctx, root.Dir(), &editorlink.Request{Text: text, URI: uri, Atomic: f.atomic, Format: f.format, Suggest: f.suggest})
 		if err != nil {
-			if len(rep.Blocks) > 0 {
-				err = fmt.Errorf("%w (the earlier answers went to the editor)", err)
-			}
-			return applyError(stdout, stderr, f.json, exitFailed, interrupted(ctx, fmt.Errorf("sending to the editor: %w", err)), ""), true
+			return applyError(stdout, stderr, f.json, sendFailed(ctx, err), sendError(ctx, err, i, len(texts)), ""), true
 		}
 		rep.add(r)
 	}
@@ -124,6 +136,69 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 		return exitFailed, true
 	}
 	return exitOK, true
+}
+
+// unreachableEditor is the error of graft apply when editorlink.Lookup
+// failed with err, an error that says an editor may serve the root but
+// cannot be reached safely: the answer goes neither to the editor nor to
+// the disk behind it, and the error says how to fix that.
+func unreachableEditor(err error) error {
+	fix := ""
+	var ue *editorlink.UnreachableError
+	if errors.As(err, &ue) && ue.Fix != "" {
+		fix = ue.Fix + "; or "
+	}
+	return fmt.Errorf("not applied: an editor may have these files open, and the editor link to it cannot be used safely: %w. Nothing was written, to the editor or to the disk behind it. To fix it, %srun with --editor never to write the disk anyway", err, fix)
+}
+
+// sendFailed is graft apply's exit status when sending an answer to the
+// editor failed with err: 130 when ctx was interrupted, 1 otherwise.
+func sendFailed(ctx context.Context, err error) int {
+	if ctx.Err() != nil {
+		return exitInterrupted
+	}
+	return exitFailed
+}
+
+// sendError is the error of graft apply when sending answer i (of n, the
+// earlier ones sent and answered) to the editor failed with err: it says
+// what may have reached the editor.
+func sendError(ctx context.Context, err error, i, n int) error {
+	var se *editorlink.ServerError
+	sent := errors.Is(err, editorlink.ErrNoReply)
+	switch {
+	case ctx.Err() != nil && (sent || !errors.As(err, &se)):
+		return editorInterrupted(i, n, sent)
+	case ctx.Err() != nil:
+		err = fmt.Errorf("interrupted: %w", err)
+	case sent:
+		err = fmt.Errorf("sending to the editor: %w; the editor may have applied the edit: check its buffers before running graft apply again", err)
+	default:
+		err = fmt.Errorf("sending to the editor: %w", err)
+	}
+	if i > 0 {
+		err = fmt.Errorf("%w (the %s before it went to the editor)", err, plural(i, "answer"))
+	}
+	return err
+}
+
+// editorInterrupted is the error of graft apply interrupted on the editor
+// route, saying what reached the editor: of n answers, the first done
+// were sent and answered, and the next one was sent (it reached the
+// editor's graft serve, whose reply did not come back) or not.
+func editorInterrupted(done, n int, sent bool) error {
+	const check = "check the editor's buffers before running graft apply again"
+	switch {
+	case done == 0 && !sent:
+		return errors.New("interrupted before the answer was sent to the editor: nothing changed")
+	case done == 0 && n == 1:
+		return errors.New("interrupted after the answer was sent to the editor, before it answered: it may have applied it; " + check)
+	case done == 0:
+		return fmt.Errorf("interrupted after answer 1 of %d was sent to the editor, before it answered: it may have applied it, and sent no other; %s", n, check)
+	case !sent:
+		return fmt.Errorf("interrupted after %d of %d answers went to the editor, before answer %d was sent: %s", done, n, done+1, check)
+	}
+	return fmt.Errorf("interrupted after %d of %d answers went to the editor and answer %d was sent, before it answered: the editor may have applied it; %s", done, n, done+1, check)
 }
 
 // readEditorAnswers reads the answers as graft apply does, and returns the
