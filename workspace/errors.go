@@ -57,17 +57,17 @@ type tooLargeError struct{ size int64 }
 func (e *tooLargeError) Error() string {
 	size := "over"
 	if e.size > 0 {
-		size = fmt.Sprintf("%s (%d bytes), over", byteSize(e.size), e.size)
+		size = fmt.Sprintf("%s (%d bytes), over", ByteSize(e.size), e.size)
 	}
 	return fmt.Sprintf("%v: %s the %s limit on a file Graft edits; check that the block names the file it means, or change this one another way",
-		ErrTooLarge, size, byteSize(MaxFileSize))
+		ErrTooLarge, size, ByteSize(MaxFileSize))
 }
 
 func (e *tooLargeError) Unwrap() error { return ErrTooLarge }
 
-// byteSize returns n bytes in the largest binary unit it fills: "512
-// bytes", "32 MiB", "1.5 GiB".
-func byteSize(n int64) string {
+// ByteSize returns n bytes in the largest binary unit it fills, as the
+// messages about sizes say it: "512 bytes", "32 MiB", "1.5 GiB".
+func ByteSize(n int64) string {
 	const units = "KMGTPE"
 	if n < 1024 {
 		return fmt.Sprintf("%d bytes", n)

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,10 +39,10 @@ func sparseFile(t *testing.T, path, head string, size int64) {
 	}
 }
 
-// runBuilt runs the built graft with args in dir, stdin as its input, and
-// returns its combined output, exit status and peak resident memory in
-// bytes.
-func runBuilt(t *testing.T, dir string, stdin *os.File, args ...string) (string, int, int64) {
+// runBuilt runs the built graft with args in dir, stdin (when not nil) as
+// its input, and returns its combined output, exit status and peak
+// resident memory in bytes.
+func runBuilt(t *testing.T, dir string, stdin io.Reader, args ...string) (string, int, int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -83,5 +84,56 @@ func TestApplyRefusesAHugeFileUnread(t *testing.T) {
 	}
 	if rss > maxRSS {
 		t.Errorf("max RSS %d MiB, want under %d MiB: the file was read", rss>>20, maxRSS>>20)
+	}
+}
+
+// endless yields the byte x without end, as a runaway pipe would.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
+
+func TestApplyRefusesAHugeAnswer(t *testing.T) {
+	root := t.TempDir()
+	huge := filepath.Join(root, "huge.md")
+	sparseFile(t, huge, "a.txt\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n", 1<<30)
+	redirected, err := os.Open(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer redirected.Close()
+	const (
+		over  = "too large: 1 GiB (1073741824 bytes), over the 32 MiB limit on an answer; pass the model's answer itself"
+		grown = "graft apply: stdin: too large: over the 32 MiB limit on an answer"
+	)
+	tests := []struct {
+		name  string
+		stdin io.Reader
+		args  []string
+		want  string
+	}{
+		// A file, and stdin redirected from one: refused by their size.
+		{name: "file", args: []string{"huge.md"}, want: "graft apply: huge.md: " + over},
+		{name: "stdin from a file", stdin: redirected, want: "graft apply: stdin: " + over},
+		// A pipe: refused once a byte past the limit is read.
+		{name: "stdin from a pipe", stdin: endless{}, want: grown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code, rss := runBuilt(t, root, tt.stdin, append([]string{"apply", "--dry-run"}, tt.args...)...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("output does not say %q:\n%s", tt.want, out)
+			}
+			if rss > maxRSS {
+				t.Errorf("max RSS %d MiB, want under %d MiB", rss>>20, maxRSS>>20)
+			}
+		})
 	}
 }
