@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/workspace"
 )
 
 // TestAnswerNamingAHugeFile pastes into a markdown buffer an answer whose
@@ -53,4 +54,33 @@ func TestAnswerNamingAHugeFile(t *testing.T) {
 		t.Errorf("preview reply does not say the file is too large: %s", reply)
 	}
 	t.Logf("code actions and preview answered in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestAnswerBufferTooLarge makes an answer buffer larger than 32 MiB,
+// with its block at the end: it is no answer, as graft apply would refuse
+// it, so it is not parsed, for the diagnostics or for the code lenses.
+func TestAnswerBufferTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	block := "a.txt\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n"
+	answer := filepath.Join(dir, "answer.md")
+	if err := e.Open(answer, "markdown", block); err != nil {
+		t.Fatal(err)
+	}
+	u := lsptest.URI(answer)
+	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 1 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetText(answer, strings.Repeat("Some words.\n", workspace.MaxFileSize/12)+block); err != nil {
+		t.Fatal(err)
+	}
+	if lenses := answerLenses(t, e, answer); len(lenses) != 0 {
+		t.Errorf("code lenses in a buffer too large for an answer: %+v", lenses)
+	}
+	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 0 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
 }
