@@ -33,8 +33,10 @@ const sniffLen = 8000
 // the 50 MB past which it hides a buffer from extensions (and so from
 // graft serve), and matches the 32 MiB bound on a request over the editor
 // link. Past it a file is a log, a data dump or a build output, which a
-// block names by mistake, and reading it whole would cost its size in
-// memory, twice over in the plan and its diff, for nothing.
+// block names by mistake. At it, reading a file takes tens of milliseconds
+// and its size in memory, and a plan and its diff hold about three times
+// its size (the text, the text after, the engine's line index): see
+// BenchmarkReadFileAtLimit and BenchmarkPlanAtLimit.
 const MaxFileSize = 32 << 20
 
 // ReadFile returns the document at name, a path Path accepts. A file that
