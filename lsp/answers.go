@@ -82,6 +82,13 @@ type blockState struct {
 // a whole tree than an answer to review block by block.
 const answerLimit = 2000
 
+// answerSized reports whether text is no larger than an answer may be,
+// workspace.MaxFileSize, as graft apply bounds it. A larger document is a
+// log or a dump: parsing it would hold the handler's queue (code lenses
+// and actions parse a document not yet refreshed) for a second per
+// 250 MiB, and it gets no diagnostics.
+func answerSized(text string) bool { return len(text) <= workspace.MaxFileSize }
+
 func newAnswers(s *server) *answers {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &answers{s: s, ctx: ctx, cancel: cancel, docs: map[string]*answerDoc{}}
@@ -235,6 +242,10 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, nil, fmt.Errorf("reading the answer: %w", err)
 	}
 	st := &answerState{version: snap.Version}
+	if !answerSized(snap.Text) {
+		a.setTargets(ad, gen, nil)
+		return nil, st, nil
+	}
 	// The targets are known before the view of the plan is taken: a
 	// target that changes after it refreshes the answer again.
 	view := a.s.docs.View()
@@ -528,6 +539,9 @@ func (a *answers) blocksOf(d *openDoc) (int32, []blockState) {
 	}
 	// Not refreshed yet: where the blocks are is known at once, their
 	// fate is not.
+	if !answerSized(snap.Text) {
+		return 0, nil
+	}
 	blocks, err := dialect.Parse(snap.Text, dialect.Options{Exists: a.s.docs.View().Exists})
 	if err != nil || len(blocks) > answerLimit {
 		return 0, nil

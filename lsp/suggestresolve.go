@@ -179,19 +179,25 @@ const maxFollowBytes = 1 << 20
 // lineDiffEdits returns the edits, whole lines and in order, that turn old
 // into new. The common ends are skipped first, in linear time, so that a
 // change of a few lines costs little whatever the size of the text.
-func lineDiffEdits(old, new string) []udiff.Edit {
+func lineDiffEdits(old, new string) []udiff.Edit { return linesBetweenEnds(old, new, maxFollowBytes) }
+
+// linesBetweenEnds is lineDiffEdits with follow for maxFollowBytes: the
+// most text between the common ends that is compared line by line.
+func linesBetweenEnds(old, new string, follow int) []udiff.Edit {
 	p := commonPrefix(old, new)
 	p = strings.LastIndexByte(old[:p], '\n') + 1 // back to a line start
 	s := commonSuffix(old[p:], new[p:])
-	// The common end starts at a line start of old.
-	for s > 0 && len(old)-s > p && old[len(old)-s-1] != '\n' {
+	// The common end starts a line of both texts: else the middle of one
+	// ends within a line, which then matches none of the other's.
+	lineStart := func(t string, i int) bool { return i == p || t[i-1] == '\n' }
+	for s > 0 && !(lineStart(old, len(old)-s) && lineStart(new, len(new)-s)) {
 		s--
 	}
 	oldMid, newMid := old[p:len(old)-s], new[p:len(new)-s]
 	if oldMid == newMid {
 		return nil
 	}
-	if len(oldMid)+len(newMid) > maxFollowBytes {
+	if len(oldMid)+len(newMid) > follow {
 		return []udiff.Edit{{Start: p, End: len(old) - s, New: newMid}}
 	}
 	edits := udiff.Lines(oldMid, newMid)

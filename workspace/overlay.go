@@ -146,8 +146,8 @@ func (o *Overlay) Rel(abs string) string { return rel(o.Roots(), abs) }
 // Read returns the document at name, a path Path accepts: the open
 // buffer's text when the document is open (Exists is true, Mode is the
 // file's on disk or 0644), else the file on disk, read by Root.ReadFile.
-// A buffer out of sync is an error wrapping ErrOutOfSync, and binary text
-// is refused as ReadFile refuses it.
+// A buffer out of sync is an error wrapping ErrOutOfSync, and text too
+// large, binary or not UTF-8 is refused as ReadFile refuses it.
 func (o *Overlay) Read(ctx context.Context, name string) (Document, error) {
 	if err := ctx.Err(); err != nil {
 		return Document{}, fmt.Errorf("read %s: %w", name, err)
@@ -353,10 +353,15 @@ func readDisk(roots []*Root, abs string) (Document, error) {
 }
 
 // bufferDocument returns the document of an open buffer's text at abs,
-// refusing binary text and text that is not UTF-8 as ReadFile does.
+// refusing text larger than MaxFileSize, binary text and text that is not
+// UTF-8 as ReadFile does: a file is edited the same whether or not the
+// editor has it open.
 func bufferDocument(roots []*Root, abs, text string) (Document, error) {
 	refuse := func(err error) (Document, error) {
 		return Document{}, &fs.PathError{Op: "read", Path: rel(roots, abs), Err: err}
+	}
+	if len(text) > MaxFileSize {
+		return refuse(&tooLargeError{int64(len(text))})
 	}
 	if strings.IndexByte(text[:min(len(text), sniffLen)], 0) >= 0 {
 		return refuse(ErrBinary)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graft-editor/graft/engine"
@@ -120,6 +121,21 @@ func TestOverlayRefusesWhatReadFileRefuses(t *testing.T) {
 		}
 	}
 	wantRead(t, o, "latin1", "café", true) // the buffer wins over a file ReadFile refuses
+}
+
+func TestOverlayRefusesBuffersTooLarge(t *testing.T) {
+	dir := tree(t, nil)
+	o := NewOverlay(openRoot(t, dir))
+	o.Open(filepath.Join(dir, "at.txt"), strings.Repeat("x", MaxFileSize), 1)
+	o.Open(filepath.Join(dir, "over.txt"), strings.Repeat("x", MaxFileSize+1), 1)
+	for _, src := range []Source{o, o.View()} {
+		if doc, err := src.Read(context.Background(), "at.txt"); err != nil || len(doc.Text) != MaxFileSize {
+			t.Errorf("%T.Read of a buffer at the limit: %d bytes, %v", src, len(doc.Text), err)
+		}
+		if _, err := src.Read(context.Background(), "over.txt"); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "over.txt") {
+			t.Errorf("%T.Read of a buffer over the limit: %v, want %v naming it", src, err, ErrTooLarge)
+		}
+	}
 }
 
 func TestOverlayOutOfSyncBufferIsNoDiskRead(t *testing.T) {

@@ -20,7 +20,7 @@ const applyUsage = `usage: graft apply [flags] [FILE...]
 
 Apply the edit blocks in FILEs, or in stdin when there is none ("-" is
 stdin too), to the files of the workspace. Flags may come before or after
-the FILEs. Answers must be UTF-8 text.
+the FILEs. Answers must be UTF-8 text, of at most %[4]s each.
 
 flags:
   --root DIR       workspace root (default: current directory)
@@ -29,10 +29,10 @@ flags:
   --atomic         apply nothing unless every block resolves and every file
                    can be written
   --force          change read-only files too
-  --format NAME    force a dialect instead of auto-detection: %s
-  --threshold F    minimum similarity for a fuzzy match, in (0, 1] (default %g)
+  --format NAME    force a dialect instead of auto-detection: %[1]s
+  --threshold F    minimum similarity for a fuzzy match, in (0, 1] (default %[2]g)
   --target FILE    the file for blocks that name no path
-%s
+%[3]s
 exit status: 0 every block applied (or would, with --dry-run), 1 a block
 failed or was skipped, 2 bad usage or unreadable input, 130 interrupted
 (Ctrl-C): nothing is written after it, and a file being written is either
@@ -44,7 +44,7 @@ With --json, an error that stops graft before the report is printed as
 
 // printApplyUsage prints the usage of graft apply on w.
 func printApplyUsage(w io.Writer) {
-	fmt.Fprintf(w, applyUsage, strings.Join(dialect.Names(), ", "), engine.DefaultThreshold, editorUsage)
+	fmt.Fprintf(w, applyUsage, strings.Join(dialect.Names(), ", "), engine.DefaultThreshold, editorUsage, workspace.ByteSize(maxAnswer))
 }
 
 // applyFlags holds the command line of graft apply.

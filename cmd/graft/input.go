@@ -7,16 +7,28 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/term"
 
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/workspace"
 )
 
 // stdinName is the FILE that stands for standard input.
 const stdinName = "-"
+
+// maxAnswer is the largest answer graft apply reads, from a FILE or from
+// standard input: the limit on the files it edits, workspace.MaxFileSize
+// (32 MiB), which is also the editor link's bound on the request that
+// carries an answer to graft serve. A model's answer runs to kilobytes;
+// past the limit, the input is a log, a dump or the wrong file.
+const maxAnswer = workspace.MaxFileSize
+
+// errAnswerTooLarge is the error of an answer larger than maxAnswer.
+var errAnswerTooLarge = errors.New("too large")
 
 // An answer is the text of one answer, and where it came from.
 type answer struct{ name, text string }
@@ -54,7 +66,8 @@ func readBlocks(ctx context.Context, files []string, stdin io.Reader, opt dialec
 }
 
 // readAnswers reads the answers named by files, or stdin when there is
-// none. Each must be UTF-8 text. Reading stops as soon as ctx is done.
+// none. Each must be UTF-8 text of at most maxAnswer bytes. Reading
+// stops as soon as ctx is done.
 func readAnswers(ctx context.Context, files []string, stdin io.Reader, stderr io.Writer) ([]answer, error) {
 	if len(files) == 0 {
 		files = []string{stdinName}
@@ -72,14 +85,23 @@ func readAnswers(ctx context.Context, files []string, stdin io.Reader, stderr io
 			if isTerminal(stdin) {
 				fmt.Fprintf(stderr, "graft apply: reading the answer from standard input; end it with %s, or press Ctrl-C to cancel\n", endOfInput())
 			}
-			read = func() ([]byte, error) { return io.ReadAll(stdin) }
+			read = func() ([]byte, error) { return readAnswer(stdin) }
 		} else {
-			read = func() ([]byte, error) { return os.ReadFile(name) }
+			read = func() ([]byte, error) {
+				f, err := os.Open(name)
+				if err != nil {
+					return nil, err
+				}
+				defer f.Close()
+				return readAnswer(f)
+			}
 		}
 		data, err := readInterruptibly(ctx, read)
 		switch {
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("interrupted while reading %s: %w", name, ctx.Err())
+		case errors.Is(err, errAnswerTooLarge):
+			return nil, fmt.Errorf("%s: %w", name, err)
 		case err != nil && name == "stdin":
 			return nil, fmt.Errorf("read stdin: %w", err)
 		case err != nil:
@@ -91,6 +113,52 @@ func readAnswers(ctx context.Context, files []string, stdin io.Reader, stderr io
 		answers = append(answers, answer{name, string(data)})
 	}
 	return answers, nil
+}
+
+// readAnswer reads an answer from r, refusing one larger than maxAnswer
+// with an error wrapping errAnswerTooLarge: when r is a regular file, by
+// the size its Stat gives, before reading a byte, and else once it has
+// read maxAnswer bytes and one more.
+func readAnswer(r io.Reader) ([]byte, error) {
+	data := make([]byte, 0, 512)
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if fi.Size() > maxAnswer {
+				return nil, answerTooLarge(fi.Size())
+			}
+			data = make([]byte, 0, fi.Size()+1) // one more: the end is seen without growing
+		}
+	}
+	r = io.LimitReader(r, maxAnswer+1)
+	for {
+		if len(data) == cap(data) {
+			// Double, up to the limit and a byte.
+			data = slices.Grow(data, min(cap(data), maxAnswer+1-len(data)))
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(data) > maxAnswer {
+		return nil, answerTooLarge(0)
+	}
+	return data, nil
+}
+
+// answerTooLarge returns the error of an answer of size bytes, over
+// maxAnswer; a size of 0 is not known, only that it is over.
+func answerTooLarge(size int64) error {
+	over := "over"
+	if size > 0 {
+		over = fmt.Sprintf("%s (%d bytes), over", workspace.ByteSize(size), size)
+	}
+	return fmt.Errorf("%w: %s the %s limit on an answer; pass the model's answer itself, not a log or a dump",
+		errAnswerTooLarge, over, workspace.ByteSize(maxAnswer))
 }
 
 // readInterruptibly returns what read returns, or as soon as ctx is done:
