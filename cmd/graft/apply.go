@@ -128,7 +128,7 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	opt := dialect.Options{Format: f.format, Target: target, Exists: root.Exists}
 	blocks, err := readBlocks(ctx, f.files, stdin, opt, stderr)
 	if err != nil {
-		return applyError(stdout, stderr, f.json, exitUsage, err, "")
+		return applyError(stdout, stderr, f.json, orInterrupted(ctx, exitUsage), err, "")
 	}
 	prog := startProgress(stderr, len(blocks), f.json)
 
@@ -148,7 +148,7 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	prog.Stop()
 	if err != nil {
 		if res == nil {
-			return applyError(stdout, stderr, f.json, exitFailed, interrupted(ctx, err), "")
+			return applyError(stdout, stderr, f.json, orInterrupted(ctx, exitFailed), interrupted(ctx, err), "")
 		}
 		// Stopped while writing: the report says which files were written.
 		fmt.Fprintf(stderr, "graft apply: %s\n", escapeText(interrupted(ctx, err).Error()))
@@ -208,6 +208,15 @@ func wantsJSON(args []string) bool {
 		}
 	}
 	return false
+}
+
+// orInterrupted returns code, or exitInterrupted when ctx was interrupted:
+// the status the process exits with, which the JSON error must state.
+func orInterrupted(ctx context.Context, code int) int {
+	if ctx.Err() != nil {
+		return exitInterrupted
+	}
+	return code
 }
 
 // interrupted names an error that ctx's interruption caused as such.

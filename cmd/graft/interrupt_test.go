@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -93,7 +94,7 @@ func TestInterruptWhilePlanning(t *testing.T) {
 	writeFile(t, big, file.String())
 	writeFile(t, filepath.Join(dir, "answer.md"), answer.String())
 
-	for _, mode := range []string{"--dry-run", "--atomic"} {
+	for _, mode := range []string{"--dry-run", "--atomic", "--json"} {
 		t.Run(mode, func(t *testing.T) {
 			cmd := exec.Command(graftBinary(t), "apply", mode, "answer.md")
 			cmd.Dir = dir
@@ -112,7 +113,17 @@ func TestInterruptWhilePlanning(t *testing.T) {
 			if !strings.Contains(stderr.String(), "interrupted before anything was written") {
 				t.Errorf("stderr does not say it was interrupted:\n%s", &stderr)
 			}
-			if stdout.Len() > 0 {
+			switch {
+			case mode == "--json":
+				// The error, with the status the process exits with.
+				var e struct {
+					Error      string `json:"error"`
+					ExitStatus int    `json:"exitStatus"`
+				}
+				if err := json.Unmarshal(stdout.Bytes(), &e); err != nil || e.ExitStatus != exitInterrupted || !strings.Contains(e.Error, "interrupted") {
+					t.Errorf("JSON error %+v (%v), want exitStatus %d:\n%s", e, err, exitInterrupted, &stdout)
+				}
+			case stdout.Len() > 0:
 				t.Errorf("an interrupted run printed a report:\n%s", &stdout)
 			}
 			checkFile(t, big, file.String())
