@@ -10,8 +10,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/graft-editor/graft/mcpserver"
 )
 
@@ -36,6 +34,10 @@ flags:
                buffers; else write the disk. always: refuse the edits when
                no graft serve serves the root. never: always write the disk.
                preview_edits reads the disk.
+
+The client writes one JSON-RPC message a line, of at most 64 MiB. A line
+that cannot be served (not JSON, a batch, too long) is answered with a
+JSON-RPC error and skipped; graft mcp serves on until its input ends.
 `
 
 // runMCP is graft mcp.
@@ -67,19 +69,23 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		return exitUsage
 	}
 	info, _ := debug.ReadBuildInfo()
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserver.New(mcpserver.Options{
 		Root:    *root,
 		Dir:     dir,
 		Editor:  mode,
 		Version: version(info),
-		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:  logger,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "graft mcp: --root: %v\n", err)
 		return exitUsage
 	}
 	defer srv.Close()
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: stdin, Writer: stdout})
+	// Graft's transport, not the SDK's: it answers a line it cannot
+	// serve (not JSON, a batch, too large) and reads on, where the SDK's
+	// would end the session, and graft mcp with it.
+	err = srv.Run(ctx, &mcpserver.Transport{Reader: stdin, Writer: stdout, Logger: logger})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "graft mcp: %v\n", err)
 		return exitFailed
