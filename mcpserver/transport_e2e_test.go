@@ -447,3 +447,34 @@ func TestTransportKeepsServing(t *testing.T) {
 		})
 	}
 }
+
+// TestTransportStderrClosed: a client that closes graft mcp's standard
+// error must not end it when it logs a line it skips: Go ends a program
+// that writes to a broken pipe on descriptor 2 unless it handles
+// SIGPIPE.
+func TestTransportStderrClosed(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		want string // the reply's id
+	}{
+		{"a line graft mcp skips", "not JSON", "null"},
+		{"a request the SDK logs", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, "1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			c := startRaw(t, w)
+			w.Close()
+			c.send(tt.line)
+			if reply := c.reply(30 * time.Second); string(reply.ID) != tt.want || reply.Error == nil {
+				t.Errorf("reply %s, want an error with id %s", reply.raw, tt.want)
+			}
+			c.followUp(30 * time.Second)
+		})
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/graft-editor/graft/mcpserver"
 )
@@ -82,6 +84,13 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		return exitUsage
 	}
 	defer srv.Close()
+	// A client may close graft mcp's standard error (or its output), and
+	// Go ends a program that writes to a broken pipe on descriptor 1 or 2
+	// unless it asks for SIGPIPE: asked for, the write fails with EPIPE
+	// instead, which a log line ignores, and graft mcp serves on.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	// Graft's transport, not the SDK's: it answers a line it cannot
 	// serve (not JSON, a batch, too large) and reads on, where the SDK's
 	// would end the session, and graft mcp with it.
