@@ -8,9 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"syscall"
 
 	"github.com/graft-editor/graft/mcpserver"
 )
@@ -36,6 +36,10 @@ flags:
                buffers; else write the disk. always: refuse the edits when
                no graft serve serves the root. never: always write the disk.
                preview_edits reads the disk.
+
+The client writes one JSON-RPC message a line, of at most 64 MiB. A line
+that cannot be served (not JSON, a batch, too long) is answered with a
+JSON-RPC error and skipped; graft mcp serves on until its input ends.
 `
 
 // runMCP is graft mcp.
@@ -67,19 +71,30 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		return exitUsage
 	}
 	info, _ := debug.ReadBuildInfo()
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserver.New(mcpserver.Options{
 		Root:    *root,
 		Dir:     dir,
 		Editor:  mode,
 		Version: version(info),
-		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:  logger,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "graft mcp: --root: %v\n", err)
 		return exitUsage
 	}
 	defer srv.Close()
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: stdin, Writer: stdout})
+	// A client may close graft mcp's standard error (or its output), and
+	// Go ends a program that writes to a broken pipe on descriptor 1 or 2
+	// unless it asks for SIGPIPE: asked for, the write fails with EPIPE
+	// instead, which a log line ignores, and graft mcp serves on.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
+	// Graft's transport, not the SDK's: it answers a line it cannot
+	// serve (not JSON, a batch, too large) and reads on, where the SDK's
+	// would end the session, and graft mcp with it.
+	err = srv.Run(ctx, &mcpserver.Transport{Reader: stdin, Writer: stdout, Logger: logger})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "graft mcp: %v\n", err)
 		return exitFailed
