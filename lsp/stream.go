@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,9 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 )
+
+// maxProbe bounds the bytes of a message read to find its id.
+const maxProbe = 64 << 10
 
 // maxMessage bounds the size of one message the server reads: an open
 // 50 MB file fits, an absurd Content-Length does not exhaust memory.
@@ -144,25 +148,27 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 	return data, total, nil
 }
 
-// replyError answers a message that could not be decoded: a parse error
-// for what is not JSON, an invalid request for JSON that is not a
-// JSON-RPC message, with the message's id when it has a usable one.
+// replyError answers a message that could not be read: a parse error
+// for a broken frame or what is not JSON, an invalid request for JSON
+// that is not a JSON-RPC message. The reply carries the message's id
+// when data, what was read of it, tells it (see probeID), so that the
+// editor's request ends; else a null id. A notification gets no reply.
 func (s *stream) replyError(data []byte, cause error) error {
 	code, msg := jsonrpc2.ParseError, "parse error: "
-	var probe struct {
-		ID     json.RawMessage `json:"id"`
-		Method json.RawMessage `json:"method"`
-	}
-	id := json.RawMessage("null")
-	if data != nil && json.Valid(data) {
+	if !errors.Is(cause, errFraming) && json.Valid(data) {
 		code, msg = jsonrpc2.InvalidRequest, "invalid request: "
-		if json.Unmarshal(data, &probe) == nil && validID(probe.ID) {
-			id = probe.ID
+	}
+	id := probeID(data)
+	if id == nil {
+		var probe struct {
+			ID     json.RawMessage `json:"id"`
+			Method json.RawMessage `json:"method"`
 		}
-		if len(probe.ID) == 0 && len(probe.Method) > 0 {
+		if json.Unmarshal(data, &probe) == nil && len(probe.ID) == 0 && len(probe.Method) > 0 {
 			// A notification that cannot be read gets no reply.
 			return nil
 		}
+		id = json.RawMessage("null")
 	}
 	reply, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
@@ -173,6 +179,39 @@ func (s *stream) replyError(data []byte, cause error) error {
 		return err
 	}
 	return s.write(reply)
+}
+
+// probeID returns the id of the message data begins, or nil: the value
+// of the "id" member of the object data begins, read from its first
+// maxProbe bytes, when it is a number or a string and the bytes before
+// it are JSON. The value must be followed by ',' or '}': the end of
+// truncated input does not tell that a number ends there.
+func probeID(data []byte) json.RawMessage {
+	data = data[:min(len(data), maxProbe)]
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key != "id" {
+			continue
+		}
+		rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
+		if len(rest) == 0 || (rest[0] != ',' && rest[0] != '}') || !validID(v) {
+			return nil
+		}
+		return v
+	}
+	return nil
 }
 
 // validID reports whether raw is a JSON-RPC id: a number or a string.
