@@ -233,6 +233,13 @@ func (r *frameReader) readBody() (inbound, error) {
 			}
 			return inbound{body: body, broken: fmt.Errorf("%w: a header line within the %d bytes of Content-Length %d", errFraming, len(body), b.length)}, nil
 		}
+		if cap(body)-len(body) < len(c) {
+			// Double, as far as the count: append grows a large slice
+			// by a quarter, copying a large body many times over.
+			grown := make([]byte, len(body), min(b.length, max(2*cap(body), len(body)+len(c))))
+			copy(grown, body)
+			body = grown
+		}
 		body = append(body, c...)
 		r.discard(len(c))
 	}
