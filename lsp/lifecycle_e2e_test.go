@@ -215,17 +215,21 @@ func TestRequestBeforeInitialize(t *testing.T) {
 
 func TestMalformedMessages(t *testing.T) {
 	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	// The reply carries the message's id when it can be read, so that
+	// the editor's request ends; else a null id.
 	tests := []struct {
 		name string
 		body string
 		code int64
+		id   string
 	}{
-		{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":`, lsptest.CodeParseError},
-		{"not JSON", `not json at all`, lsptest.CodeParseError},
-		{"garbage after the object", `{"jsonrpc":"2.0","id":2,"method":"shutdown"` + "\xff}", lsptest.CodeParseError},
-		{"JSON that is no message", `{"foo":1}`, lsptest.CodeInvalidRequest},
-		{"a number", `42`, lsptest.CodeInvalidRequest},
-		{"a batch, which LSP does not have", `[{"jsonrpc":"2.0","id":3,"method":"shutdown"}]`, lsptest.CodeInvalidRequest},
+		{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":`, lsptest.CodeParseError, "1"},
+		{"truncated in the id", `{"jsonrpc":"2.0","id":1`, lsptest.CodeParseError, "null"},
+		{"not JSON", `not json at all`, lsptest.CodeParseError, "null"},
+		{"garbage after the object", `{"jsonrpc":"2.0","id":2,"method":"shutdown"` + "\xff}", lsptest.CodeParseError, "2"},
+		{"JSON that is no message", `{"foo":1}`, lsptest.CodeInvalidRequest, "null"},
+		{"a number", `42`, lsptest.CodeInvalidRequest, "null"},
+		{"a batch, which LSP does not have", `[{"jsonrpc":"2.0","id":3,"method":"shutdown"}]`, lsptest.CodeInvalidRequest, "null"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,8 +241,8 @@ func TestMalformedMessages(t *testing.T) {
 				t.Fatalf("no reply to %q: %v", tt.body, err)
 			}
 			r := e.Conn().Unmatched()[before]
-			if r.Error == nil || r.Error.Code != tt.code || string(r.ID) != "null" {
-				t.Errorf("reply to %q: id %s error %+v, want id null and code %d", tt.body, r.ID, r.Error, tt.code)
+			if r.Error == nil || r.Error.Code != tt.code || string(r.ID) != tt.id {
+				t.Errorf("reply to %q: id %s error %+v, want id %s and code %d", tt.body, r.ID, r.Error, tt.id, tt.code)
 			}
 			wantAlive(t, e)
 		})

@@ -1,32 +1,28 @@
 package lsp
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 )
 
-// maxMessage bounds the size of one message the server reads: an open
-// 50 MB file fits, an absurd Content-Length does not exhaust memory.
-const maxMessage = 256 << 20
-
 // A stream is the server's end of the base protocol: Content-Length
 // framed JSON-RPC messages. Unlike jsonrpc2.NewStream, whose read errors
-// end the connection, it answers a message it cannot decode with a
-// JSON-RPC error and goes on reading: the server never dies of one bad
-// message. Only the end of the input, or input that can no longer be
-// framed, ends it.
+// end the connection, it answers a message it cannot read with a
+// JSON-RPC error and goes on reading, resynchronised on the next header
+// when the framing was broken (see frameReader): the server never dies
+// of bad input, nor goes deaf to the messages after it. Only the end of
+// the input ends it.
 type stream struct {
-	in  *bufio.Reader
+	in  *frameReader
 	out io.Writer
 	c   io.Closer
 	log *zap.Logger
@@ -38,131 +34,78 @@ var _ jsonrpc2.Stream = (*stream)(nil)
 
 // newStream returns a stream over rwc.
 func newStream(rwc io.ReadWriteCloser, log *zap.Logger) *stream {
-	return &stream{in: bufio.NewReader(rwc), out: rwc, c: rwc, log: log}
+	return &stream{in: newFrameReader(rwc, log), out: rwc, c: rwc, log: log}
 }
 
-// errFraming is wrapped by the errors of input that cannot be framed.
-var errFraming = errors.New("cannot read the message frame")
-
-// Read returns the next message. A body that is not a JSON-RPC message
-// is answered with an error reply and skipped.
+// Read returns the next message. A frame that cannot be read, or a body
+// that is not a JSON-RPC message, is answered with an error reply and
+// skipped.
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	start := s.in.n
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return nil, s.in.n - start, err
 		}
-		data, n, err := s.readFrame()
-		if errors.Is(err, errFraming) {
-			s.log.Warn("unreadable message frame", zap.Error(err))
-			if werr := s.replyError(nil, err); werr != nil {
-				return nil, n, werr
+		f, err := s.in.next()
+		if err != nil {
+			return nil, s.in.n - start, err
+		}
+		if f.broken != nil {
+			s.log.Warn("unreadable message frame", zap.Error(f.broken), zap.Int("bytes", len(f.body)))
+			if werr := s.replyError(f.body, f.broken); werr != nil {
+				return nil, s.in.n - start, werr
 			}
 			continue
 		}
-		if err != nil {
-			return nil, n, err
+		msg, err := jsonrpc2.DecodeMessage(f.body)
+		if err == nil && !endsObject(f.body) {
+			// The decoder ignores what follows the object, most often
+			// the start of the next header, taken in by a count too
+			// large: that cannot end with '}'.
+			err = errors.New("bytes after the JSON object")
 		}
-		msg, err := jsonrpc2.DecodeMessage(data)
 		if err == nil {
-			return msg, n, nil
+			return msg, s.in.n - start, nil
 		}
-		s.log.Warn("undecodable message", zap.Error(err), zap.Int("bytes", len(data)))
-		if werr := s.replyError(data, err); werr != nil {
-			return nil, n, werr
+		// A count too large takes in the start of the next message.
+		body := s.in.resume(f.body)
+		if len(body) < len(f.body) {
+			err = fmt.Errorf("%w: Content-Length %d runs into the next message: %v", errFraming, len(f.body), err)
+		}
+		s.log.Warn("undecodable message", zap.Error(err), zap.Int("bytes", len(f.body)), zap.Int("given back", len(f.body)-len(body)))
+		if werr := s.replyError(body, err); werr != nil {
+			return nil, s.in.n - start, werr
 		}
 	}
 }
 
-// readFrame reads the headers and the body of one message. Unknown
-// headers are ignored, as the specification allows. A frame that cannot
-// be read but leaves the input in step (a header line without a colon, a
-// missing or oversized Content-Length) is an error wrapping errFraming,
-// after which reading goes on; any other error ends the input.
-func (s *stream) readFrame() ([]byte, int64, error) {
-	var total int64
-	length := -1
-	var bad error
-	for {
-		line, err := s.in.ReadString('\n')
-		total += int64(len(line))
-		if err != nil {
-			if errors.Is(err, io.EOF) && total == 0 {
-				return nil, total, io.EOF
-			}
-			return nil, total, fmt.Errorf("read header: %w", err)
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			if length < 0 && bad == nil && total <= 2 {
-				// Blank lines between messages are harmless.
-				total = 0
-				continue
-			}
-			break
-		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			bad = fmt.Errorf("%w: header line %q", errFraming, line)
-			continue
-		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-			if err != nil || n < 0 {
-				bad = fmt.Errorf("%w: Content-Length %q", errFraming, value)
-				continue
-			}
-			length = int(min(n, maxMessage+1))
-			if n > maxMessage {
-				bad = fmt.Errorf("%w: Content-Length %d exceeds %d", errFraming, n, maxMessage)
-				length = int(n)
-			}
-		}
-	}
-	switch {
-	case length < 0:
-		if bad == nil {
-			bad = fmt.Errorf("%w: no Content-Length header", errFraming)
-		}
-		return nil, total, bad
-	case bad != nil:
-		// Skip the body, so that the next frame is read in step.
-		n, err := io.CopyN(io.Discard, s.in, int64(length))
-		total += n
-		if err != nil {
-			return nil, total, fmt.Errorf("read body: %w", err)
-		}
-		return nil, total, bad
-	}
-	data, err := io.ReadAll(io.LimitReader(s.in, int64(length)))
-	total += int64(len(data))
-	if err != nil {
-		return nil, total, fmt.Errorf("read body: %w", err)
-	}
-	if len(data) < length {
-		return nil, total, fmt.Errorf("read body: %w", io.ErrUnexpectedEOF)
-	}
-	return data, total, nil
+// endsObject reports whether body ends, but for white space, with '}'.
+func endsObject(body []byte) bool {
+	body = bytes.TrimRight(body, " \t\r\n")
+	return len(body) > 0 && body[len(body)-1] == '}'
 }
 
-// replyError answers a message that could not be decoded: a parse error
-// for what is not JSON, an invalid request for JSON that is not a
-// JSON-RPC message, with the message's id when it has a usable one.
+// replyError answers a message that could not be read: a parse error
+// for a broken frame or what is not JSON, an invalid request for JSON
+// that is not a JSON-RPC message. The reply carries the message's id
+// when data, what was read of it, tells it (see probeID), so that the
+// editor's request ends; else a null id. A notification gets no reply.
 func (s *stream) replyError(data []byte, cause error) error {
 	code, msg := jsonrpc2.ParseError, "parse error: "
-	var probe struct {
-		ID     json.RawMessage `json:"id"`
-		Method json.RawMessage `json:"method"`
-	}
-	id := json.RawMessage("null")
-	if data != nil && json.Valid(data) {
+	if !errors.Is(cause, errFraming) && json.Valid(data) {
 		code, msg = jsonrpc2.InvalidRequest, "invalid request: "
-		if json.Unmarshal(data, &probe) == nil && validID(probe.ID) {
-			id = probe.ID
+	}
+	id := probeID(data)
+	if id == nil {
+		var probe struct {
+			ID     json.RawMessage `json:"id"`
+			Method json.RawMessage `json:"method"`
 		}
-		if len(probe.ID) == 0 && len(probe.Method) > 0 {
+		if json.Unmarshal(data, &probe) == nil && len(probe.ID) == 0 && len(probe.Method) > 0 {
 			// A notification that cannot be read gets no reply.
 			return nil
 		}
+		id = json.RawMessage("null")
 	}
 	reply, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
@@ -173,6 +116,39 @@ func (s *stream) replyError(data []byte, cause error) error {
 		return err
 	}
 	return s.write(reply)
+}
+
+// probeID returns the id of the message data begins, or nil: the value
+// of the "id" member of the object data begins, read from its first
+// maxProbe bytes, when it is a number or a string and the bytes before
+// it are JSON. The value must be followed by ',' or '}': the end of
+// truncated input does not tell that a number ends there.
+func probeID(data []byte) json.RawMessage {
+	data = data[:min(len(data), maxProbe)]
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key != "id" {
+			continue
+		}
+		rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
+		if len(rest) == 0 || (rest[0] != ',' && rest[0] != '}') || !validID(v) {
+			return nil
+		}
+		return v
+	}
+	return nil
 }
 
 // validID reports whether raw is a JSON-RPC id: a number or a string.
