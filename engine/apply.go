@@ -12,14 +12,21 @@ type Status string
 // The statuses of an edit, as the JSON report spells them.
 const (
 	StatusApplied Status = "applied"
-	StatusFailed  Status = "failed"
-	StatusSkipped Status = "skipped"
+	// StatusAlreadyApplied: the change already stands in the text (see
+	// Match.AlreadyApplied); nothing changed, and it counts as a success.
+	StatusAlreadyApplied Status = "already-applied"
+	StatusFailed         Status = "failed"
+	StatusSkipped        Status = "skipped"
 )
+
+// OK reports whether the status is a success: the edit applied, or its
+// change stood already.
+func (s Status) OK() bool { return s == StatusApplied || s == StatusAlreadyApplied }
 
 // An Outcome reports what happened to one edit in ApplyEdits.
 type Outcome struct {
 	Status Status
-	// Match is set when the edit applied.
+	// Match is set when the edit applied, or stood already.
 	Match *Match
 	// Err is set when the edit failed or was skipped; it is an *Error.
 	Err error
@@ -47,11 +54,15 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 		}
 		e.Line = lines.EditLine(e)
 		start := time.Now()
-		m, err := doc.Resolve(e, opt)
+		m, err := doc.ResolveAfter(e, opt, lines)
 		elapsed := time.Since(start)
 		if err != nil {
 			outcomes[i] = Outcome{Status: StatusFailed, Err: err, Elapsed: elapsed}
 			failed = i
+			continue
+		}
+		if m.AlreadyApplied {
+			outcomes[i] = Outcome{Status: StatusAlreadyApplied, Match: m, Elapsed: elapsed}
 			continue
 		}
 		lines.Record(m, doc.Text())

@@ -203,3 +203,116 @@ func outcome(m *engine.Match, err error) string {
 	}
 	return fmt.Sprintf("%s at lines %d-%d, score %.3f", m.Strategy, m.StartLine, m.EndLine, m.Score)
 }
+
+// corpusTwiceShare is the least share of the corpus's applied cases that,
+// applied again to their own result, must say every edit stands already.
+const corpusTwiceShare = 0.95
+
+// corpusTwiceChanged is the most share of those cases that may change
+// their text a second time. The text alone cannot tell some of them: a
+// block whose region stands twice in the file (two comment blocks alike),
+// applied to one, finds the other the second time, as it is; the history
+// of the edits Graft made, which graft apply and graft serve keep, tells
+// them, and this bound stays until the engine sees it.
+const corpusTwiceChanged = 0.002
+
+// TestCorpusAppliedTwice applies every case of the corpus that resolves
+// exactly a second time, to the text it made, as an agent does that sends
+// an answer again: nothing may change, and at least 95% of the cases must
+// say so, every edit already applied (the rest are refused).
+//
+// Two kinds of case need the history the engine does not see, and are
+// counted apart: a deletion without context leaves nothing that tells it
+// was made (only that its lines are gone), so it is refused, never counted
+// as applied; and an answer whose later block rewrote what an earlier one
+// wrote ("chained") has that earlier block quote, the second time, a text
+// that is no longer there (a stale edit). Both are logged.
+func TestCorpusAppliedTwice(t *testing.T) {
+	g := corpusGenerator(t)
+	n, only := corpusFlags.PerKind(testing.Short()), corpusFlags.Only()
+	table := corpus.NewTable()
+	var total, said, apart int
+	var changed, unsaid, history []string
+	for _, k := range corpus.Kinds() {
+		if only != "" && k.Name != only {
+			continue
+		}
+		cases, err := g.Cases(k.Name, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kt corpus.Tally
+		for _, c := range cases {
+			if c.Trap || runCorpusCase(c).verdict != corpus.Exact || c.Want == c.File {
+				continue
+			}
+			got, outs := engine.ApplyEdits(c.Want, c.Edits, engine.Options{})
+			needsHistory := k.Name == "chained" || deletionsOnly(c.Edits)
+			summary := fmt.Sprintf("%s %s:%d: %s", c.Name, c.Path, c.Line, strings.Join(corpus.Summaries(outs), "; "))
+			v := corpus.Refused
+			switch {
+			case got != c.Want && needsHistory:
+				history = append(history, summary)
+			case got != c.Want:
+				v = corpus.Wrong
+				changed = append(changed, summary+"\n"+corpus.Clip(udiff.Unified("once", "twice", c.Want, got), 16, reportIndent))
+			case allStand(outs):
+				v = corpus.Exact
+			}
+			kt.Add(v, corpus.Micros(outs)...)
+			if only != "" {
+				t.Logf("%-8s %s", v, summary)
+			}
+			if needsHistory && v != corpus.Exact {
+				apart++
+				continue
+			}
+			total++
+			switch v {
+			case corpus.Exact:
+				said++
+			case corpus.Refused:
+				unsaid = append(unsaid, summary)
+			}
+		}
+		table.Row(k.Name, &kt)
+	}
+	t.Logf("corpus applied twice, seed %d (exact: every edit already applied; wrong: the text changed again):\n%s", corpusFlags.Seed, table.String())
+	t.Logf("%d of %d cases said every edit was already applied; %d more need history (deletions without context, chained answers), %d of them changed their text again",
+		said, total, apart, len(history))
+	for _, h := range history[:min(len(history), 3)] {
+		t.Logf("needs history: %s", h)
+	}
+	for _, c := range changed {
+		t.Logf("changed again: %s", c)
+	}
+	if float64(len(changed)) > corpusTwiceChanged*float64(total) {
+		t.Errorf("%d of %d cases changed their text a second time, want at most %.1f%%; the first:\n%s",
+			len(changed), total, 100*corpusTwiceChanged, strings.Join(changed[:min(len(changed), 5)], "\n"))
+	}
+	if float64(said) < corpusTwiceShare*float64(total) {
+		t.Errorf("%d of %d cases said every edit was already applied, want at least %.0f%%; the first others:\n%s",
+			said, total, 100*corpusTwiceShare, strings.Join(unsaid[:min(len(unsaid), 8)], "\n"))
+	}
+}
+
+// deletionsOnly reports whether every edit deletes text without context:
+// its replacement is blank.
+func deletionsOnly(edits []engine.Edit) bool {
+	for _, e := range edits {
+		if strings.TrimSpace(e.New) != "" {
+			return false
+		}
+	}
+	return len(edits) > 0
+}
+
+// allStand reports whether every outcome says its change stood already.
+func allStand(outs []engine.Outcome) bool {
+	for _, o := range outs {
+		if o.Status != engine.StatusAlreadyApplied {
+			return false
+		}
+	}
+	return len(outs) > 0
+}

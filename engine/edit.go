@@ -81,6 +81,10 @@ type Options struct {
 	// Threshold is the minimum similarity in (0, 1] a fuzzy match needs;
 	// zero means DefaultThreshold.
 	Threshold float64
+
+	// ignoreStanding resolves the edit as if its change could not stand
+	// in the text already (see Document.ResolveAfter).
+	ignoreStanding bool
 }
 
 // DefaultThreshold is the minimum similarity of a fuzzy match when

@@ -49,6 +49,11 @@ type Error struct {
 	// Detail is extra text for the reader (for a conflict, both versions
 	// of the line).
 	Detail string
+
+	// line is a 1-based line of the file, apart from the candidates,
+	// where a line of the search that tells places apart stands; 0 for
+	// none.
+	line int
 }
 
 // Error returns the summary, the candidates and their diffs, in a form an

@@ -193,6 +193,11 @@ func FuzzApplyEdits(f *testing.F) {
 				}
 				checkChanges(t, text, o.Match.Changes)
 				text = o.Match.Apply(text)
+			case engine.StatusAlreadyApplied:
+				if o.Match == nil || o.Err != nil || !o.Match.AlreadyApplied || len(o.Match.Changes) != 0 {
+					t.Fatalf("already-applied edit %d: match %+v, error %v", i+1, o.Match, o.Err)
+				}
+				checkMatch(t, text, o.Match)
 			case engine.StatusFailed:
 				if o.Match != nil {
 					t.Errorf("failed edit %d has a match", i+1)

@@ -142,6 +142,7 @@ func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 		e := refuse(ReasonAmbiguous, "ambiguous: the search's line %q is at line %d of the file, but the place most like the search, lines %d-%d, has another line there; the code may have changed or moved: read the file again",
 			strings.TrimSpace(s[j].text), at+1, chosen.first+1, chosen.last+1)
 		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
+		e.line = at + 1
 		return nil, e
 	}
 	if from, to, lines := r.renaming(s, chosen); lines != "" {

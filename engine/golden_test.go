@@ -50,9 +50,9 @@ const goldenDir = "../testdata/engine"
 //	                  must come back unchanged
 //	error             substrings, one per line, of the failed edit's message;
 //	                  required exactly when an edit fails
-//	status            one status per edit and line (applied, failed or
-//	                  skipped); without it every edit must apply, or, with an
-//	                  error section, the single edit must fail
+//	status            one status per edit and line (applied, already-applied,
+//	                  failed or skipped); without it every edit must apply,
+//	                  or, with an error section, the single edit must fail
 //
 // txtar cannot show a carriage return, a byte order mark or a missing final
 // newline, so these escapes stand for them: a section whose name ends in
@@ -425,7 +425,7 @@ func (c *goldenCase) run(t *testing.T) {
 		if o.Status != x.status {
 			t.Errorf("edit %d: status %s, want %s", n, o.Status, x.status)
 		}
-		if o.Status != engine.StatusApplied {
+		if !o.Status.OK() {
 			var e *engine.Error
 			if !errors.As(o.Err, &e) {
 				t.Errorf("edit %d: %s with error %v (%T), want an *engine.Error", n, o.Status, o.Err, o.Err)

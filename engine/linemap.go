@@ -99,3 +99,23 @@ func (lm LineMap) Back(start, end int) (int, int) {
 	}
 	return start, end
 }
+
+// Wrote reports whether some of the lines start..end of the current text
+// were written by the matches recorded: lines an earlier edit put there
+// rather than lines of the text as it was.
+func (lm LineMap) Wrote(start, end int) bool {
+	for k := len(lm) - 1; k >= 0; k-- {
+		s := lm[k]
+		newEnd := s.end + s.delta // the last line s wrote
+		if newEnd >= s.start && start <= newEnd && end >= s.start {
+			return true
+		}
+		if start > newEnd {
+			start -= s.delta
+		}
+		if end > newEnd {
+			end -= s.delta
+		}
+	}
+	return false
+}

@@ -31,6 +31,11 @@ type Match struct {
 	// Notes say what was adjusted on the way, for people reading a report
 	// (kept lines, re-indentation, line hint used).
 	Notes []string
+	// AlreadyApplied says that the change already stands in the text, at
+	// StartLine-EndLine: the replacement is there, as it would be
+	// written, where it would land (an answer applied twice). Changes is
+	// then empty: applying the match changes nothing.
+	AlreadyApplied bool
 }
 
 // Apply returns text with the match's changes made. text must be the text

@@ -55,15 +55,31 @@ func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	case OpReplace:
 		return doc.replace(e, opt)
 	case OpInsert:
-		return doc.d.insert(e.Line, e.New)
+		m, err := doc.d.insert(e.Line, e.New)
+		return doc.d.standing(m, opt), err
 	}
 	return nil, refuse(ReasonInvalid, "a %s edit is a file operation, not a change to text", e.Op)
+}
+
+// ResolveAfter is Resolve for an edit that follows the edits of the same
+// answer whose matches lines recorded. A change that stands already only
+// in lines those edits wrote is not the file's: two blocks of one answer
+// may add the same line, each as its own change. The edit is then
+// resolved as if its change could not stand.
+func (doc *Document) ResolveAfter(e Edit, opt Options, lines LineMap) (*Match, error) {
+	m, err := doc.Resolve(e, opt)
+	if err == nil && m.AlreadyApplied && lines.Wrote(m.StartLine, m.EndLine) {
+		opt.ignoreStanding = true
+		return doc.Resolve(e, opt)
+	}
+	return m, err
 }
 
 // replace resolves an OpReplace edit.
 func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	if len(e.Scope) > 0 || e.EndOfFile {
-		return resolveWithin(doc.d.text, e, opt)
+		m, err := resolveWithin(doc.d.text, e, opt)
+		return doc.d.standing(m, opt), err
 	}
 	doc.resolves++
 	d := doc.d
@@ -84,9 +100,10 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 		return r.all(old, new)
 	}
 	var best, escaped *Match
-	var bestOld, escapedOld string
+	var bestRd, escapedRd reading
 	var bestErr *Error
-	for _, rd := range readings(old, new, e.Line) {
+	rds := readings(old, new, e.Line)
+	for _, rd := range rds {
 		m, err := r.reading(rd)
 		if m == nil && err == nil {
 			continue
@@ -95,8 +112,7 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 			if rd.literal && err.Reason == ReasonAmbiguous {
 				// The text as written is in the file, more than once: no
 				// other reading of it may pick one of those places.
-				r.alreadyApplied(err, old, new)
-				return nil, err
+				return r.refusal(err, rds[:1])
 			}
 			if bestErr == nil || betterError(err, bestErr) {
 				bestErr = err
@@ -104,13 +120,13 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 			continue
 		}
 		if m.Strategy == "exact" {
-			return m, nil
+			return r.standingMatch(m, rd)
 		}
 		if rd.escaped {
-			escaped, escapedOld = m, rd.old
+			escaped, escapedRd = m, rd
 		}
 		if best == nil || m.Score > best.Score {
-			best, bestOld = m, rd.old
+			best, bestRd = m, rd
 		}
 	}
 	// A reading that takes the search for escaped once too often, finds
@@ -120,15 +136,37 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	// into the file.
 	if escaped != nil && best != nil && best != escaped && escaped.StartLine <= best.EndLine && best.StartLine <= escaped.EndLine {
 		lo, hi := min(best.StartLine, escaped.StartLine)-1, max(best.EndLine, escaped.EndLine)
-		if r.linesFound(escapedOld, lo, hi) > r.linesFound(bestOld, lo, hi) {
-			best = escaped
+		if r.linesFound(escapedRd.old, lo, hi) > r.linesFound(bestRd.old, lo, hi) {
+			best, bestRd = escaped, escapedRd
 		}
 	}
 	if best != nil {
-		return best, nil
+		return r.standingMatch(best, bestRd)
 	}
-	r.alreadyApplied(bestErr, old, new)
-	return nil, bestErr
+	return r.refusal(bestErr, rds)
+}
+
+// refusal returns the answer to an edit refused with e: the refusal, or
+// the match saying its change stands already, as one of the readings rds
+// reads it (see standingInstead).
+func (r *resolver) refusal(e *Error, rds []reading) (*Match, error) {
+	note := ""
+	for _, rd := range rds {
+		m, why := r.standingInstead(e, rd.old, rd.new)
+		if m != nil {
+			return m, nil
+		}
+		if note == "" {
+			note = why
+		}
+	}
+	if note != "" {
+		if e.Detail != "" {
+			note = e.Detail + "\n" + note
+		}
+		e.Detail = note
+	}
+	return nil, e
 }
 
 // linesFound counts the non-blank lines of a search that stand among
@@ -146,37 +184,6 @@ func (r *resolver) linesFound(search string, lo, hi int) int {
 		}
 	}
 	return n
-}
-
-// alreadyApplied adds to a refusal that the replacement is in the file
-// already, as it is when an answer is applied twice.
-func (r *resolver) alreadyApplied(e *Error, old, new string) {
-	if e == nil || strings.TrimSpace(new) == "" || loose(new) == loose(old) {
-		return
-	}
-	if !oneLine(new) {
-		// A line inside the replacement that is nowhere in the file rules
-		// it out (as looseHits would, after a tally of its lines): so it
-		// is for most refusals, whose replacement keeps lines of a search
-		// that was not found.
-		lines, _ := trimEnds(splitLines(new), nil)
-		for j := 1; j < len(lines)-1; j++ {
-			if r.absent(lines[j]) {
-				return
-			}
-		}
-	}
-	hits := r.looseHits(new)
-	if len(hits) != 1 {
-		return
-	}
-	d := r.d
-	note := fmt.Sprintf("the replacement is in the file already, at lines %d-%d: the edit may have been applied before",
-		d.lineAt(hits[0].start)+1, d.lineAt(max(hits[0].start, hits[0].end-1))+1)
-	if e.Detail != "" {
-		note = e.Detail + "\n" + note
-	}
-	e.Detail = note
 }
 
 // absent reports whether line is known to be nowhere in the file, white

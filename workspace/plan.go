@@ -408,7 +408,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	doc := st.engineDoc()
 	r, err := await(ctx, func() resolved {
 		start := time.Now()
-		m, err := doc.Resolve(e, p.opt.Engine)
+		m, err := doc.ResolveAfter(e, p.opt.Engine, st.lines)
 		elapsed := time.Since(start)
 		if err != nil {
 			return resolved{err: err, elapsed: elapsed}

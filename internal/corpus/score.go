@@ -58,12 +58,14 @@ func (c Case) Judge(got string, applied int) Verdict {
 	return Refused
 }
 
-// Applied counts the outcomes of edits that applied, the count Judge
-// takes.
+// Applied counts the outcomes of edits that applied, or said their change
+// stood already, the count Judge takes: an edit said to stand already in
+// a text it should have changed is as wrong as one applied in the wrong
+// place.
 func Applied(outs []engine.Outcome) int {
 	n := 0
 	for _, o := range outs {
-		if o.Status == engine.StatusApplied {
+		if o.Status.OK() {
 			n++
 		}
 	}

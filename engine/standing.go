@@ -1,0 +1,394 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// An answer is often applied twice: sent again, retried, applied block by
+// block and then whole. Its change then already stands in the text, and
+// making it again would write the replacement a second time beside itself
+// (an insertion whose replacement still holds the search finds the search
+// again), or merge the old change into the code it became. Resolve tells
+// such an edit by the text alone, in two places:
+//
+//   - a match whose replacement is there already where it would land
+//     (standing): the bytes it would write are the bytes there, or the
+//     region it found is part of the replacement and the text holds the
+//     rest of the replacement around it (an insertion beside it);
+//   - a refusal, when the replacement stands once in the text, white space
+//     aside, and the search is clearly nowhere else (standingInstead).
+//
+// Where the replacement is in the text only as the resolver finds a search
+// (a model's copy a little off, lines the model elided or forgot), the
+// replacement is aligned where the search landed, or came closest, and
+// the evidence is the lines that tell the change: those it adds are there,
+// those it takes out are not (standingAligned). A resemblance alone never
+// is: a one-digit change leaves the replacement 99% like the text it was
+// not yet made in.
+//
+// Either way the edit comes back as a Match with AlreadyApplied set and
+// no Changes, at the lines where the change stands.
+
+// standing returns m, or the match saying that its change already stands
+// in the text, where m would write it.
+func (d *document) standing(m *Match, opt Options) *Match {
+	if m == nil || m.AlreadyApplied || len(m.Changes) != 1 || opt.ignoreStanding {
+		return m
+	}
+	c := m.Changes[0]
+	x := c.Text
+	if d.text[c.Start:c.End] == x {
+		return d.stands(m, c.Start, c.End, "the replacement is what the text holds there")
+	}
+	if strings.TrimSpace(x) == "" {
+		return m // a deletion, or white space: nothing tells it stands
+	}
+	// The replacement stands around the region the search found: the
+	// replacement still holds the search, and the text holds the rest of
+	// it there too. An insertion's empty region may be at either end.
+	if len(x) < c.End-c.Start {
+		return m
+	}
+	lo, hi := max(0, c.End-len(x)), min(len(d.text), c.Start+len(x))
+	for _, at := range occurrences(d.text[lo:hi], x, maxOccurrences) {
+		if p := lo + at; p <= c.Start && c.End <= p+len(x) {
+			return d.stands(m, p, p+len(x), "the replacement is there already")
+		}
+	}
+	return m
+}
+
+// stands returns the match of an edit whose change stands at the bytes
+// [start, end) of the text, found as m was.
+func (d *document) stands(m *Match, start, end int, why string) *Match {
+	a, b := d.lineAt(start), d.lineAt(max(start, end-1))
+	if start == end && start == len(d.text) && a > 0 {
+		a, b = a-1, a-1
+	}
+	note := fmt.Sprintf("already applied at lines %d-%d: %s; nothing changed", a+1, b+1, why)
+	return &Match{
+		Strategy:       m.Strategy,
+		Score:          m.Score,
+		StartLine:      a + 1,
+		EndLine:        b + 1,
+		AlreadyApplied: true,
+		Notes:          append([]string{note}, m.Notes...),
+	}
+}
+
+// standingInstead returns the match of an edit refused with e whose
+// replacement new stands where the search old could be: aligned where the
+// search came closest, the lines that tell the change say it was made
+// there (standingAligned); or it stands once in the text, white space
+// aside, and the search resolves to no place above the threshold apart
+// from it. Where that is not clear (the replacement stands in several
+// places, or the search is clearly at another one), it returns nil and a
+// note for the refusal, that the replacement is in the text already.
+func (r *resolver) standingInstead(e *Error, old, new string) (*Match, string) {
+	if e == nil || strings.TrimSpace(new) == "" || loose(new) == loose(old) || r.opt.ignoreStanding {
+		return nil, ""
+	}
+	if len(e.Candidates) > 0 && e.Reason != ReasonAmbiguous {
+		c := e.Candidates[0]
+		if m := r.standingAligned(old, new, c.StartLine-1, c.EndLine-1); m != nil {
+			return m, ""
+		}
+	}
+	if !oneLine(new) {
+		// A line inside the replacement that is nowhere in the file rules
+		// it out (as looseHits would, after a tally of its lines): so it
+		// is for most refusals, whose replacement keeps lines of a search
+		// that was not found.
+		lines, _ := trimEnds(splitLines(new), nil)
+		for j := 1; j < len(lines)-1; j++ {
+			if r.absent(lines[j]) {
+				return nil, ""
+			}
+		}
+	}
+	var hits []looseHit
+	for _, h := range r.looseHits(new) {
+		if r.wholeLines(h, new) {
+			hits = append(hits, h)
+		}
+	}
+	if len(hits) == 0 {
+		return nil, ""
+	}
+	d := r.d
+	var places []string
+	for i, h := range hits {
+		if i == 5 {
+			places = append(places, "...")
+			break
+		}
+		places = append(places, fmt.Sprintf("%d-%d", d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1))
+	}
+	h := hits[0]
+	a, b := d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
+	// The search is elsewhere when a place it resembles enough is apart
+	// from the replacement; for an ambiguous search, when none of the
+	// places it resembles is the replacement's.
+	elsewhere := len(hits) > 1
+	switch {
+	case e.Reason == ReasonAmbiguous:
+		// A search whose telling line stands in the replacement's place
+		// is about that place, whatever else it resembles.
+		elsewhere = elsewhere || !overlapsAny(e.Candidates, a, b) && (e.line < a || e.line > b)
+	case len(e.Candidates) > 0:
+		c := e.Candidates[0]
+		elsewhere = elsewhere || (c.EndLine < a || c.StartLine > b) && c.Score >= r.opt.threshold()
+	}
+	if elsewhere {
+		return nil, fmt.Sprintf("the replacement is in the file already, at lines %s: the edit may have been applied before", strings.Join(places, ", "))
+	}
+	strategy, why := "exact", "the replacement is there already"
+	if toLF(d.text[h.start:h.end]) != strings.TrimSpace(toLF(new)) {
+		strategy, why = "whitespace-blind", "the replacement is there already, white space aside"
+	}
+	m := &Match{Strategy: strategy, Score: h.score}
+	return d.stands(m, h.start, h.end, why+", and the search is nowhere else"), ""
+}
+
+// overlapsAny reports whether one of cands overlaps lines a-b (1-based).
+func overlapsAny(cands []Candidate, a, b int) bool {
+	for _, c := range cands {
+		if c.StartLine <= b && a <= c.EndLine {
+			return true
+		}
+	}
+	return false
+}
+
+// standingMatch returns m, the match of the reading rd, or the match
+// saying that its change stands already where m landed: its replacement
+// is there as m would write it (standing); for a match found only
+// approximately, the lines that tell the change say it was made there
+// (standingAligned); for a match found as it is, away from the line the
+// edit's hint gives, the replacement stands once where the hint points
+// (standingByHint). A match found only approximately next to a place
+// where the replacement stands, but not there, is refused: the search may
+// be the text the change replaced, quoted again (see nearReplacement).
+func (r *resolver) standingMatch(m *Match, rd reading) (*Match, error) {
+	if s := r.d.standing(m, r.opt); s != m || r.opt.ignoreStanding || loose(rd.new) == loose(rd.old) {
+		return s, nil
+	}
+	if c := m.Changes; len(c) == 1 && toLF(r.d.text[c[0].Start:c[0].End]) == rd.old {
+		return r.standingByHint(m, rd), nil // the search is there as it is
+	}
+	if s := r.standingAligned(rd.old, rd.new, m.StartLine-1, m.EndLine-1); s != nil {
+		return s, nil
+	}
+	if m.Score < 1 {
+		if e := r.nearReplacement(m, rd.new); e != nil {
+			return nil, e
+		}
+	}
+	return m, nil
+}
+
+// nearLines is how many lines around a match, beyond as many as the
+// replacement has, nearReplacement looks at.
+const nearLines = 3
+
+// nearReplacement returns the refusal of m, a match found only
+// approximately, when the replacement stands, white space aside, among
+// the lines around it (as many on each side as it has, and nearLines
+// more); nil when it does not. Which of the two places the edit means cannot be told: the search
+// resembles one, and the change it makes is already at the other.
+func (r *resolver) nearReplacement(m *Match, new string) *Error {
+	needle := loose(new)
+	if needle == "" {
+		return nil
+	}
+	d := r.d
+	n := strings.Count(strings.TrimSuffix(toLF(new), "\n"), "\n") + 1 + nearLines
+	lo, hi := max(0, m.StartLine-1-n), min(d.lineCount(), m.EndLine+n)
+	v := r.view(lo, hi)
+	var h looseHit
+	found := false
+	for _, at := range occurrences(v.text, needle, maxOccurrences) {
+		if h = r.hit(v, at, len(needle)); r.wholeLines(h, new) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	a, b := d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
+	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles lines %d-%d, but its replacement stands already at lines %d-%d: the edit may have been applied there before; quote the lines as they are now",
+		m.StartLine, m.EndLine, a, b)
+	e.Candidates = []Candidate{{StartLine: m.StartLine, EndLine: m.EndLine, Score: m.Score}, {StartLine: a, EndLine: b, Score: 1}}
+	return e
+}
+
+// standingByHint returns m, the match of a search found as it is, or the
+// match saying that its change stands already: the replacement is in the
+// text as it is, once, apart from m, and the edit's line hint points at
+// it rather than at m. A hint decides between two places, as it decides
+// between two places a search occurs: here, the search as the model last
+// saw it and the change it already made.
+func (r *resolver) standingByHint(m *Match, rd reading) *Match {
+	if rd.hint <= 0 || strings.TrimSpace(rd.new) == "" {
+		return m
+	}
+	d := r.d
+	at := occurrences(d.lf, toLF(rd.new), 2)
+	if len(at) != 1 {
+		return m
+	}
+	start, end := d.fromLF(at[0]), d.fromLF(at[0]+len(toLF(rd.new)))
+	there := Span{d.lineAt(start) + 1, d.lineAt(max(start, end-1)) + 1}
+	here := Span{m.StartLine, m.EndLine}
+	if k, ok := byHint([]Span{here, there}, rd.hint); !ok || k != 1 {
+		return m
+	}
+	return d.stands(m, start, end, fmt.Sprintf("the replacement is there already, where line hint %d points, while the search is at lines %d-%d", rd.hint, here.StartLine, here.EndLine))
+}
+
+// standingAligned returns the match of a change from old to new that
+// stands about file lines a-b (0-based, both included), where the search
+// old came closest: new, aligned in those lines and as many again on each
+// side as new has, is like the text there above the threshold, and the
+// lines that tell the change say it was made: every line new adds is
+// paired with a line there as it is, white space aside, and each line the
+// change adds or takes out is there as many times as new has it, not as
+// many as old has, in those lines and the lines a-b. It returns nil when
+// that is not so.
+func (r *resolver) standingAligned(old, new string, a, b int) *Match {
+	lines, _ := trimEnds(splitLines(toLF(new)), nil)
+	olines, _ := trimEnds(splitLines(toLF(old)), nil)
+	if len(lines) == 0 || len(olines) == 0 || a < 0 {
+		return nil
+	}
+	added, removed, counts := changedLines(olines, lines)
+	if len(counts) == 0 {
+		return nil // white space only: nothing tells it was made
+	}
+	d, ix := r.d, r.index()
+	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
+	sl := r.searchLines(lines)
+	reg, ok := ix.align(sl, lo, hi)
+	if !ok || reg.score < r.opt.threshold() || reg.ambiguousElision != "" {
+		return nil
+	}
+	for _, o := range reg.ops {
+		if o.s >= 0 && added[o.s] && (o.kind != opPair || sl[o.s].loose != ix.loose(o.f)) {
+			return nil // a line the change adds is not there
+		}
+	}
+	// The lines are counted where the search landed and where the
+	// replacement lines up, both: a replacement that lines up on a part
+	// of the search's place (one copy of a repeated line fewer) must not
+	// leave out the copy the change takes out.
+	// Lines an elision of the replacement stands for are not its own.
+	elided := map[int]bool{}
+	for _, o := range reg.ops {
+		if o.kind == opElided {
+			elided[o.f] = true
+		}
+	}
+	there := map[string]int{}
+	for f := min(reg.first, a); f <= max(reg.last, b); f++ {
+		if elided[f] {
+			continue
+		}
+		if k := ix.loose(f); counts[k] != (lineCounts{}) {
+			there[k]++
+		}
+	}
+	for k, c := range counts {
+		if c.new > c.old && there[k] < c.new || c.new < c.old && there[k] > c.new {
+			return nil // the region has a changed line as old has it
+		}
+	}
+	if len(removed) > 0 {
+		// Where the search lines up, no line the change takes out is
+		// there as it is: a copy of it elsewhere may remain.
+		osl := r.searchLines(olines)
+		oreg, ok := ix.align(osl, min(lo, a), max(hi, b+1))
+		if !ok {
+			return nil
+		}
+		for _, o := range oreg.ops {
+			if o.kind == opPair && removed[o.s] && osl[o.s].loose == ix.loose(o.f) {
+				return nil
+			}
+		}
+	}
+	m := &Match{Strategy: "similarity", Score: round3(reg.score)}
+	return d.stands(m, d.start[reg.first], d.end[reg.last], fmt.Sprintf("the lines it adds and takes out are as it leaves them, and the rest is %.0f%% alike", 100*reg.score))
+}
+
+// lineCounts counts a line's copies in a change's search and replacement.
+type lineCounts struct{ old, new int }
+
+// changedLines returns the lines of new (by index) that the change from
+// old adds, the lines of old (by index) it takes out, and the counts of
+// the lines, by loose view, that old and new have a different number of.
+// Blank lines and elisions do not count.
+func changedLines(old, new []string) (added, removed map[int]bool, counts map[string]lineCounts) {
+	a := make([]string, len(old))
+	for i, l := range old {
+		a[i] = loose(l)
+	}
+	b := make([]string, len(new))
+	for i, l := range new {
+		b[i] = loose(l)
+	}
+	counts = map[string]lineCounts{}
+	for i, k := range a {
+		if k != "" && !isElision(old[i]) {
+			c := counts[k]
+			c.old++
+			counts[k] = c
+		}
+	}
+	for i, k := range b {
+		if k != "" && !isElision(new[i]) {
+			c := counts[k]
+			c.new++
+			counts[k] = c
+		}
+	}
+	for k, c := range counts {
+		if c.old == c.new {
+			delete(counts, k)
+		}
+	}
+	added, removed = map[int]bool{}, map[int]bool{}
+	for _, dd := range diff(a, b) {
+		for j := dd.ReplStart; j < dd.ReplEnd; j++ {
+			if b[j] != "" && !isElision(new[j]) {
+				added[j] = true
+			}
+		}
+		for i := dd.Start; i < dd.End; i++ {
+			if a[i] != "" && !isElision(old[i]) {
+				removed[i] = true
+			}
+		}
+	}
+	return added, removed, counts
+}
+
+// wholeLines reports whether the loose hit h of text stands on the
+// file's lines as text stands on its own: each of its lines after the
+// first starts a line of the file (sameShape), and where text ends with a
+// line ending, the hit ends its line. The loose view runs the lines
+// together, so a hit may otherwise join the end of one line to the start
+// of the next.
+func (r *resolver) wholeLines(h looseHit, text string) bool {
+	text = toLF(text)
+	if oneLine(strings.TrimSpace(text)) {
+		return true
+	}
+	d := r.d
+	b := d.lineAt(max(h.start, h.end-1))
+	if strings.HasSuffix(text, "\n") && strings.TrimSpace(d.text[h.end:max(h.end, d.end[b])]) != "" {
+		return false
+	}
+	return r.sameShape(h, strings.TrimRight(text, "\n"))
+}
