@@ -570,6 +570,7 @@ func (s *Server) handle(ctx context.Context, root string, req *Request) *Reply {
 		return &Reply{Error: errStopping.Error()}
 	}
 	start := time.Now()
+	s.log.Debug("editor link: request read; waiting for its turn", zap.String("root", root))
 	release, err := s.turns.wait(ctx, s.opt.QueueTimeout)
 	if err != nil {
 		s.log.Warn("editor link: request not handled", zap.String("root", root), zap.Error(err))

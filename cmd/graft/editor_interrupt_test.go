@@ -209,9 +209,9 @@ func TestEditorRouteInterrupt(t *testing.T) {
 }
 
 // TestEditorRouteCancelledRequest cancels a routed request (its client
-// hangs up) while it waits in the queue behind an edit the editor has not
-// answered yet, and after its own edit was sent: the first is never
-// applied, the second is applied whole.
+// hangs up) while it waits in the link's queue behind an edit the editor
+// has not answered yet, and after its own edit was sent: the first is
+// never applied, the second is applied whole.
 func TestEditorRouteCancelledRequest(t *testing.T) {
 	// The held edit changes "return 41"; the queued one "// unsaved".
 	const queuedAnswer = "main.go\n<<<<<<< SEARCH\n// unsaved\n=======\n// queued\n>>>>>>> REPLACE\n"
@@ -253,7 +253,11 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 					rep, err := editorlink.Send(queuedCtx, root, &editorlink.Request{Text: queuedAnswer})
 					ch <- sent{rep, err}
 				}()
-				e.waitLog(t, "routed request queued", 2, 10*time.Second)
+				// The link takes one request at a time: the second waits
+				// in its queue behind the held one.
+				if !e.waitLog(t, "waiting for its turn", 2, 10*time.Second) {
+					t.Fatal("the second request did not reach the link's queue")
+				}
 				cancelQueued()
 				cancelled = ch
 			} else {
@@ -278,7 +282,9 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 				if err := e.Command(ctx, "graft.suggestions", map[string]any{}, &list); err != nil {
 					t.Fatal(err)
 				}
-				e.waitLog(t, "routed request dropped", 1, 5*time.Second)
+				if !e.waitLog(t, "request not handled", 1, 5*time.Second) {
+					t.Error("the link did not drop the cancelled request")
+				}
 			} else if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
 				t.Errorf("the server did not finish the edit it sent: %v\n%s", err, e.Stderr())
 			}
