@@ -73,7 +73,7 @@ func (d *document) stands(m *Match, start, end int, why string) *Match {
 		StartLine:      a + 1,
 		EndLine:        b + 1,
 		AlreadyApplied: true,
-		Notes:          append([]string{note}, m.Notes...),
+		Notes:          []string{note},
 	}
 }
 
@@ -175,7 +175,11 @@ func (r *resolver) standingMatch(m *Match, rd reading) (*Match, error) {
 		return s, nil
 	}
 	if c := m.Changes; len(c) == 1 && toLF(r.d.text[c[0].Start:c[0].End]) == rd.old {
-		return r.standingByHint(m, rd), nil // the search is there as it is
+		// The search is there as it is.
+		if e := r.changedSince(m, rd); e != nil {
+			return nil, e
+		}
+		return r.standingByHint(m, rd), nil
 	}
 	if s := r.standingAligned(rd.old, rd.new, m.StartLine-1, m.EndLine-1); s != nil {
 		return s, nil
@@ -391,4 +395,53 @@ func (r *resolver) wholeLines(h looseHit, text string) bool {
 		return false
 	}
 	return r.sameShape(h, strings.TrimRight(text, "\n"))
+}
+
+// changedSince returns the refusal of m, a match of a search found as it
+// is whose replacement keeps the search and adds lines around it, when
+// those lines stand there already, but not as the replacement writes
+// them: aligned about m, at least half the lines the replacement adds (two
+// or more) pair with lines of the text, and one of some length that the
+// file has once is there as it is. The change
+// was made, and the lines it added edited since; making it again would
+// write them twice. It returns nil otherwise.
+func (r *resolver) changedSince(m *Match, rd reading) *Error {
+	if !strings.Contains(rd.new, strings.TrimSpace(rd.old)) {
+		return nil
+	}
+	lines, _ := trimEnds(splitLines(toLF(rd.new)), nil)
+	olines, _ := trimEnds(splitLines(toLF(rd.old)), nil)
+	added, _, _ := changedLines(olines, lines)
+	if len(added) < 2 {
+		return nil // one line added tells too little
+	}
+	d, ix := r.d, r.index()
+	a, b := m.StartLine-1, m.EndLine-1
+	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
+	sl := r.searchLines(lines)
+	reg, ok := ix.align(sl, lo, hi)
+	if !ok {
+		return nil
+	}
+	// A telling line is one of some length that the file has once: a
+	// line like many others ("t.Parallel()") says nothing.
+	occs := r.tally(r.search(lines)).occs
+	paired, telling := 0, false
+	for _, o := range reg.ops {
+		if o.s < 0 || !added[o.s] || o.kind != opPair {
+			continue
+		}
+		paired++
+		l := &sl[o.s]
+		if oc := occs[l.key]; oc != nil && oc.count == 1 && len(l.loose) >= 10 && l.loose == ix.loose(o.f) {
+			telling = true
+		}
+	}
+	if 2*paired < len(added) || !telling || reg.first >= a && reg.last <= b {
+		return nil
+	}
+	e := refuse(ReasonConflict, "conflict: the lines this edit adds stand already at lines %d-%d, but not as it writes them: it may have been applied, and those lines edited since; read them, and quote them as they are now",
+		reg.first+1, reg.last+1)
+	e.Candidates = []Candidate{{StartLine: reg.first + 1, EndLine: reg.last + 1, Score: round3(reg.score)}}
+	return e
 }

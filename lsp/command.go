@@ -316,7 +316,9 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		return nil, err
 	}
 	if len(files) == 0 {
-		return &applyResult{Applied: p.res.Count(engine.StatusApplied) > 0 || len(p.res.Blocks) == 0}, nil
+		// Nothing to send: the edit stands when every block applied or
+		// stood already.
+		return &applyResult{Applied: p.res.Count(engine.StatusApplied) > 0 || p.res.OK()}, nil
 	}
 	if !caps.applyEdit {
 		err := errors.New("the editor does not support workspace/applyEdit; nothing applied")
@@ -370,6 +372,9 @@ func (s *server) summarize(ctx context.Context, p *plan) {
 	applied, failed, skipped := res.Count(engine.StatusApplied), res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Graft: %d applied", applied)
+	if n := res.Count(engine.StatusAlreadyApplied); n > 0 {
+		fmt.Fprintf(&b, ", %d already applied", n)
+	}
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", failed)
 	}

@@ -88,7 +88,7 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 	text := editorText(reply, rep)
 	return &mcp.CallToolResult{
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
-		IsError: !reply.Applied || rep.Applied < len(rep.Blocks),
+		IsError: !reply.Applied || rep.Applied+rep.AlreadyApplied < len(rep.Blocks),
 	}, rep, true, nil
 }
 
@@ -136,6 +136,8 @@ func editorReport(reply *editorlink.Reply) *Report {
 		switch engine.Status(b.Status) {
 		case engine.StatusApplied:
 			r.Applied++
+		case engine.StatusAlreadyApplied:
+			r.AlreadyApplied++
 		case engine.StatusSkipped:
 			r.Skipped++
 		default:
@@ -157,6 +159,8 @@ func editorText(reply *editorlink.Reply, rep *Report) string {
 			where += " " + lineRange(blk.StartLine, blk.EndLine)
 		}
 		switch {
+		case engine.Status(blk.Status) == engine.StatusAlreadyApplied:
+			fmt.Fprintf(&b, "Already applied at %s: the change is there already; nothing changed. %s\n", where, oneLine(blk.Message))
 		case engine.Status(blk.Status) != engine.StatusApplied:
 			fmt.Fprintf(&b, "Refused (%s): %s\n", blk.Path, strings.TrimSpace(blk.Message))
 		case exact(blk.Strategy):
@@ -177,7 +181,7 @@ func editorText(reply *editorlink.Reply, rep *Report) string {
 		b.WriteString("Applied in the editor's open buffers (the user's unsaved changes kept, undo available); the editor saves them.\n")
 	}
 	if len(reply.Blocks) > 1 || rep.Applied < len(rep.Blocks) {
-		fmt.Fprintf(&b, "%d applied, %d failed, %d skipped.\n", rep.Applied, rep.Failed, rep.Skipped)
+		fmt.Fprintf(&b, "%d applied, %d already applied, %d failed, %d skipped.\n", rep.Applied, rep.AlreadyApplied, rep.Failed, rep.Skipped)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

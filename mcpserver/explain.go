@@ -35,6 +35,9 @@ func outcomeText(res *workspace.Result, dryRun bool) string {
 		switch r.Status {
 		case engine.StatusApplied:
 			writeApplied(&b, r, dryRun)
+		case engine.StatusAlreadyApplied:
+			fmt.Fprintf(&b, "Already applied (%s %s): the change is in the file already; nothing written. %s\n",
+				pathOf(r), lineRange(r.StartLine, r.EndLine), oneLine(r.Message))
 		case engine.StatusSkipped:
 			fmt.Fprintf(&b, "Not applied (%s): %s\n", pathOf(r), firstLine(r.Message))
 		default:
@@ -49,7 +52,11 @@ func outcomeText(res *workspace.Result, dryRun bool) string {
 	}
 	applied := res.Count(engine.StatusApplied)
 	if len(res.Blocks) > 1 || applied < len(res.Blocks) {
-		fmt.Fprintf(&b, "%d applied, %d failed, %d skipped; ", applied, res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped))
+		fmt.Fprintf(&b, "%d applied, ", applied)
+		if n := res.Count(engine.StatusAlreadyApplied); n > 0 {
+			fmt.Fprintf(&b, "%d already applied, ", n)
+		}
+		fmt.Fprintf(&b, "%d failed, %d skipped; ", res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped))
 		switch {
 		case dryRun:
 			fmt.Fprintf(&b, "preview: %s would change, nothing written.\n", plural(changed, "file"))

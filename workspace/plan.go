@@ -125,8 +125,15 @@ func (r *Result) Count(s engine.Status) int {
 	return n
 }
 
-// OK reports whether every block applied.
-func (r *Result) OK() bool { return r.Count(engine.StatusApplied) == len(r.Blocks) }
+// OK reports whether every block applied, or stood already.
+func (r *Result) OK() bool {
+	for _, b := range r.Blocks {
+		if !b.Status.OK() {
+			return false
+		}
+	}
+	return true
+}
 
 // Plan resolves blocks against the documents of src and returns what they
 // do, writing nothing. The blocks of each file run in answer order, each
@@ -443,7 +450,8 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*
 			st.text, st.exists, st.lines = e.New, true, nil
 			m.Notes = []string{"created " + rel}
 		case st.text == e.New:
-			m.Notes = []string{rel + " already exists with this content; nothing to do"}
+			m.AlreadyApplied = true
+			m.Notes = []string{rel + " already exists with this content; nothing changed"}
 		case st.text == "":
 			// An empty file has nothing to lose: an empty search for it
 			// (aider's, OpenCode's way to write a file) fills it.
@@ -455,7 +463,9 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*
 		m.EndLine = lineCount(e.New)
 	case engine.OpDelete:
 		if !st.exists {
-			return nil, &fs.PathError{Op: "delete", Path: rel, Err: fs.ErrNotExist}
+			m.AlreadyApplied, m.EndLine = true, 0
+			m.Notes = []string{rel + " does not exist: deleted already; nothing changed"}
+			return m, nil
 		}
 		var err error
 		if m, err = p.deletion(ctx, st, b); err != nil {
@@ -601,6 +611,9 @@ func lineCount(s string) int {
 func (p *planner) apply(i int, m *engine.Match, lines engine.LineMap, elapsed time.Duration) {
 	r := &p.res.Blocks[i]
 	r.Status, r.Strategy, r.Score = engine.StatusApplied, m.Strategy, m.Score
+	if m.AlreadyApplied {
+		r.Status = engine.StatusAlreadyApplied
+	}
 	r.ResolvedStartLine, r.ResolvedEndLine = m.StartLine, m.EndLine
 	r.StartLine, r.EndLine = lines.Back(m.StartLine, m.EndLine)
 	r.Message = m.Message()
@@ -648,13 +661,14 @@ func (p *planner) skip(i, failed int) {
 // applied are reported skipped, and no file changes.
 func (p *planner) withhold() { p.res.Withhold() }
 
-// Withhold undoes the result unless every block applied: the blocks that
-// applied are reported skipped, and no file changes. It is what
+// Withhold undoes the result unless every block applied (or stood
+// already): the blocks that applied are reported skipped, and no file
+// changes. It is what
 // PlanOptions.Atomic does, for a caller that fails blocks after Plan.
 func (r *Result) Withhold() {
 	first := -1
 	for i, b := range r.Blocks {
-		if b.Status != engine.StatusApplied {
+		if !b.Status.OK() {
 			first = i
 			break
 		}

@@ -135,10 +135,10 @@ func TestPlanAndCommit(t *testing.T) {
 			after:   map[string]string{"cmd/tool/main.go": "package main\n"},
 		},
 		{
-			name:    "create over the same content changes nothing and applies",
+			name:    "create over the same content changes nothing: already applied",
 			files:   map[string]string{"a.go": "same\n"},
 			blocks:  []dialect.Block{create("a.go", "same\n")},
-			want:    []want{{engine.StatusApplied, "a.go", "already exists with this content"}},
+			want:    []want{{engine.StatusAlreadyApplied, "a.go", "already exists with this content"}},
 			changes: []string{"create a.go (unchanged)"},
 			after:   map[string]string{"a.go": "same\n"},
 		},
@@ -154,7 +154,7 @@ func TestPlanAndCommit(t *testing.T) {
 			name:    "create fills an existing empty file",
 			files:   map[string]string{"a.go": "", "b.go": ""},
 			blocks:  []dialect.Block{create("a.go", "package a\n"), create("b.go", "")},
-			want:    []want{{engine.StatusApplied, "a.go", "filled a.go, which was empty"}, {engine.StatusApplied, "b.go", "already exists with this content"}},
+			want:    []want{{engine.StatusApplied, "a.go", "filled a.go, which was empty"}, {engine.StatusAlreadyApplied, "b.go", "already exists with this content"}},
 			changes: []string{"create a.go", "create b.go (unchanged)"},
 			after:   map[string]string{"a.go": "package a\n", "b.go": ""},
 		},
@@ -181,10 +181,10 @@ func TestPlanAndCommit(t *testing.T) {
 			after:   map[string]string{},
 		},
 		{
-			name:    "delete",
+			name:    "delete, and a deletion already done",
 			files:   map[string]string{"a.go": "one\n", "b.go": "bee\n"},
 			blocks:  []dialect.Block{remove("a.go"), remove("gone.go")},
-			want:    []want{{engine.StatusApplied, "a.go", "deleted"}, {engine.StatusFailed, "gone.go", "file does not exist"}},
+			want:    []want{{engine.StatusApplied, "a.go", "deleted"}, {engine.StatusAlreadyApplied, "gone.go", "deleted already"}},
 			changes: []string{"delete a.go", "delete gone.go (unchanged)"},
 			after:   map[string]string{"b.go": "bee\n"},
 		},
@@ -337,12 +337,12 @@ func checkBlocks(t *testing.T, res *Result, blocks []dialect.Block, want []want)
 	for _, w := range want {
 		counts[w.status]++
 	}
-	for _, s := range []engine.Status{engine.StatusApplied, engine.StatusFailed, engine.StatusSkipped} {
+	for _, s := range []engine.Status{engine.StatusApplied, engine.StatusAlreadyApplied, engine.StatusFailed, engine.StatusSkipped} {
 		if got := res.Count(s); got != counts[s] {
 			t.Errorf("Count(%s) = %d, want %d", s, got, counts[s])
 		}
 	}
-	if ok := counts[engine.StatusApplied] == len(want); res.OK() != ok {
+	if ok := counts[engine.StatusApplied]+counts[engine.StatusAlreadyApplied] == len(want); res.OK() != ok {
 		t.Errorf("OK() = %v, want %v", res.OK(), ok)
 	}
 	for i, w := range want {
@@ -354,7 +354,7 @@ func checkBlocks(t *testing.T, res *Result, blocks []dialect.Block, want []want)
 		if got.Dialect != blocks[i].Dialect {
 			t.Errorf("block %d dialect = %q, want %q", i, got.Dialect, blocks[i].Dialect)
 		}
-		if (got.Err != nil) != (got.Status != engine.StatusApplied) {
+		if (got.Err != nil) != !got.Status.OK() {
 			t.Errorf("block %d: status %s with Err = %v", i, got.Status, got.Err)
 		}
 	}

@@ -1,6 +1,11 @@
 package workspace
 
-import "github.com/graft-editor/graft/engine"
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/graft-editor/graft/engine"
+)
 
 // A Report is the JSON report of a plan, as the outside contract fixes it
 // for graft apply --json and the tools of graft mcp: fields may be added,
@@ -9,8 +14,11 @@ type Report struct {
 	Blocks  []BlockReport `json:"blocks" jsonschema:"one entry per edit block, in the order they were given"`
 	Files   []FileReport  `json:"files" jsonschema:"one entry per file the blocks name"`
 	Applied int           `json:"applied" jsonschema:"the number of blocks that applied (for a preview: would apply)"`
-	Failed  int           `json:"failed" jsonschema:"the number of blocks that were refused"`
-	Skipped int           `json:"skipped" jsonschema:"the number of blocks left out because another block failed"`
+	// AlreadyApplied counts the blocks whose change stood in the file
+	// already: nothing written, a success.
+	AlreadyApplied int `json:"alreadyApplied" jsonschema:"the number of blocks whose change already stood in the file: nothing written for them, a success"`
+	Failed         int `json:"failed" jsonschema:"the number of blocks that were refused"`
+	Skipped        int `json:"skipped" jsonschema:"the number of blocks left out because another block failed"`
 	// Via says where the edits went: "disk" (graft wrote the files) or
 	// "editor" (an editor's graft serve applied them to its buffers).
 	Via string `json:"via,omitempty" jsonschema:"where the edits went: disk, or editor (the open buffers of the editor's graft serve)"`
@@ -22,10 +30,16 @@ type Report struct {
 // ResolvedEndLine give its lines in the text the block was resolved
 // against.
 type BlockReport struct {
-	Index         int     `json:"index"`
-	Path          string  `json:"path"`
-	Dialect       string  `json:"dialect"`
-	Status        string  `json:"status"`
+	Index   int    `json:"index"`
+	Path    string `json:"path"`
+	Dialect string `json:"dialect"`
+	Status  string `json:"status"`
+	// Reason is why a block failed or was skipped, a word a program can
+	// act on (engine.Reason: not-found, ambiguous, below-threshold,
+	// conflict, ...; or outside-root, binary, not-utf8, too-large,
+	// not-found-file for a file that cannot be edited); empty for a block
+	// that applied.
+	Reason        string  `json:"reason,omitempty"`
 	Strategy      string  `json:"strategy"`
 	Score         float64 `json:"score"`
 	StartLine     int     `json:"startLine"`
@@ -53,12 +67,13 @@ type FileReport struct {
 // set, and Via "disk".
 func (r *Result) Report(withDiff bool) *Report {
 	rep := &Report{
-		Blocks:  make([]BlockReport, len(r.Blocks)),
-		Files:   make([]FileReport, len(r.Files)),
-		Applied: r.Count(engine.StatusApplied),
-		Failed:  r.Count(engine.StatusFailed),
-		Skipped: r.Count(engine.StatusSkipped),
-		Via:     "disk",
+		Blocks:         make([]BlockReport, len(r.Blocks)),
+		Files:          make([]FileReport, len(r.Files)),
+		Applied:        r.Count(engine.StatusApplied),
+		AlreadyApplied: r.Count(engine.StatusAlreadyApplied),
+		Failed:         r.Count(engine.StatusFailed),
+		Skipped:        r.Count(engine.StatusSkipped),
+		Via:            "disk",
 	}
 	for i := range r.Blocks {
 		rep.Blocks[i] = r.Blocks[i].Report()
@@ -83,6 +98,7 @@ func (b *BlockResult) Report() BlockReport {
 		Path:          b.Path,
 		Dialect:       b.Dialect,
 		Status:        string(b.Status),
+		Reason:        b.Reason(),
 		Strategy:      b.Strategy,
 		Score:         b.Score,
 		StartLine:     b.StartLine,
@@ -100,4 +116,32 @@ func (b *BlockResult) Report() BlockReport {
 // against are not its lines in the file as it was.
 func (b *BlockResult) Moved() bool {
 	return b.ResolvedStartLine > 0 && (b.ResolvedStartLine != b.StartLine || b.ResolvedEndLine != b.EndLine)
+}
+
+// Reason returns the machine-readable reason a block failed or was
+// skipped (see BlockReport.Reason); empty for one that applied.
+func (b *BlockResult) Reason() string {
+	if b.Status.OK() || b.Err == nil {
+		return ""
+	}
+	var e *engine.Error
+	switch {
+	case errors.As(b.Err, &e):
+		return string(e.Reason)
+	case errors.Is(b.Err, ErrOutsideRoot):
+		return "outside-root"
+	case errors.Is(b.Err, ErrBadName):
+		return "bad-path"
+	case errors.Is(b.Err, ErrBinary):
+		return "binary"
+	case errors.Is(b.Err, ErrNotUTF8):
+		return "not-utf8"
+	case errors.Is(b.Err, ErrTooLarge):
+		return "too-large"
+	case errors.Is(b.Err, fs.ErrNotExist):
+		return "no-file"
+	case errors.Is(b.Err, ErrIsDir), errors.Is(b.Err, ErrNotRegular):
+		return "not-a-file"
+	}
+	return string(engine.ReasonInvalid)
 }

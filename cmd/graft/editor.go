@@ -266,8 +266,10 @@ type editorReport struct {
 	// operation or a file it had not open.
 	Files   []workspace.FileReport `json:"files"`
 	Applied int                    `json:"applied"`
-	Failed  int                    `json:"failed"`
-	Skipped int                    `json:"skipped"`
+	// AlreadyApplied counts the blocks whose change stood already.
+	AlreadyApplied int `json:"alreadyApplied"`
+	Failed         int `json:"failed"`
+	Skipped        int `json:"skipped"`
 	// EditorApplied says the editor applied every edit it was sent;
 	// FailureReason says why not.
 	EditorApplied bool   `json:"editorApplied"`
@@ -287,6 +289,8 @@ func (r *editorReport) add(rep *editorlink.Reply) {
 		switch engine.Status(b.Status) {
 		case engine.StatusApplied:
 			r.Applied++
+		case engine.StatusAlreadyApplied:
+			r.AlreadyApplied++
 		case engine.StatusFailed:
 			r.Failed++
 		case engine.StatusSkipped:
@@ -337,7 +341,7 @@ func (r *editorReport) writeSummary(w io.Writer) error {
 			path = fmt.Sprintf("%s:%d-%d", path, bl.StartLine, bl.EndLine)
 		}
 		fmt.Fprintf(&b, "block %d: %s %s", bl.Index+1, bl.Status, path)
-		if engine.Status(bl.Status) == engine.StatusApplied || bl.Strategy != "" {
+		if engine.Status(bl.Status).OK() || bl.Strategy != "" {
 			fmt.Fprintf(&b, " (%s, %.2f)", bl.Strategy, bl.Score)
 		}
 		b.WriteString("\n")
@@ -351,7 +355,11 @@ func (r *editorReport) writeSummary(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "%d applied, %d failed, %d skipped; ", r.Applied, r.Failed, r.Skipped)
+	fmt.Fprintf(&b, "%d applied, ", r.Applied)
+	if r.AlreadyApplied > 0 {
+		fmt.Fprintf(&b, "%d already applied, ", r.AlreadyApplied)
+	}
+	fmt.Fprintf(&b, "%d failed, %d skipped; ", r.Failed, r.Skipped)
 	switch {
 	case !r.EditorApplied:
 		reason := r.FailureReason

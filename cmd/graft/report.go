@@ -128,7 +128,7 @@ func writeSummary(w io.Writer, res *workspace.Result, dryRun bool) error {
 	var b strings.Builder
 	for _, r := range res.Blocks {
 		fmt.Fprintf(&b, "block %d: %s %s", r.Index+1, r.Status, where(&r))
-		if r.Status == engine.StatusApplied || r.Strategy != "" {
+		if r.Status.OK() || r.Strategy != "" {
 			fmt.Fprintf(&b, " (%s, %.2f)", r.Strategy, r.Score)
 		}
 		b.WriteString("\n")
@@ -146,8 +146,11 @@ func writeSummary(w io.Writer, res *workspace.Result, dryRun bool) error {
 			changed++
 		}
 	}
-	fmt.Fprintf(&b, "%d applied, %d failed, %d skipped; ",
-		res.Count(engine.StatusApplied), res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped))
+	fmt.Fprintf(&b, "%d applied, ", res.Count(engine.StatusApplied))
+	if n := res.Count(engine.StatusAlreadyApplied); n > 0 {
+		fmt.Fprintf(&b, "%d already applied, ", n)
+	}
+	fmt.Fprintf(&b, "%d failed, %d skipped; ", res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped))
 	if dryRun {
 		fmt.Fprintf(&b, "dry run: %s would change, nothing written\n", plural(changed, "file"))
 	} else {
