@@ -33,8 +33,8 @@ flags:
   --threshold F    minimum similarity for a fuzzy match, in (0, 1] (default %[2]g)
   --target FILE    the file for blocks that name no path
 %[3]s
-exit status: 0 every block applied (or would, with --dry-run), 1 a block
-failed or was skipped, 2 bad usage or unreadable input, 130 interrupted
+exit status: 0 every block applied or was already applied (or would, with
+--dry-run), 1 a block failed or was skipped, 2 bad usage or unreadable input, 130 interrupted
 (Ctrl-C): nothing is written after it, and a file being written is either
 finished or left as it was.
 

@@ -27,7 +27,7 @@ import (
 
 // The exit statuses of graft, as the outside contract fixes them.
 const (
-	exitOK     = 0 // every block applied
+	exitOK     = 0 // every block applied, or was already applied
 	exitFailed = 1 // a block failed or was skipped
 	exitUsage  = 2 // bad usage or unreadable input
 	// exitInterrupted is the status of a run that Ctrl-C stopped: 128
