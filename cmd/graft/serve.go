@@ -107,6 +107,13 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 			}
 		}
 	}
+	// An editor may close graft serve's standard error, where it logs;
+	// Go ends a program that writes to a broken pipe on descriptor 1 or 2
+	// unless it asks for SIGPIPE. Asked for, the log's write fails with
+	// EPIPE instead, and the server goes on serving.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	err = lsp.Serve(ctx, stdio{stdin, stdout}, opt)
 	switch {
 	case err == nil:
