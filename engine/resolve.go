@@ -151,7 +151,10 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 // reads it (see standingInstead).
 func (r *resolver) refusal(e *Error, rds []reading) (*Match, error) {
 	note := ""
-	for _, rd := range rds {
+	for k, rd := range rds {
+		if k > 0 && rd.new == rds[0].new {
+			continue // the replacement read as it is was looked for
+		}
 		m, why := r.standingInstead(e, rd.old, rd.new)
 		if m != nil {
 			return m, nil

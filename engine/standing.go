@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -171,7 +172,7 @@ func overlapsAny(cands []Candidate, a, b int) bool {
 // where the replacement stands, but not there, is refused: the search may
 // be the text the change replaced, quoted again (see nearReplacement).
 func (r *resolver) standingMatch(m *Match, rd reading) (*Match, error) {
-	if s := r.d.standing(m, r.opt); s != m || r.opt.ignoreStanding || loose(rd.new) == loose(rd.old) {
+	if s := r.d.standing(m, r.opt); s != m || r.opt.ignoreStanding {
 		return s, nil
 	}
 	if c := m.Changes; len(c) == 1 && toLF(r.d.text[c[0].Start:c[0].End]) == rd.old {
@@ -181,11 +182,15 @@ func (r *resolver) standingMatch(m *Match, rd reading) (*Match, error) {
 		}
 		return r.standingByHint(m, rd), nil
 	}
+	// The cheap test first: most edits, made the first time, end here.
+	if !r.changeNear(rd.old, rd.new, m.StartLine-1, m.EndLine-1) || loose(rd.new) == loose(rd.old) {
+		return m, nil
+	}
 	if s := r.standingAligned(rd.old, rd.new, m.StartLine-1, m.EndLine-1); s != nil {
 		return s, nil
 	}
 	if m.Score < 1 {
-		if e := r.nearReplacement(m, rd.new); e != nil {
+		if e := r.nearReplacement(m, rd); e != nil {
 			return nil, e
 		}
 	}
@@ -201,14 +206,21 @@ const nearLines = 3
 // the lines around it (as many on each side as it has, and nearLines
 // more); nil when it does not. Which of the two places the edit means cannot be told: the search
 // resembles one, and the change it makes is already at the other.
-func (r *resolver) nearReplacement(m *Match, new string) *Error {
+func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
+	new := rd.new
 	needle := loose(new)
 	if needle == "" {
+		return nil
+	}
+	if !r.changeNear(rd.old, new, m.StartLine-1, m.EndLine-1) {
 		return nil
 	}
 	d := r.d
 	n := strings.Count(strings.TrimSuffix(toLF(new), "\n"), "\n") + 1 + nearLines
 	lo, hi := max(0, m.StartLine-1-n), min(d.lineCount(), m.EndLine+n)
+	if lines := splitLines(toLF(new)); len(lines) > 2 && !r.allAmong(lines[1:len(lines)-1], nil, lo, hi) {
+		return nil // a whole line inside the replacement is not there
+	}
 	v := r.view(lo, hi)
 	var h looseHit
 	found := false
@@ -235,7 +247,7 @@ func (r *resolver) nearReplacement(m *Match, new string) *Error {
 // between two places a search occurs: here, the search as the model last
 // saw it and the change it already made.
 func (r *resolver) standingByHint(m *Match, rd reading) *Match {
-	if rd.hint <= 0 || strings.TrimSpace(rd.new) == "" {
+	if rd.hint <= 0 || strings.TrimSpace(rd.new) == "" || loose(rd.new) == loose(rd.old) {
 		return m
 	}
 	d := r.d
@@ -262,17 +274,23 @@ func (r *resolver) standingByHint(m *Match, rd reading) *Match {
 // many as old has, in those lines and the lines a-b. It returns nil when
 // that is not so.
 func (r *resolver) standingAligned(old, new string, a, b int) *Match {
+	if a < 0 || !r.changeNear(old, new, a, b) {
+		return nil // the line the change begins with is nowhere near: most edits, made the first time
+	}
 	lines, _ := trimEnds(splitLines(toLF(new)), nil)
 	olines, _ := trimEnds(splitLines(toLF(old)), nil)
-	if len(lines) == 0 || len(olines) == 0 || a < 0 {
+	if len(lines) == 0 || len(olines) == 0 {
 		return nil
+	}
+	d, ix := r.d, r.index()
+	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
+	if !r.allAmong(lines, newLines(olines, lines), lo, hi) {
+		return nil // a line the change adds is nowhere near: most edits, made the first time
 	}
 	added, removed, counts := changedLines(olines, lines)
 	if len(counts) == 0 {
 		return nil // white space only: nothing tells it was made
 	}
-	d, ix := r.d, r.index()
-	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
 	sl := r.searchLines(lines)
 	reg, ok := ix.align(sl, lo, hi)
 	if !ok || reg.score < r.opt.threshold() || reg.ambiguousElision != "" {
@@ -411,13 +429,19 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 	}
 	lines, _ := trimEnds(splitLines(toLF(rd.new)), nil)
 	olines, _ := trimEnds(splitLines(toLF(rd.old)), nil)
+	d, ix := r.d, r.index()
+	a, b := m.StartLine-1, m.EndLine-1
+	if !r.changeNear(rd.old, rd.new, a, b) {
+		return nil
+	}
+	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
+	if !r.anyAmong(lines, newLines(olines, lines), lo, hi, 10) {
+		return nil // no telling line it adds is near: most insertions, made the first time
+	}
 	added, _, _ := changedLines(olines, lines)
 	if len(added) < 2 {
 		return nil // one line added tells too little
 	}
-	d, ix := r.d, r.index()
-	a, b := m.StartLine-1, m.EndLine-1
-	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
 	sl := r.searchLines(lines)
 	reg, ok := ix.align(sl, lo, hi)
 	if !ok {
@@ -444,4 +468,91 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 		reg.first+1, reg.last+1)
 	e.Candidates = []Candidate{{StartLine: reg.first + 1, EndLine: reg.last + 1, Score: round3(reg.score)}}
 	return e
+}
+
+// allAmong reports whether each line of lines that which picks (all when
+// which is nil), blank lines and elisions aside, is among file lines
+// [lo, hi), white space aside: what a replacement that stands there
+// must have. It compares the lines' keys, which costs far less than
+// aligning them.
+func (r *resolver) allAmong(lines []string, which map[int]bool, lo, hi int) bool {
+	ix := r.index()
+	ix.hashRange(lo, hi)
+	keys := ix.key[lo:hi]
+	for j, l := range lines {
+		if which != nil && !which[j] || isElision(l) {
+			continue
+		}
+		k, n, _ := looseKey(l)
+		if n == 0 {
+			continue
+		}
+		if !slices.Contains(keys, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyAmong reports whether some line of lines that which picks, of at
+// least min bytes white space aside, is among file lines [lo, hi).
+func (r *resolver) anyAmong(lines []string, which map[int]bool, lo, hi, min int) bool {
+	ix := r.index()
+	ix.hashRange(lo, hi)
+	keys := ix.key[lo:hi]
+	for j, l := range lines {
+		if !which[j] || isElision(l) {
+			continue
+		}
+		if k, n, _ := looseKey(l); n >= min && slices.Contains(keys, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// newLines returns the lines of new (by index) whose loose view old has
+// nowhere: lines the change surely adds, found without a diff, to rule a
+// place out before anything costlier.
+func newLines(old, new []string) map[int]bool {
+	in := make(map[string]bool, len(old))
+	for _, l := range old {
+		in[loose(l)] = true
+	}
+	out := map[int]bool{}
+	for j, l := range new {
+		if k := loose(l); k != "" && !in[k] {
+			out[j] = true
+		}
+	}
+	return out
+}
+
+// changeNear reports whether the whole line of new that holds the first
+// byte where new and old differ is among the file lines about a-b
+// (0-based), as many again on each side as new has lines and nearLines
+// more, white space aside; and true when that line cannot say (it is the
+// first or the last of new, which may be part of a line, or new only
+// takes text out). It is the cheap test that rules out a place for a
+// change that stands, before the lines are split and aligned: it costs
+// one pass over the two texts and the keys of the lines about a-b.
+func (r *resolver) changeNear(old, new string, a, b int) bool {
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	start := strings.LastIndexByte(new[:p], '\n') + 1
+	end := strings.IndexByte(new[p:], '\n')
+	if start == 0 || end < 0 || p == len(new) {
+		return true
+	}
+	k, n, _ := looseKey(new[start : p+end])
+	if n == 0 {
+		return true
+	}
+	d, ix := r.d, r.index()
+	lines := strings.Count(new, "\n") + 1 + nearLines
+	lo, hi := max(0, a-lines), min(d.lineCount(), b+1+lines)
+	ix.hashRange(lo, hi)
+	return slices.Contains(ix.key[lo:hi], k)
 }
