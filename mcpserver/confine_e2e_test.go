@@ -1,12 +1,10 @@
 package mcpserver_test
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/graft-editor/graft/editorlink"
 	"github.com/graft-editor/graft/lsp/lsptest"
@@ -25,19 +23,7 @@ func TestEditorRouteKeepsToTheRoot(t *testing.T) {
 	if err := e.Open(secret, "plaintext", "a sea of text\n"); err != nil {
 		t.Fatal(err)
 	}
-	path, err := editorlink.SocketPath(sockets, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c, err := net.Dial("unix", path); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("graft serve does not listen on %s", path)
-		}
-	}
+	waitListening(t, sockets, a)
 	rel, err := filepath.Rel(a, secret)
 	if err != nil {
 		t.Fatal(err)

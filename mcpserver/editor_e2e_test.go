@@ -45,6 +45,14 @@ func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
 	if err := e.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
 		t.Fatal(err)
 	}
+	waitListening(t, sockets, root)
+	return e
+}
+
+// waitListening waits until a graft serve listens on root's socket in
+// sockets.
+func waitListening(t *testing.T, sockets, root string) {
+	t.Helper()
 	path, err := editorlink.SocketPath(sockets, root)
 	if err != nil {
 		t.Fatal(err)
@@ -52,11 +60,10 @@ func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if c, err := net.Dial("unix", path); err == nil {
 			c.Close()
-			return e
+			return
 		}
 	}
 	t.Fatalf("graft serve does not listen on %s", path)
-	return nil
 }
 
 func TestEditorRoute(t *testing.T) {
