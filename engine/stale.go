@@ -220,3 +220,32 @@ func mapLine(ds []lcs.Diff, p int, end bool) int {
 	}
 	return p + shift
 }
+
+// Stale returns the refusal of edit e as stale against history (see
+// Options.History), given what Resolve or ResolveAfter answered for it
+// against the document: m and err; nil when it is not stale. A caller
+// that reads the history only when an edit needs it calls Stale after a
+// resolution that was not exact, rather than passing the history to
+// Resolve.
+func (doc *Document) Stale(e Edit, m *Match, err error, history []Version) error {
+	if e.Op != OpReplace || len(history) == 0 || m != nil && m.Strategy == "exact" {
+		return nil
+	}
+	if serr := doc.d.stale(e, m, err, history); serr != nil {
+		return serr
+	}
+	return nil
+}
+
+// NeedsHistory reports whether the answer m, err to edit e could be
+// stale: the edit replaces text, and it was neither found as written nor
+// found to stand already.
+func NeedsHistory(e Edit, m *Match, err error) bool {
+	if e.Op != OpReplace || e.ReplaceAll || m != nil && (m.Strategy == "exact" || m.AlreadyApplied) {
+		return false
+	}
+	if re, ok := err.(*Error); ok && re.Reason == ReasonInvalid {
+		return false
+	}
+	return true
+}
