@@ -95,6 +95,15 @@ func findIn(vlf, old string) (int, bool) {
 	if lead == trail {
 		return 0, false
 	}
+	// A version that lacks a word of the search lacks the search: most
+	// versions are ruled out so, without splitting them into lines.
+	for _, l := range s[lead:trail] {
+		for _, w := range strings.Fields(l) {
+			if !strings.Contains(vlf, w) {
+				return 0, false
+			}
+		}
+	}
 	keys := make([]string, 0, trail-lead)
 	for _, l := range s[lead:trail] {
 		keys = append(keys, loose(l))

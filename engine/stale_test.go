@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,6 +84,35 @@ func TestStaleTable(t *testing.T) {
 			}
 			if c.stale && !strings.Contains(err.Error(), c.in) {
 				t.Fatalf("message lacks %q:\n%v", c.in, err)
+			}
+		})
+	}
+}
+
+// BenchmarkStaleLookup is the cost of the history on a miss: a fuzzy
+// block (a typo in a function's copy) resolved against a 3,000-line file
+// without history, and with 20 earlier versions (each the file with
+// another function changed), none of which holds the search. Exact blocks
+// never consult the history, so they cost the same with or without it.
+func BenchmarkStaleLookup(b *testing.B) {
+	f := generateGo(3000, 7)
+	c := fuzzyBlockAt(f, f.funcs[len(f.funcs)/2])
+	var history []engine.Version
+	for i := range 20 {
+		fn := f.funcs[i]
+		lines := strings.Split(f.text, "\n")
+		lines[fn.start] += " // changed"
+		history = append(history, engine.Version{Name: fmt.Sprint("version ", i), Text: strings.Join(lines, "\n")})
+	}
+	for _, bc := range []struct {
+		name    string
+		history []engine.Version
+	}{{"none", nil}, {"20-versions", history}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := engine.Resolve(c.text, c.edit, engine.Options{History: bc.history}); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
