@@ -82,6 +82,13 @@ type Options struct {
 	// zero means DefaultThreshold.
 	Threshold float64
 
+	// History holds earlier versions of the text, most recent first. An
+	// edit whose search is not in the text as written, but stands in one
+	// of them at lines that have changed since, is refused as stale
+	// (ReasonStale) rather than merged into the changed lines. Nil costs
+	// nothing.
+	History []Version
+
 	// ignoreStanding resolves the edit as if its change could not stand
 	// in the text already (see Document.ResolveAfter).
 	ignoreStanding bool

@@ -25,6 +25,9 @@ const (
 	ReasonInvalid Reason = "invalid"
 	// ReasonSkipped: an earlier edit to the same file failed.
 	ReasonSkipped Reason = "skipped"
+	// ReasonStale: the search quotes an earlier version of the text (one
+	// of Options.History), at lines that have changed since.
+	ReasonStale Reason = "stale"
 )
 
 // A Candidate is a region that resembled the search, shown in errors so

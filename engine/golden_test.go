@@ -53,6 +53,9 @@ const goldenDir = "../testdata/engine"
 //	status            one status per edit and line (applied, already-applied,
 //	                  failed or skipped); without it every edit must apply,
 //	                  or, with an error section, the single edit must fail
+//	version.N         earlier versions of the file, engine.Options.History,
+//	                  most recent first (version.1 first), each named
+//	                  "version N" in messages
 //
 // txtar cannot show a carriage return, a byte order mark or a missing final
 // newline, so these escapes stand for them: a section whose name ends in
@@ -130,7 +133,7 @@ type caseOptions struct {
 
 var (
 	optionLine  = regexp.MustCompile(`^([a-z][a-z-]*)(?:\.([1-9][0-9]*))?:\s*(.*)$`)
-	sectionName = regexp.MustCompile(`^(file|want|error|status|old|new)(?:\.([1-9][0-9]*))?(\.crlf)?$`)
+	sectionName = regexp.MustCompile(`^(file|want|error|status|old|new|version)(?:\.([1-9][0-9]*))?(\.crlf)?$`)
 	lineRange   = regexp.MustCompile(`^([0-9]+)-([0-9]+)$`)
 )
 
@@ -146,6 +149,13 @@ func parseCase(ar *txtar.Archive) (*goldenCase, error) {
 		return nil, err
 	}
 	c := &goldenCase{opts: engine.Options{Threshold: opts.threshold}, reasons: opts.reasons}
+	for n := 1; ; n++ {
+		v, ok := sections["version."+strconv.Itoa(n)]
+		if !ok {
+			break
+		}
+		c.opts.History = append(c.opts.History, engine.Version{Name: "version " + strconv.Itoa(n), Text: v})
+	}
 	var ok bool
 	if c.file, ok = sections["file"]; !ok {
 		return nil, errors.New("no file section")
@@ -264,7 +274,7 @@ func parseSections(files []txtar.File, opts *caseOptions) (map[string]string, er
 	sections := map[string]string{}
 	for _, f := range files {
 		m := sectionName.FindStringSubmatch(f.Name)
-		if m == nil || (m[2] != "" && m[1] != "old" && m[1] != "new") {
+		if m == nil || (m[2] != "" && m[1] != "old" && m[1] != "new" && m[1] != "version") {
 			return nil, fmt.Errorf("unknown section %q", f.Name)
 		}
 		name := strings.TrimSuffix(f.Name, ".crlf")

@@ -53,7 +53,13 @@ var scratchDocuments = sync.Pool{New: func() any { return new(Document) }}
 func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	switch e.Op {
 	case OpReplace:
-		return doc.replace(e, opt)
+		m, err := doc.replace(e, opt)
+		if len(opt.History) > 0 && (m == nil || m.Strategy != "exact") {
+			if serr := doc.d.stale(e, m, err, opt.History); serr != nil {
+				return nil, serr
+			}
+		}
+		return m, err
 	case OpInsert:
 		m, err := doc.d.insert(e.Line, e.New)
 		return doc.d.standing(m, opt), err

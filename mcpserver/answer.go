@@ -32,7 +32,7 @@ func (s *server) applyEdits(ctx context.Context, req *mcp.CallToolRequest, args 
 		return res, rep, err
 	}
 	res, err := workspace.Apply(ctx, root, blocks, workspace.ApplyOptions{
-		Plan: workspace.PlanOptions{Atomic: args.Atomic},
+		Plan: workspace.PlanOptions{Atomic: args.Atomic, History: s.history(root)},
 	})
 	if err != nil {
 		return nil, nil, err
@@ -55,7 +55,7 @@ func (s *server) previewEdits(ctx context.Context, req *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := workspace.Plan(ctx, root.Links(), blocks, workspace.PlanOptions{})
+	res, err := workspace.Plan(ctx, root.Links(), blocks, workspace.PlanOptions{History: s.history(root)})
 	if err != nil {
 		return nil, nil, err
 	}

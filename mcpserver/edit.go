@@ -34,7 +34,7 @@ func (s *server) edit(ctx context.Context, req *mcp.CallToolRequest, args EditAr
 		return res, rep, err
 	}
 	res, err := workspace.Apply(ctx, root, []dialect.Block{b}, workspace.ApplyOptions{
-		Plan: workspace.PlanOptions{},
+		Plan: workspace.PlanOptions{History: s.history(root)},
 	})
 	if err != nil {
 		return nil, nil, err

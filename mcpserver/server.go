@@ -40,6 +40,18 @@ type Options struct {
 	// Logger receives what the server has to say outside the protocol;
 	// nil discards it.
 	Logger *slog.Logger
+	// History, when set, returns the history of a workspace root: the
+	// earlier versions of its files that a stale block is told by, and
+	// where what the tools write is recorded (see workspace.History).
+	History func(root string) workspace.History
+}
+
+// history returns the history of root, or nil.
+func (s *server) history(root *workspace.Root) workspace.History {
+	if s.opt.History == nil {
+		return nil
+	}
+	return s.opt.History(root.Dir())
 }
 
 // A server holds the tool handlers' configuration.

@@ -199,6 +199,14 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 		}
 	}
 	err = CommitWith(ctx, root, res, CommitOptions{Atomic: opt.Plan.Atomic, Force: opt.Force})
+	if h := opt.Plan.History; h != nil {
+		// Under the lock: two processes never record at once.
+		for _, f := range res.Files {
+			if f.Changed && f.Err == nil && f.Existed && f.Exists && f.newAbs == "" {
+				h.Record(f.abs, f.Before)
+			}
+		}
+	}
 	if cerr := ctx.Err(); cerr != nil {
 		// The result says which files were written before it stopped.
 		return res, fmt.Errorf("interrupted while writing: %w", cerr)

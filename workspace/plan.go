@@ -22,6 +22,21 @@ type PlanOptions struct {
 	// Progress, when set, is called after each block is resolved, with
 	// the number of blocks planned so far and in all.
 	Progress func(done, total int)
+	// History, when set, gives the earlier versions of a file, asked for
+	// only when a block's search is not in the file as written: a block
+	// that quotes one of them, at lines changed since, fails as stale
+	// (see engine.Options.History). Apply records in it what it wrote.
+	History History
+}
+
+// A History keeps the earlier versions of the files under a root.
+type History interface {
+	// Versions returns the earlier versions of the file at abs, most
+	// recent first; none when it knows of none.
+	Versions(abs string) []engine.Version
+	// Record keeps before, the text of the file at abs that Apply has
+	// just replaced. It is called with the root locked.
+	Record(abs, before string)
 }
 
 // A Result is what a plan does: the fate of every block and the files that
@@ -416,6 +431,13 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	r, err := await(ctx, func() resolved {
 		start := time.Now()
 		m, err := doc.ResolveAfter(e, p.opt.Engine, st.lines)
+		if p.opt.History != nil && engine.NeedsHistory(e, m, err) {
+			// Only a search not found as written costs a look at the
+			// history.
+			if serr := doc.Stale(e, m, err, p.opt.History.Versions(st.abs)); serr != nil {
+				m, err = nil, serr
+			}
+		}
 		elapsed := time.Since(start)
 		if err != nil {
 			return resolved{err: err, elapsed: elapsed}

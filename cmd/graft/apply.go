@@ -13,6 +13,7 @@ import (
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -32,11 +33,19 @@ flags:
   --format NAME    force a dialect instead of auto-detection: %[1]s
   --threshold F    minimum similarity for a fuzzy match, in (0, 1] (default %[2]g)
   --target FILE    the file for blocks that name no path
+  --journal=false  neither consult nor write the journal of the texts graft
+                   replaced (also GRAFT_JOURNAL=off); see "stale" below
 %[3]s
 exit status: 0 every block applied or was already applied (or would, with
 --dry-run), 1 a block failed or was skipped, 2 bad usage or unreadable input, 130 interrupted
 (Ctrl-C): nothing is written after it, and a file being written is either
 finished or left as it was.
+
+stale: a block whose search is not in the file as written, but quotes an
+earlier version of it (a text graft apply or graft mcp replaced, kept in
+$XDG_STATE_HOME/graft/journal, else ~/.local/state/graft/journal; in a git
+repository, the staged file or the file at HEAD) at lines changed since,
+fails with reason "stale", the diff from then to now and the lines to quote.
 
 With --json, an error that stops graft before the report is printed as
 {"error": "...", "exitStatus": N} on stdout too.
@@ -59,6 +68,7 @@ type applyFlags struct {
 	target    string
 	editor    string   // --editor: auto, always or never (editor.go)
 	suggest   bool     // --suggest: pending suggestions in the editor (editor.go)
+	journal   bool     // --journal: consult and write the journal
 	files     []string // the answers to read; none: stdin; "-": stdin
 }
 
@@ -80,6 +90,7 @@ func parseApplyFlags(args []string) (*applyFlags, error) {
 	fs.StringVar(&f.target, "target", "", "")
 	fs.StringVar(&f.editor, "editor", editorAuto, "")
 	fs.BoolVar(&f.suggest, "suggest", false, "")
+	fs.BoolVar(&f.journal, "journal", true, "")
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
@@ -136,6 +147,7 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		Engine:   engine.Options{Threshold: f.threshold},
 		Atomic:   f.atomic,
 		Progress: prog.Update,
+		History:  history.New(root.Dir(), history.Options{Journal: f.journal, By: "graft apply", Git: true, Warn: stderr}),
 	}
 	var res *workspace.Result
 	if f.dryRun {

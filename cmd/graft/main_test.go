@@ -19,9 +19,28 @@ import (
 //
 // A race-enabled binary sleeps a second at exit by default; the graft
 // processes the tests start (this binary, run as graft) need not.
+//
+// The journal of the graft processes the tests start (see package
+// history) is kept in a temporary state directory, never the user's.
 func TestMain(m *testing.M) {
 	os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	testscript.Main(m, map[string]func(){"graft": main})
+	testscript.Main(privateState{m}, map[string]func(){"graft": main})
+}
+
+// privateState runs the tests with XDG_STATE_HOME in a temporary
+// directory, removed after them. testscript.Main calls Run only to run
+// the tests, not when this binary runs as graft.
+type privateState struct{ m *testing.M }
+
+func (p privateState) Run() int {
+	state, err := os.MkdirTemp("", "graft-test-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(state)
+	os.Setenv("XDG_STATE_HOME", state)
+	return p.m.Run()
 }
 
 // TestScripts runs the scripts in testdata/script (see the testscript
@@ -31,6 +50,14 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			// Each script has its own state directory, beside its work
+			// directory: $STATE/graft/journal holds its journals.
+			state := env.WorkDir + ".state"
+			env.Setenv("STATE", state)
+			env.Setenv("XDG_STATE_HOME", state)
+			return nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,
 			"write":  cmdWrite,

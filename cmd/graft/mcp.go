@@ -12,10 +12,12 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/mcpserver"
+	"github.com/graft-editor/graft/workspace"
 )
 
-const mcpUsage = `usage: graft mcp [--root DIR] [--editor auto|always|never]
+const mcpUsage = `usage: graft mcp [--root DIR] [--editor auto|always|never] [--journal=false]
 
 Serve Graft's edit tools to an agent over the Model Context Protocol, on
 standard input and output. Agents start it from their MCP configuration;
@@ -36,6 +38,12 @@ flags:
                buffers; else write the disk. always: refuse the edits when
                no graft serve serves the root. never: always write the disk.
                preview_edits reads the disk.
+  --journal=false
+               neither consult nor write the journal of the texts graft
+               replaced (also GRAFT_JOURNAL=off). With it, and in a git
+               repository with the staged and HEAD versions, a block that
+               quotes an earlier version at lines changed since fails as
+               stale.
 
 The client writes one JSON-RPC message a line, of at most 64 MiB. A line
 that cannot be served (not JSON, a batch, too long) is answered with a
@@ -48,6 +56,7 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 	fs.SetOutput(io.Discard)
 	root := fs.String("root", "", "")
 	editor := fs.String("editor", string(mcpserver.EditorAuto), "")
+	journal := fs.Bool("journal", true, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, mcpUsage)
@@ -78,6 +87,9 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		Editor:  mode,
 		Version: version(info),
 		Logger:  logger,
+		History: func(root string) workspace.History {
+			return history.New(root, history.Options{Journal: *journal, By: "graft mcp", Git: true, Warn: stderr})
+		},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "graft mcp: --root: %v\n", err)

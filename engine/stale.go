@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
+)
+
+// A Version is an earlier text of the document an edit is resolved
+// against: the text Graft's own last edit replaced, the file at a commit,
+// the staged file, a buffer at an earlier version.
+type Version struct {
+	// Name is how a message calls the version: "the file at HEAD (commit
+	// abc1234)", "the text graft apply replaced at 22:10 (3 minutes ago)".
+	Name string
+	// Text is the version's text.
+	Text string
+}
+
+// A model quotes the file as it read it. When it has edited the file
+// since (or a person has, or a commit moved on), its search is no longer
+// in the text as written, and a fuzzy match finds the rewritten region
+// and merges the old change into the new code: the edit is stale. So,
+// when an edit's search is not in the text as it is, Resolve looks for it
+// in the earlier versions Options.History holds, and refuses the edit as
+// stale when
+//
+//   - the search stands once in a version, as written or white space
+//     aside, at lines the later text has changed;
+//   - the change since then touches the lines the edit changes, as a
+//     three-way merge would find (a change since to a line the edit only
+//     quotes, apart from the lines it changes, is carried over by the
+//     resolver as it carries any drift, and is no reason to refuse);
+//   - and those lines are now where the resolver's match landed, or
+//     nowhere (the resolver found nothing, or they were deleted).
+//
+// Already applied comes first: a change that stands is not stale. The
+// look-up costs nothing when the search is in the text as written (the
+// exact path never consults the history).
+
+// stale returns the refusal of edit e as stale against one of the
+// versions, or nil. m and err are what the resolver found in the text.
+func (d *document) stale(e Edit, m *Match, err error, history []Version) *Error {
+	if m != nil && m.AlreadyApplied || e.ReplaceAll {
+		return nil
+	}
+	if re, ok := err.(*Error); ok && re.Reason == ReasonInvalid {
+		return nil
+	}
+	old, new := toLF(e.Old), toLF(e.New)
+	if strings.TrimSpace(old) == "" || strings.Contains(d.lf, old) {
+		return nil // the search is in the text as written: never stale
+	}
+	var cur []string // the text's lines, split once
+	for _, v := range history {
+		vlf := strings.TrimPrefix(toLF(v.Text), bom)
+		if vlf == d.lf {
+			continue
+		}
+		va, ok := findIn(vlf, old)
+		if !ok {
+			continue
+		}
+		if cur == nil {
+			cur = splitLines(d.lf)
+		}
+		if err := staleAt(v, splitLines(vlf), cur, va, old, new, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findIn returns the 0-based line of the version text vlf where the
+// search old stands once, as written or else white space aside; the
+// search's first line is at that line.
+func findIn(vlf, old string) (int, bool) {
+	if at := occurrences(vlf, old, 2); len(at) > 0 {
+		if len(at) > 1 {
+			return 0, false // the version cannot tell which place was quoted
+		}
+		return strings.Count(vlf[:at[0]], "\n"), true
+	}
+	s := splitLines(old)
+	lead := 0
+	for lead < len(s) && isBlank(s[lead]) {
+		lead++
+	}
+	trail := len(s)
+	for trail > lead && isBlank(s[trail-1]) {
+		trail--
+	}
+	if lead == trail {
+		return 0, false
+	}
+	// A version that lacks a word of the search lacks the search: most
+	// versions are ruled out so, without splitting them into lines.
+	for _, l := range s[lead:trail] {
+		for _, w := range strings.Fields(l) {
+			if !strings.Contains(vlf, w) {
+				return 0, false
+			}
+		}
+	}
+	keys := make([]string, 0, trail-lead)
+	for _, l := range s[lead:trail] {
+		keys = append(keys, loose(l))
+	}
+	vl := splitLines(vlf)
+	found, at := 0, 0
+	for i := 0; i+len(keys) <= len(vl) && found < 2; i++ {
+		if loose(vl[i]) != keys[0] {
+			continue
+		}
+		k := 1
+		for k < len(keys) && loose(vl[i+k]) == keys[k] {
+			k++
+		}
+		if k == len(keys) {
+			found, at = found+1, i
+		}
+	}
+	if found != 1 {
+		return 0, false
+	}
+	return max(0, at-lead), true
+}
+
+// staleAt returns the refusal of the edit (search old, replacement new)
+// whose search stands at line va of the version v (lines vl), when the
+// text (lines cur) has changed the lines the edit changes since, or nil.
+func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Error {
+	s, t := splitLines(old), splitLines(new)
+	vb := min(len(vl), va+len(s))
+	since := linesDiff(vl, cur)
+	edit := diff(s, t)
+	if len(edit) == 0 {
+		return nil
+	}
+	clash := false
+	for _, h := range since {
+		if h.End < va || h.Start > vb {
+			continue
+		}
+		for _, b := range edit {
+			if h.Start <= va+b.End && va+b.Start <= h.End {
+				clash = true
+			}
+		}
+	}
+	if !clash {
+		return nil
+	}
+	ca, cb := mapLine(since, va, false), mapLine(since, vb, true)
+	if m != nil && cb > ca && (m.EndLine < ca || m.StartLine-1 > cb) {
+		return nil // the resolver found the search at another place
+	}
+	then := strings.Join(vl[va:vb], "\n") + "\n"
+	now := ""
+	if cb > ca {
+		now = strings.Join(cur[ca:cb], "\n") + "\n"
+	}
+	e := &Error{Reason: ReasonStale}
+	where := fmt.Sprintf("now lines %d-%d", ca+1, cb)
+	if cb == ca {
+		where = fmt.Sprintf("deleted since, at line %d now", ca+1)
+	} else if cb-ca == 1 {
+		where = fmt.Sprintf("now line %d", ca+1)
+	}
+	e.Summary = fmt.Sprintf("stale: the search quotes %s, lines %d-%d there, which have changed since (%s); nothing was merged into the changed code: quote the current lines", v.Name, va+1, vb, where)
+	var b strings.Builder
+	b.WriteString("what changed since, from ")
+	b.WriteString(v.Name)
+	b.WriteString(" to the file now:\n")
+	b.WriteString(clip(udiff.Unified("then", "now", then, now), 40))
+	lo, hi := ca, cb
+	if hi == lo {
+		lo, hi = max(0, ca-2), min(len(cur), ca+2)
+	}
+	if hi > lo {
+		fmt.Fprintf(&b, "the current lines %d-%d, to quote:\n", lo+1, hi)
+		b.WriteString(clip(strings.Join(cur[lo:hi], "\n")+"\n", 40))
+	}
+	e.Detail = b.String()
+	return e
+}
+
+// linesDiff returns the edits that turn lines a into lines b, with their
+// common start and end left out of the search for a common subsequence:
+// a version mostly differs from the text in one place or a few.
+func linesDiff(a, b []string) []lcs.Diff {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	ds := diff(a[p:len(a)-q], b[p:len(b)-q])
+	for i := range ds {
+		ds[i].Start += p
+		ds[i].End += p
+		ds[i].ReplStart += p
+		ds[i].ReplEnd += p
+	}
+	return ds
+}
+
+// mapLine returns where the boundary before line p of the old lines stands
+// in the new ones, through the edits ds. A boundary inside an edit goes to
+// the edit's start, or its end when end is set.
+func mapLine(ds []lcs.Diff, p int, end bool) int {
+	shift := 0
+	for _, d := range ds {
+		switch {
+		case d.Start == d.End && d.Start == p, d.Start < p && p < d.End:
+			if end {
+				return d.ReplEnd
+			}
+			return d.ReplStart
+		case d.End <= p:
+			shift = d.ReplEnd - d.End
+			continue
+		}
+		break
+	}
+	return p + shift
+}
+
+// Stale returns the refusal of edit e as stale against history (see
+// Options.History), given what Resolve or ResolveAfter answered for it
+// against the document: m and err; nil when it is not stale. A caller
+// that reads the history only when an edit needs it calls Stale after a
+// resolution that was not exact, rather than passing the history to
+// Resolve.
+func (doc *Document) Stale(e Edit, m *Match, err error, history []Version) error {
+	if e.Op != OpReplace || len(history) == 0 || m != nil && m.Strategy == "exact" {
+		return nil
+	}
+	if serr := doc.d.stale(e, m, err, history); serr != nil {
+		return serr
+	}
+	return nil
+}
+
+// NeedsHistory reports whether the answer m, err to edit e could be
+// stale: the edit replaces text, and it was neither found as written nor
+// found to stand already.
+func NeedsHistory(e Edit, m *Match, err error) bool {
+	if e.Op != OpReplace || e.ReplaceAll || m != nil && (m.Strategy == "exact" || m.AlreadyApplied) {
+		return false
+	}
+	if re, ok := err.(*Error); ok && re.Reason == ReasonInvalid {
+		return false
+	}
+	return true
+}

@@ -1,0 +1,223 @@
+package history
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func newJournal(t testing.TB) (*Journal, string) {
+	t.Helper()
+	state := filepath.Join(t.TempDir(), "state", "graft", "journal")
+	root := t.TempDir()
+	j, err := OpenJournal(state, root, "graft apply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, root
+}
+
+func TestJournalRecordsPrivatelyMostRecentFirst(t *testing.T) {
+	j, root := newJournal(t)
+	clock := time.Date(2026, 11, 26, 22, 10, 0, 0, time.UTC)
+	j.Now = func() time.Time { return clock }
+	abs := filepath.Join(root, "a.go")
+	for _, text := range []string{"one\n", "two\n", "two\n"} {
+		if err := j.Record(abs, text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock = clock.Add(3 * time.Minute)
+	vs := j.Versions(abs)
+	if len(vs) != 2 || vs[0].Text != "two\n" || vs[1].Text != "one\n" {
+		t.Fatalf("versions %+v", vs)
+	}
+	if !strings.Contains(vs[0].Name, "the text graft apply replaced at") || !strings.HasSuffix(vs[0].Name, "(3 minutes ago)") {
+		t.Errorf("name %q", vs[0].Name)
+	}
+	for _, d := range []string{j.Dir(), filepath.Dir(j.Dir())} {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s: %v %v, want 0700", d, fi.Mode(), err)
+		}
+	}
+	ents, _ := os.ReadDir(j.Dir())
+	if len(ents) != 1 {
+		t.Fatalf("%d files in the journal", len(ents))
+	}
+	if fi, _ := ents[0].Info(); fi.Mode().Perm() != 0o600 {
+		t.Errorf("journal file mode %v, want 0600", fi.Mode())
+	}
+	if vs := j.Versions(filepath.Join(root, "b.go")); len(vs) != 0 {
+		t.Errorf("another file has versions %+v", vs)
+	}
+	if vs := j.Versions(filepath.Join(filepath.Dir(root), "outside.go")); len(vs) != 0 {
+		t.Errorf("a file outside the root has versions %+v", vs)
+	}
+}
+
+func TestJournalBounds(t *testing.T) {
+	j, root := newJournal(t)
+	clock := time.Now()
+	j.Now = func() time.Time { return clock }
+	abs := filepath.Join(root, "a.go")
+	for i := range MaxVersions + 5 {
+		j.Record(abs, fmt.Sprintf("v%d\n", i))
+	}
+	if vs := j.Versions(abs); len(vs) != MaxVersions || vs[0].Text != fmt.Sprintf("v%d\n", MaxVersions+4) {
+		t.Fatalf("%d versions, first %q", len(vs), vs[0].Text)
+	}
+	clock = clock.Add(MaxAge + time.Hour)
+	if vs := j.Versions(abs); len(vs) != 0 {
+		t.Errorf("%d versions older than MaxAge", len(vs))
+	}
+	j.Record(abs, "new\n")
+	if vs := j.Versions(abs); len(vs) != 1 {
+		t.Errorf("%d versions after recording past MaxAge, want 1", len(vs))
+	}
+	if err := j.Record(abs, strings.Repeat("x", MaxTextBytes+1)); err != nil || len(j.Versions(abs)) != 1 {
+		t.Errorf("a text over MaxTextBytes was recorded: %v", err)
+	}
+}
+
+func TestJournalRootBound(t *testing.T) {
+	j, root := newJournal(t)
+	big := strings.Repeat("line of text\n", (MaxTextBytes-1)/13)
+	// Twelve files of 8 MiB: past 64 MiB the least recently written go.
+	for i := range 12 {
+		if err := j.Record(filepath.Join(root, fmt.Sprintf("f%d.go", i)), big+fmt.Sprint(i)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond) // distinct modification times
+	}
+	if n := dirSize(t, j.Dir()); n > MaxRootBytes {
+		t.Errorf("journal holds %d bytes, over %d", n, MaxRootBytes)
+	}
+	if len(j.Versions(filepath.Join(root, "f11.go"))) != 1 {
+		t.Error("the file written last lost its journal")
+	}
+	if len(j.Versions(filepath.Join(root, "f0.go"))) != 0 {
+		t.Error("the file written first kept its journal")
+	}
+}
+
+func dirSize(t testing.TB, dir string) int64 {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, e := range ents {
+		fi, _ := e.Info()
+		n += fi.Size()
+	}
+	return n
+}
+
+func TestJournalRefusesAnInsecureFolder(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "journal")
+	if err := os.Mkdir(state, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(state, 0o777)
+	if _, err := OpenJournal(state, t.TempDir(), "graft apply"); err == nil || !strings.Contains(err.Error(), "0700") {
+		t.Fatalf("an insecure journal folder was used: %v", err)
+	}
+}
+
+// TestJournalConcurrentRecords records from many goroutines at once, as
+// two processes would without the root's lock: every journal file is
+// whole JSON afterwards.
+func TestJournalConcurrentRecords(t *testing.T) {
+	j, root := newJournal(t)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				j.Record(filepath.Join(root, fmt.Sprintf("f%d.go", i%3)), fmt.Sprintf("g%d i%d\n", g, i))
+			}
+		}()
+	}
+	wg.Wait()
+	ents, _ := os.ReadDir(j.Dir())
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(j.Dir(), e.Name()))
+		var x entry
+		if err != nil || json.Unmarshal(data, &x) != nil || len(x.Versions) == 0 {
+			t.Errorf("%s is not a whole journal: %v", e.Name(), err)
+		}
+	}
+}
+
+func TestJournalOffByEnvironment(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv(EnvJournal, "off")
+	if h := New(t.TempDir(), Options{Journal: true, By: "graft apply"}); h.Journal != nil {
+		t.Error("GRAFT_JOURNAL=off left the journal on")
+	}
+	t.Setenv(EnvJournal, "")
+	if h := New(t.TempDir(), Options{Journal: true, By: "graft apply"}); h.Journal == nil {
+		t.Error("the journal is off")
+	}
+}
+
+func TestGitVersions(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	abs := filepath.Join(dir, "sub", "a.go")
+	os.WriteFile(abs, []byte("committed\n"), 0o644)
+	git("add", ".")
+	git("commit", "-qm", "c")
+	if vs := (Git{}).Versions(abs); len(vs) != 1 || vs[0].Text != "committed\n" || !strings.HasPrefix(vs[0].Name, "the file at HEAD (commit ") {
+		t.Fatalf("versions %+v", vs)
+	}
+	os.WriteFile(abs, []byte("staged\n"), 0o644)
+	git("add", ".")
+	if vs := (Git{}).Versions(abs); len(vs) != 2 || vs[0].Name != "the staged file" || vs[0].Text != "staged\n" {
+		t.Fatalf("versions %+v", vs)
+	}
+	if vs := (Git{}).Versions(filepath.Join(t.TempDir(), "x.go")); len(vs) != 0 {
+		t.Errorf("outside a repository: %+v", vs)
+	}
+	if vs := (Git{Binary: "/nonexistent/git"}).Versions(abs); len(vs) != 0 {
+		t.Errorf("without git: %+v", vs)
+	}
+}
+
+// BenchmarkJournal records a 100 KB file MaxVersions times over and reads
+// its versions, and reports the journal's size on disk for the file, the
+// bound it keeps to (MaxVersions whole texts, at most MaxRootBytes/4 for
+// one file and MaxRootBytes for a root), and the memory of one look-up.
+func BenchmarkJournal(b *testing.B) {
+	j, root := newJournal(b)
+	abs := filepath.Join(root, "a.go")
+	text := strings.Repeat("\tx := compute(a, b, c) // a line of code\n", 100<<10/41)
+	for i := range MaxVersions {
+		j.Record(abs, fmt.Sprint(i)+text)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(j.Versions(abs)) != MaxVersions {
+			b.Fatal("versions lost")
+		}
+	}
+	b.ReportMetric(float64(dirSize(b, j.Dir()))/(1<<20), "disk-MiB/file")
+	b.ReportMetric(float64(MaxRootBytes>>20), "max-MiB/root")
+}

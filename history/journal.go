@@ -1,0 +1,319 @@
+// Package history keeps and finds the earlier versions of a workspace's
+// files, so that the resolver can refuse a block that quotes one of them
+// at lines changed since (engine.ReasonStale): the journal of the texts
+// Graft's own edits replaced, and, in a git repository, the file's staged
+// and committed versions.
+package history
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/engine"
+)
+
+// The journal's bounds. A version is the whole text a write replaced: the
+// resolver compares it with the file as it is, line by line, to tell
+// which lines changed since, which the replaced regions alone (with some
+// context) could not tell once later edits moved them. What a whole text
+// costs is capped:
+const (
+	// MaxVersions is how many versions of one file are kept.
+	MaxVersions = 20
+	// MaxAge is how long a version is kept.
+	MaxAge = 14 * 24 * time.Hour
+	// MaxRootBytes bounds the journal of one workspace root on disk: past
+	// it, the files edited least recently lose their journal first.
+	MaxRootBytes = 64 << 20
+	// MaxTextBytes is the largest text recorded: a bigger file is not
+	// journaled.
+	MaxTextBytes = 8 << 20
+)
+
+// EnvJournal names the environment variable that turns the journal off
+// ("off", "0", "false", "no").
+const EnvJournal = "GRAFT_JOURNAL"
+
+// JournalOff reports whether the environment turns the journal off.
+func JournalOff() bool {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvJournal))) {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
+}
+
+// StateDir returns the directory the journals are kept in:
+// $XDG_STATE_HOME/graft/journal, else ~/.local/state/graft/journal.
+func StateDir() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("journal: no state directory: %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "graft", "journal"), nil
+}
+
+// A Journal keeps, for the files of one workspace root, the texts Graft's
+// writes replaced, in a folder private to the user, one JSON file per
+// workspace file. Each is written whole to a temporary file and renamed,
+// so a reader never sees half of one; Record is called under the root's
+// lock (workspace.Apply), so two graft processes never record at once.
+type Journal struct {
+	dir  string // the root's journal folder
+	root string // the root's real path
+	// By names what wrote the files ("graft apply", "graft mcp").
+	By string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// OpenJournal returns the journal of the workspace root dir, under the
+// state directory state (see StateDir), creating its folders private to
+// the user (0700). A folder that another user owns, or that others may
+// read or write, is refused.
+func OpenJournal(state, root, by string) (*Journal, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	real, err = filepath.Abs(real)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(real))
+	dir := filepath.Join(state, hex.EncodeToString(sum[:]))
+	if err := os.MkdirAll(filepath.Dir(state), 0o700); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	for _, d := range []string{state, dir} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		if err := editorlink.CheckDir(d, os.Getuid()); err != nil {
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+	}
+	return &Journal{dir: dir, root: real, By: by}, nil
+}
+
+// Dir returns the root's journal folder.
+func (j *Journal) Dir() string { return j.dir }
+
+// An entry is the journal of one file.
+type entry struct {
+	Path     string    `json:"path"` // relative to the root, slash-separated
+	Versions []version `json:"versions"`
+}
+
+// A version is a text a write replaced, most recent first in an entry.
+type version struct {
+	At   time.Time `json:"at"`
+	By   string    `json:"by"`
+	Text string    `json:"text"`
+}
+
+func (j *Journal) now() time.Time {
+	if j.Now != nil {
+		return j.Now()
+	}
+	return time.Now()
+}
+
+// rel returns the path of abs relative to the root, or false when it is
+// not under it.
+func (j *Journal) rel(abs string) (string, bool) {
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(j.root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// file returns the journal file of the workspace file rel.
+func (j *Journal) file(rel string) string {
+	sum := sha256.Sum256([]byte(rel))
+	return filepath.Join(j.dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+// read returns the entry of rel; an empty one when there is none or it
+// cannot be read.
+func (j *Journal) read(rel string) entry {
+	var e entry
+	data, err := os.ReadFile(j.file(rel))
+	if err != nil || json.Unmarshal(data, &e) != nil || e.Path != rel {
+		return entry{Path: rel}
+	}
+	return e
+}
+
+// Versions returns the texts Graft's writes replaced in the file at abs,
+// most recent first, each named by when and by what it was replaced.
+func (j *Journal) Versions(abs string) []engine.Version {
+	rel, ok := j.rel(abs)
+	if !ok {
+		return nil
+	}
+	now := j.now()
+	var vs []engine.Version
+	for _, v := range j.read(rel).Versions {
+		if now.Sub(v.At) > MaxAge {
+			break
+		}
+		vs = append(vs, engine.Version{Name: fmt.Sprintf("the text %s replaced at %s (%s)", v.By, v.At.Local().Format("2006-01-02 15:04"), ago(now.Sub(v.At))), Text: v.Text})
+	}
+	return vs
+}
+
+// ago says how long ago a duration was.
+func ago(d time.Duration) string {
+	n := func(k int, unit string) string {
+		if k == 1 {
+			return "1 " + unit + " ago"
+		}
+		return fmt.Sprintf("%d %ss ago", k, unit)
+	}
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return n(int(d/time.Minute), "minute")
+	case d < 48*time.Hour:
+		return n(int(d/time.Hour), "hour")
+	}
+	return n(int(d/(24*time.Hour)), "day")
+}
+
+// Record keeps before, the text of the file at abs that a write has just
+// replaced, as its most recent version, and drops what the bounds no
+// longer allow. It is called under the root's lock; a failure to record
+// is returned, never a reason to fail the write that was made.
+func (j *Journal) Record(abs, before string) error {
+	rel, ok := j.rel(abs)
+	if !ok || len(before) > MaxTextBytes {
+		return nil
+	}
+	now := j.now()
+	e := j.read(rel)
+	if len(e.Versions) > 0 && e.Versions[0].Text == before {
+		e.Versions[0].At = now
+	} else {
+		e.Versions = append([]version{{At: now, By: j.By, Text: before}}, e.Versions...)
+	}
+	keep := e.Versions[:0]
+	for _, v := range e.Versions {
+		if len(keep) < MaxVersions && now.Sub(v.At) <= MaxAge {
+			keep = append(keep, v)
+		}
+	}
+	// One file's journal keeps to a quarter of the root's bound, so that
+	// a large file edited often does not push out every other file's.
+	size := 0
+	for k, v := range keep {
+		size += len(v.Text)
+		if k > 0 && size > MaxRootBytes/4 {
+			keep = keep[:k]
+			break
+		}
+	}
+	e.Versions = keep
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(j.file(rel), data); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return j.prune(j.file(rel))
+}
+
+// writeFile writes data to name through a temporary file, private to the
+// user (0600), renamed over it.
+func writeFile(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// prune keeps the root's journal within MaxRootBytes, removing the
+// journals of the files written least recently, and those whose every
+// version is older than MaxAge; keep, just written, goes last.
+func (j *Journal) prune(keep string) error {
+	ents, err := os.ReadDir(j.dir)
+	if err != nil {
+		return err
+	}
+	type file struct {
+		name string
+		size int64
+		mod  time.Time
+	}
+	var files []file
+	var total int64
+	now := j.now()
+	for _, de := range ents {
+		info, err := de.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		name := filepath.Join(j.dir, de.Name())
+		if strings.HasPrefix(de.Name(), ".tmp-") {
+			if now.Sub(info.ModTime()) > time.Hour {
+				os.Remove(name) // left by a process that was killed
+			}
+			continue
+		}
+		if name != keep && now.Sub(info.ModTime()) > MaxAge {
+			os.Remove(name)
+			continue
+		}
+		files = append(files, file{name, info.Size(), info.ModTime()})
+		total += info.Size()
+	}
+	sort.Slice(files, func(a, b int) bool {
+		if (files[a].name == keep) != (files[b].name == keep) {
+			return files[b].name == keep
+		}
+		return files[a].mod.Before(files[b].mod)
+	})
+	for _, f := range files {
+		if total <= MaxRootBytes {
+			break
+		}
+		os.Remove(f.name)
+		total -= f.size
+	}
+	return nil
+}

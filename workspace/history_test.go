@@ -1,0 +1,74 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
+)
+
+// memHistory is a History in memory: every version Apply recorded, most
+// recent first, by absolute path.
+type memHistory struct {
+	versions map[string][]engine.Version
+	asked    int
+}
+
+func (h *memHistory) Versions(abs string) []engine.Version {
+	h.asked++
+	return h.versions[abs]
+}
+
+func (h *memHistory) Record(abs, before string) {
+	if h.versions == nil {
+		h.versions = map[string][]engine.Version{}
+	}
+	h.versions[abs] = append([]engine.Version{{Name: "the text before", Text: before}}, h.versions[abs]...)
+}
+
+// TestApplyRecordsAndRefusesStale applies an edit, which Apply records,
+// then a block quoting the text the edit replaced, in the lines it
+// changed: the block fails as stale and the file keeps the first edit.
+func TestApplyRecordsAndRefusesStale(t *testing.T) {
+	v1 := "func sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n"
+	dir := newTree(t, map[string]string{"s.go": v1}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &memHistory{}
+	opt := ApplyOptions{Plan: PlanOptions{History: h}}
+	first := sr("s.go", "\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n", "\tvar total int\n\tfor i := range xs {\n\t\ttotal += xs[i]\n\t}\n")
+	ctx := context.Background()
+	res, err := Apply(ctx, root, []dialect.Block{first}, opt)
+	if err != nil || !res.OK() {
+		t.Fatalf("first Apply: %v %+v", err, res)
+	}
+	if h.asked != 0 {
+		t.Errorf("an exact block asked for the history %d times", h.asked)
+	}
+	if got := h.versions[filepath.Join(root.Dir(), "s.go")]; len(got) != 1 || got[0].Text != v1 {
+		t.Fatalf("recorded %+v, want the text before", h.versions)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "s.go"))
+	stale := sr("s.go", "\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n", "\ttotal := 0\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\ttotal += x\n\t\t}\n\t}\n\treturn total\n")
+	res, err = Apply(ctx, root, []dialect.Block{stale}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := res.Blocks[0]; b.Status != engine.StatusFailed || b.Reason() != "stale" {
+		t.Fatalf("stale block: %s %q %s", b.Status, b.Reason(), b.Message)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "s.go")); string(now) != string(after) {
+		t.Errorf("the stale block changed the file: %s", now)
+	}
+	// Without the history, the same block is merged into the rewrite:
+	// what Graft did before.
+	res, err = Plan(ctx, root.Links(), []dialect.Block{stale}, PlanOptions{})
+	if err != nil || res.Blocks[0].Reason() == "stale" {
+		t.Fatalf("without history: %v %+v", err, res.Blocks[0])
+	}
+}
