@@ -200,13 +200,19 @@ func (s *server) setFolders(folders []protocol.WorkspaceFolder) {
 	for _, r := range old {
 		r.Close()
 	}
-	s.announceRoots()
+	if s.state == running {
+		s.announceRoots()
+	}
 }
 
 func (s *server) initialized(ctx context.Context, raw json.RawMessage) (any, error) {
 	s.mu.Lock()
 	if s.state == initializing {
 		s.state = running
+		// Requests from outside (graft apply, graft mcp) come only now:
+		// before initialized, the editor has not yet opened its buffers,
+		// and an edit would be computed from the disk behind them.
+		s.announceRoots()
 	}
 	s.mu.Unlock()
 	return nil, nil

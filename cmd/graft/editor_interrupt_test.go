@@ -51,6 +51,7 @@ func startHeldEditor(t *testing.T, root, sockets string) *heldEditor {
 	if err := h.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
 		t.Fatal(err)
 	}
+	served(t, h.Editor)
 	waitSocket(t, sockets, root, true)
 	return h
 }

@@ -66,8 +66,22 @@ func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
 	if err := e.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
 		t.Fatal(err)
 	}
+	served(t, e)
 	waitSocket(t, sockets, root, true)
 	return e
+}
+
+// served returns once graft serve has handled every message e sent: a
+// request's reply comes after them, as the editor's own next request
+// would. A routed request sent after it finds the buffers e opened.
+func served(t *testing.T, e *lsptest.Editor) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var list []json.RawMessage
+	if err := e.Command(ctx, "graft.suggestions", map[string]any{}, &list); err != nil {
+		t.Fatalf("graft.suggestions: %v", err)
+	}
 }
 
 // waitSocket waits until a server answers on root's socket (up), or until
@@ -535,4 +549,32 @@ func TestApplySuggestThroughTheEditor(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitOK || rep.Via != "editor" || !rep.Suggest || len(rep.Suggestions) != 1 {
 		t.Errorf("--suggest --json: status %d, %v\n%s", code, err, out)
 	}
+}
+
+// The editor link serves a workspace only once the editor has said it is
+// initialized: before that it has not opened its buffers yet, and a
+// routed edit would be computed from the disk behind them.
+func TestEditorLinkWaitsForInitialized(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	opt := lsptest.VSCode(root)
+	opt.Env = editorEnv(sockets)
+	e := lsptest.Start(t, opt)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := e.Initialize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	path, err := editorlink.SocketPath(sockets, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // time enough to listen, were it to
+	if c, err := net.Dial("unix", path); err == nil {
+		c.Close()
+		t.Fatal("the link serves the workspace before initialized")
+	}
+	if err := e.Initialized(); err != nil {
+		t.Fatal(err)
+	}
+	waitSocket(t, sockets, root, true)
 }
