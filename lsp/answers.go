@@ -21,7 +21,10 @@ import (
 // markdown buffer with edit blocks pasted in, above all). Each block gets
 // a diagnostic on its lines saying what graft.apply would do with it now:
 // an error when it will not resolve, information when it resolves only
-// fuzzily, a hint when it applies exactly. The diagnostics are computed off
+// fuzzily, a hint when it applies exactly or its change stands in the
+// file already (it was applied). Each block shows its own state, even
+// after an earlier block of its file fails (workspace.PlanOptions.KeepGoing),
+// though graft.apply would skip it. The diagnostics are computed off
 // the handler goroutine, a short while after the answer or a file its
 // blocks name last changed, and dropped when the document moved on while
 // they were computed. Code actions and code lenses apply or preview the
@@ -281,7 +284,13 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, nil, errStale
 	}
 	view = a.s.docs.View()
-	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}})
+	// Each block's own state: one after a failed block of its file is
+	// resolved all the same, so that the person sees which blocks are
+	// fine before the failed one is mended.
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
+		Engine:    engine.Options{Threshold: threshold},
+		KeepGoing: true,
+	})
 	if err != nil {
 		return nil, nil, err
 	}

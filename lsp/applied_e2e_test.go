@@ -1,0 +1,172 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/graft-editor/graft/lsp/lsptest"
+)
+
+// These tests drive the built graft serve over an answer buffer whose
+// blocks all edit one file, shapes.go: each block's diagnostic shows its
+// own state, and a block whose change stands in the file already (the
+// answer, or this block, was applied) is shown applied, with nothing left
+// to apply.
+
+// shapesGo is the file the answers edit.
+const shapesGo = `package shapes
+
+func Area(w, h int) int {
+	return w * h
+}
+
+func Perimeter(w, h int) int {
+	return 2 * (w + h)
+}
+
+func Name() string {
+	return "rect"
+}
+`
+
+// The blocks of the answers, each a search and its replacement.
+var (
+	// shapesArea rewrites a line.
+	shapesArea = [2]string{
+		"func Area(w, h int) int {\n\treturn w * h\n}\n",
+		"func Area(w, h int) int {\n\treturn h * w\n}\n",
+	}
+	// shapesSides inserts a function after Name: its replacement keeps
+	// its search, which an answer applied twice would find again.
+	shapesSides = [2]string{
+		"func Name() string {\n\treturn \"rect\"\n}\n",
+		"func Name() string {\n\treturn \"rect\"\n}\n\nfunc Sides() int {\n\treturn 4\n}\n",
+	}
+	// shapesPerimeter rewrites a line.
+	shapesPerimeter = [2]string{
+		"func Perimeter(w, h int) int {\n\treturn 2 * (w + h)\n}\n",
+		"func Perimeter(w, h int) int {\n\treturn 2*w + 2*h\n}\n",
+	}
+	// shapesVolume quotes a function shapes.go does not have.
+	shapesVolume = [2]string{
+		"func Volume(w, h, d int) int {\n\treturn w * h * d\n}\n",
+		"func Volume(w, h, d int) int {\n\treturn d * h * w\n}\n",
+	}
+)
+
+// shapesAnswer returns an answer with one SEARCH/REPLACE block for
+// shapes.go per change.
+func shapesAnswer(changes ...[2]string) string {
+	var b strings.Builder
+	b.WriteString("Here are the changes.\n")
+	for _, c := range changes {
+		fmt.Fprintf(&b, "\nshapes.go\n```go\n<<<<<<< SEARCH\n%s=======\n%s>>>>>>> REPLACE\n```\n", c[0], c[1])
+	}
+	return b.String()
+}
+
+// shapesWith returns shapesGo with changes made.
+func shapesWith(changes ...[2]string) string {
+	text := shapesGo
+	for _, c := range changes {
+		text = strings.Replace(text, c[0], c[1], 1)
+	}
+	return text
+}
+
+// blockLines returns the 0-based line of each block's SEARCH marker in
+// answer, where its diagnostic and its lenses start.
+func blockLines(answer string) []uint32 {
+	var out []uint32
+	for i, l := range strings.Split(answer, "\n") {
+		if l == "<<<<<<< SEARCH" {
+			out = append(out, uint32(i))
+		}
+	}
+	return out
+}
+
+// shapesOpen starts an editor of flavor opt on a workspace holding
+// shapes.go and answer.md, opens both, and returns their paths.
+func shapesOpen(t *testing.T, opt func(...string) lsptest.Options, answer string) (e *lsptest.Editor, shapes, ans string) {
+	t.Helper()
+	dir := writeFiles(t, t.TempDir(), map[string]string{"shapes.go": shapesGo, "answer.md": answer})
+	e, _ = lsptest.StartReady(t, opt(dir))
+	return e, answerOpen(t, e, dir, "shapes.go"), answerOpen(t, e, dir, "answer.md")
+}
+
+// diagCodes returns a predicate that holds for diagnostics whose codes
+// are codes, in order.
+func diagCodes(codes ...string) func([]protocol.Diagnostic) bool {
+	return func(ds []protocol.Diagnostic) bool {
+		if len(ds) != len(codes) {
+			return false
+		}
+		for i, d := range ds {
+			if fmt.Sprint(d.Code) != codes[i] {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// A block after a failed block of the same file shows its own state in
+// the answer's diagnostics, not "skipped"; graft.apply still skips it, so
+// that a file is never half changed around a block that failed.
+func TestAnswerBlockAfterAFailureShowsItsOwnState(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		third [2]string
+		// code and message are what block 3's diagnostic says.
+		code, message string
+		severity      protocol.DiagnosticSeverity
+	}{
+		{"it applies", shapesPerimeter, "exact", "applies exactly: shapes.go lines 7-9", protocol.DiagnosticSeverityHint},
+		{"it fails on its own", [2]string{"func Perimeter(w int) int {\n\treturn 4 * w\n}\n", "func Perimeter(w int) int {\n\treturn w * 4\n}\n"},
+			"ambiguous", "ambiguous: the search resembles lines 7-9 and lines 3-5", protocol.DiagnosticSeverityError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			answer := shapesAnswer(shapesArea, shapesVolume, tc.third)
+			e, shapes, ans := shapesOpen(t, lsptest.VSCode, answer)
+			diags, err := e.WaitDiagnostics(lsptest.URI(ans), diagCodes("exact", "below-threshold", tc.code), answerWait)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := diags[1]; d.Severity != protocol.DiagnosticSeverityError {
+				t.Errorf("block 2: %v %q, want an error", d.Severity, d.Message)
+			}
+			if d := diags[2]; d.Severity != tc.severity || !strings.HasPrefix(d.Message, tc.message) || strings.Contains(d.Message, "skipped") {
+				t.Errorf("block 3: %v %q, want %v starting %q", d.Severity, d.Message, tc.severity, tc.message)
+			}
+
+			// Applying them all protects the file: block 3 is skipped.
+			lines := blockLines(answer)
+			var reply applyReply
+			if _, err := answerRunInto(t, e, answerAction(t, answerActions(t, e, ans, lines[0], lines[0]), "Apply all 3 edit blocks"), &reply); err != nil {
+				t.Fatal(err)
+			}
+			if got := statuses(reply.Blocks); got != "applied,failed,skipped" {
+				t.Errorf("apply all: statuses %s, want applied,failed,skipped", got)
+			}
+			if got, want := e.Text(shapes), shapesWith(shapesArea); got != want {
+				t.Errorf("shapes.go after apply all:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// answerRunInto executes cmd as answerRun does and decodes its reply into
+// v.
+func answerRunInto(t testing.TB, e *lsptest.Editor, cmd *protocol.Command, v any) (string, error) {
+	t.Helper()
+	reply, err := answerRun(t, e, cmd)
+	if err != nil {
+		return "", err
+	}
+	return string(reply), json.Unmarshal(reply, v)
+}
