@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,4 +170,119 @@ func answerRunInto(t testing.TB, e *lsptest.Editor, cmd *protocol.Command, v any
 		return "", err
 	}
 	return string(reply), json.Unmarshal(reply, v)
+}
+
+// lensTitles returns the titles of lenses by the 0-based line they are on.
+func lensTitles(t testing.TB, lenses []protocol.CodeLens) map[uint32][]string {
+	t.Helper()
+	out := map[uint32][]string{}
+	for _, l := range lenses {
+		if l.Command == nil {
+			t.Fatalf("lens without a command: %+v", l)
+		}
+		out[l.Range.Start.Line] = append(out[l.Range.Start.Line], l.Command.Title)
+	}
+	return out
+}
+
+// An answer applied block by block and then whole: the blocks already
+// applied are shown applied (a hint, an "Applied" lens, no Apply action),
+// "Apply all" applies only the others, and nothing is applied twice.
+func TestAnswerAppliedBlocks(t *testing.T) {
+	for _, opt := range []func(...string) lsptest.Options{lsptest.VSCode, lsptest.Neovim072} {
+		t.Run(opt().Flavor.String(), func(t *testing.T) {
+			answer := shapesAnswer(shapesArea, shapesSides, shapesPerimeter)
+			lines := blockLines(answer)
+			e, shapes, ans := shapesOpen(t, opt, answer)
+			u := lsptest.URI(ans)
+			if _, err := e.WaitDiagnostics(u, diagCodes("exact", "exact", "exact"), answerWait); err != nil {
+				t.Fatal(err)
+			}
+
+			// Block 1, from its code action.
+			if _, err := answerRun(t, e, answerAction(t, answerActions(t, e, ans, lines[0], lines[0]), "Apply edit block → shapes.go")); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := e.Text(shapes), shapesWith(shapesArea); got != want {
+				t.Fatalf("shapes.go after block 1:\n%s\nwant:\n%s", got, want)
+			}
+			diags, err := e.WaitDiagnostics(u, diagCodes("already-applied", "exact", "exact"), answerWait)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := diags[0]; d.Severity != protocol.DiagnosticSeverityHint || !strings.HasPrefix(d.Message, "already applied: shapes.go lines 3-5\n") {
+				t.Errorf("block 1: %v %q, want a hint saying it is applied at lines 3-5", d.Severity, d.Message)
+			}
+			lenses := lensTitles(t, answerLenses(t, e, ans))
+			for k, want := range [][]string{{"Applied → shapes.go"}, {"Apply → shapes.go", "Preview"}, {"Apply → shapes.go", "Preview"}} {
+				if got := lenses[lines[k]]; !slices.Equal(got, want) {
+					t.Errorf("block %d lenses %q, want %q", k+1, got, want)
+				}
+			}
+			if got, want := actionTitles(answerActions(t, e, ans, lines[0], lines[0])), []string{"Preview edit block → shapes.go", "Apply all 2 edit blocks"}; !slices.Equal(got, want) {
+				t.Errorf("actions on block 1: %q, want %q", got, want)
+			}
+
+			// Apply all: the two blocks left, each once.
+			var reply applyReply
+			if _, err := answerRunInto(t, e, answerAction(t, answerActions(t, e, ans, 0, 0), "Apply all 2 edit blocks"), &reply); err != nil {
+				t.Fatal(err)
+			}
+			if got := statuses(reply.Blocks); !reply.Applied || got != "applied,applied" {
+				t.Errorf("apply all: applied %v, statuses %s, want true, applied,applied", reply.Applied, got)
+			}
+			got := e.Text(shapes)
+			if want := shapesWith(shapesArea, shapesSides, shapesPerimeter); got != want {
+				t.Errorf("shapes.go after apply all:\n%s\nwant:\n%s", got, want)
+			}
+			for _, code := range []string{"return h * w", "func Sides() int {", "return 2*w + 2*h", "func Name() string {"} {
+				if n := strings.Count(got, code); n != 1 {
+					t.Errorf("%q %d times in shapes.go, want once:\n%s", code, n, got)
+				}
+			}
+
+			// Every block stands now: nothing is left to apply.
+			diags, err = e.WaitDiagnostics(u, diagCodes("already-applied", "already-applied", "already-applied"), answerWait)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, d := range diags {
+				if d.Severity != protocol.DiagnosticSeverityHint {
+					t.Errorf("block %d: severity %v, want a hint", k+1, d.Severity)
+				}
+			}
+			last := uint32(strings.Count(answer, "\n"))
+			for _, a := range answerActions(t, e, ans, 0, last) {
+				if strings.HasPrefix(a.Title, "Apply") {
+					t.Errorf("action %q offered with every block applied", a.Title)
+				}
+			}
+			lenses = lensTitles(t, answerLenses(t, e, ans))
+			for k, l := range lines {
+				if got := lenses[l]; !slices.Equal(got, []string{"Applied → shapes.go"}) {
+					t.Errorf("block %d lenses %q, want only Applied", k+1, got)
+				}
+			}
+			// The Applied lens says where the change stands, and changes
+			// nothing.
+			before := len(e.AppliedEdits())
+			for _, l := range answerLenses(t, e, ans) {
+				if l.Range.Start.Line == lines[1] {
+					if _, err := answerRun(t, e, l.Command); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			shown := func(m lsptest.ShowMessage) bool {
+				return m.Type == protocol.MessageTypeInfo &&
+					strings.HasPrefix(m.Message, "Graft preview: edit block 2 → shapes.go is applied already: its change stands at lines 11-17")
+			}
+			if _, err := e.WaitMessage(shown, answerWait); err != nil {
+				t.Error(err)
+			}
+			if n := len(e.AppliedEdits()); n != before {
+				t.Errorf("the Applied lens sent %d workspace/applyEdit", n-before)
+			}
+		})
+	}
 }

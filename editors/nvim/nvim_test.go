@@ -438,7 +438,7 @@ func TestCodeLensesApplyBlock(t *testing.T) {
 	equal(t, "main.txt after the Apply lens", got.Lines, mainGAMMA)
 	equal(t, "other.txt loaded (its block was not run)", got.OtherLoaded, false)
 	equal(t, "lenses after the apply", got.After, []lens{
-		{4, "Preview (will not apply)"},
+		{4, "Applied → main.txt"},
 		{15, "Apply → other.txt"}, {15, "Preview"},
 	})
 	// theta is line 8 of main.txt, 0-based 7.
