@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -282,6 +283,125 @@ func TestAnswerAppliedBlocks(t *testing.T) {
 			}
 			if n := len(e.AppliedEdits()); n != before {
 				t.Errorf("the Applied lens sent %d workspace/applyEdit", n-before)
+			}
+		})
+	}
+}
+
+// A pending suggestion whose change lands (graft.apply applies the same
+// block, or the person makes the change by hand) goes as an applied one
+// does: it leaves graft.suggestions, and its diagnostic and lenses are
+// cleared; it is not shown as stale. Suggested again, the block is
+// already applied and suggests nothing.
+func TestSuggestionLandedGoesAsApplied(t *testing.T) {
+	landed := strings.Replace(suggestMainGo, "x := 1", "x := 2", 1)
+	for _, tc := range []struct {
+		name string
+		// suggest is the argument of graft.suggest.
+		suggest map[string]any
+		// land makes the suggestion's change.
+		land func(t *testing.T, e *lsptest.Editor, path string)
+		want string
+	}{
+		{
+			name:    "graft.apply of the same edit",
+			suggest: map[string]any{"edits": []any{suggestEditX}},
+			land: func(t *testing.T, e *lsptest.Editor, path string) {
+				var reply applyReply
+				if err := execute(t, e, "graft.apply", map[string]any{"edits": []any{suggestEditX}}, &reply); err != nil || !reply.Applied {
+					t.Fatalf("graft.apply: %+v, %v", reply, err)
+				}
+			},
+			want: landed,
+		},
+		{
+			name:    "graft.apply of the same answer",
+			suggest: map[string]any{"text": suggestAnswer},
+			land: func(t *testing.T, e *lsptest.Editor, path string) {
+				var reply applyReply
+				if err := execute(t, e, "graft.apply", map[string]any{"text": suggestAnswer}, &reply); err != nil || !reply.Applied {
+					t.Fatalf("graft.apply: %+v, %v", reply, err)
+				}
+			},
+			want: strings.Replace(suggestMainGo, "return 41", "return 42", 1),
+		},
+		{
+			name:    "typed by hand",
+			suggest: map[string]any{"edits": []any{suggestEditX}},
+			land: func(t *testing.T, e *lsptest.Editor, path string) {
+				r := suggestRange(t, suggestMainGo, "x := 1", e.Encoding())
+				if err := e.Edit(path, &r, "x := 2"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: landed,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
+			e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+			path := filepath.Join(dir, "main.go")
+			u := lsptest.URI(path)
+			if err := e.Open(path, "go", suggestMainGo); err != nil {
+				t.Fatal(err)
+			}
+			var reply suggestResult
+			suggestExecute(t, e, "graft.suggest", tc.suggest, &reply)
+			if len(reply.Suggestions) != 1 {
+				t.Fatalf("graft.suggest: %+v, want one suggestion", reply)
+			}
+			id := reply.Suggestions[0].ID
+			if _, err := e.WaitDiagnostics(u, func(ds []protocol.Diagnostic) bool { return len(ds) == 1 }, suggestWait); err != nil {
+				t.Fatal(err)
+			}
+
+			tc.land(t, e, path)
+			if got := e.Text(path); got != tc.want {
+				t.Fatalf("buffer:\n%s\nwant:\n%s", got, tc.want)
+			}
+			sent := len(e.AppliedEdits())
+			// Applied at once, before the refresh after the change: it is
+			// applied already, and nothing is sent. After the refresh it
+			// is gone.
+			var applied suggestApplied
+			if err := suggestTryExecute(e, "graft.applySuggestion", map[string]any{"uri": u, "id": id}, &applied); err != nil {
+				if !strings.Contains(err.Error(), "applied or dismissed") {
+					t.Errorf("graft.applySuggestion of a landed suggestion: %v", err)
+				}
+			} else if !applied.Applied || len(applied.Blocks) != 1 || applied.Blocks[0].Status != "already-applied" {
+				t.Errorf("graft.applySuggestion of a landed suggestion: %+v, want applied, already-applied", applied)
+			}
+			if n := len(e.AppliedEdits()); n != sent {
+				t.Errorf("%d workspace/applyEdit sent for a suggestion that landed", n-sent)
+			}
+			if got := e.Text(path); got != tc.want {
+				t.Errorf("buffer changed again:\n%s", got)
+			}
+
+			if _, err := e.WaitDiagnostics(u, suggestNone, suggestWait); err != nil {
+				t.Errorf("a suggestion that landed stays shown: %v", err)
+			}
+			if l := suggestList(t, e, ""); len(l) != 0 {
+				t.Errorf("graft.suggestions lists a suggestion that landed: %+v", l)
+			}
+			if l := answerLenses(t, e, path); len(l) != 0 {
+				t.Errorf("lenses of a suggestion that landed: %+v", l)
+			}
+			if a := suggestActions(t, e, path, protocol.Range{End: protocol.Position{Line: 20}}); len(a) != 0 {
+				t.Errorf("actions of a suggestion that landed: %q", suggestTitles(a))
+			}
+
+			// Suggested again, it is applied already: no suggestion.
+			reply = suggestResult{}
+			suggestExecute(t, e, "graft.suggest", tc.suggest, &reply)
+			if len(reply.Suggestions) != 0 || len(reply.Blocks) != 1 || reply.Blocks[0].Status != "already-applied" || reply.Blocks[0].ID != "" {
+				t.Errorf("graft.suggest of a change made: %+v, want the block already applied, no suggestion", reply)
+			}
+			if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return m.Message == "Graft: 0 suggested, 1 already applied" }, suggestWait); err != nil {
+				t.Error(err)
+			}
+			if l := suggestList(t, e, ""); len(l) != 0 {
+				t.Errorf("graft.suggestions after suggesting a change made: %+v", l)
 			}
 		})
 	}
