@@ -406,3 +406,51 @@ func TestSuggestionLandedGoesAsApplied(t *testing.T) {
 		})
 	}
 }
+
+// graft.apply of an answer whose every block stands already: nothing is
+// sent to the editor, the reply says applied (nothing failed), each block
+// is already-applied where its change stands, and the person is told so.
+func TestApplyAnswerAppliedAlready(t *testing.T) {
+	answer := shapesAnswer(shapesArea, shapesSides, shapesPerimeter)
+	for _, tc := range []struct {
+		name   string
+		params func(e *lsptest.Editor, ans string) map[string]any
+	}{
+		{"text", func(*lsptest.Editor, string) map[string]any { return map[string]any{"text": answer} }},
+		{"answer buffer", func(e *lsptest.Editor, ans string) map[string]any {
+			return map[string]any{"answer": map[string]any{"uri": lsptest.URI(ans), "version": e.Version(ans)}}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, shapes, ans := shapesOpen(t, lsptest.Neovim072, answer)
+			done := shapesWith(shapesArea, shapesSides, shapesPerimeter)
+			if err := e.SetText(shapes, done); err != nil {
+				t.Fatal(err)
+			}
+			var reply applyReply
+			if err := execute(t, e, "graft.apply", tc.params(e, ans), &reply); err != nil {
+				t.Fatal(err)
+			}
+			if got := statuses(reply.Blocks); !reply.Applied || reply.FailureReason != "" || got != "already-applied,already-applied,already-applied" {
+				t.Errorf("reply: applied %v (%q), statuses %s; want applied, every block already-applied", reply.Applied, reply.FailureReason, got)
+			}
+			for k, want := range [][2]uint32{{2, 5}, {10, 17}, {6, 9}} {
+				b := reply.Blocks[k]
+				if b.Range == nil || b.Range.Start.Line != want[0] || b.Range.End.Line != want[1] {
+					t.Errorf("block %d range %v, want lines %d-%d", k+1, b.Range, want[0], want[1])
+				}
+			}
+			if n := len(e.AppliedEdits()); n != 0 {
+				t.Errorf("%d workspace/applyEdit sent for an answer applied already", n)
+			}
+			if got := e.Text(shapes); got != done {
+				t.Errorf("shapes.go changed:\n%s", got)
+			}
+			if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool {
+				return m.Message == "Graft: 3 already applied" && m.Type == protocol.MessageTypeInfo
+			}, answerWait); err != nil {
+				t.Errorf("%v; shown: %+v", err, e.Messages())
+			}
+		})
+	}
+}

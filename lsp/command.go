@@ -366,14 +366,20 @@ func appliedDespiteFailure(fe fileEdit, reply applyEditResult, failureHandling s
 }
 
 // summarize shows the person what the blocks did: "3 applied, 1 failed:
-// block 4 in a.go: ...".
+// block 4 in a.go: ...", or "2 already applied" when they changed nothing
+// because their change stood already.
 func (s *server) summarize(ctx context.Context, p *plan) {
 	res := p.res
-	applied, failed, skipped := res.Count(engine.StatusApplied), res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped)
+	applied, already := res.Count(engine.StatusApplied), res.Count(engine.StatusAlreadyApplied)
+	failed, skipped := res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Graft: %d applied", applied)
-	if n := res.Count(engine.StatusAlreadyApplied); n > 0 {
-		fmt.Fprintf(&b, ", %d already applied", n)
+	switch {
+	case applied == 0 && already > 0:
+		fmt.Fprintf(&b, "Graft: %d already applied", already)
+	case already > 0:
+		fmt.Fprintf(&b, "Graft: %d applied, %d already applied", applied, already)
+	default:
+		fmt.Fprintf(&b, "Graft: %d applied", applied)
 	}
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", failed)
