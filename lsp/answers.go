@@ -617,8 +617,8 @@ func (a *answers) codeActions(ctx context.Context, d *openDoc, r protocol.Range)
 		out = append(out, codeAction("Preview "+name+to, cmdPreview, ref, []int{i}))
 	}
 	if len(blocks) > 1 {
-		if a, ok := applyAll(ref, blocks); ok {
-			out = append(out, a)
+		if all, ok := applyAll(ref, blocks); ok {
+			out = append(out, all)
 		}
 	}
 	return out
@@ -639,7 +639,11 @@ func applyAll(ref *answerRef, blocks []blockState) (protocol.CodeAction, bool) {
 	case len(left) == len(blocks):
 		return codeAction(fmt.Sprintf("Apply all %d edit blocks", len(blocks)), cmdApply, ref, nil), true
 	case len(left) == 1:
-		return codeAction("Apply the remaining edit block", cmdApply, ref, left), true
+		title := "Apply the remaining edit block"
+		if p := blocks[left[0]].path; p != "" {
+			title += " → " + p
+		}
+		return codeAction(title, cmdApply, ref, left), true
 	}
 	return codeAction(fmt.Sprintf("Apply all %d edit blocks", len(left)), cmdApply, ref, left), true
 }
