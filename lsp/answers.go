@@ -711,14 +711,11 @@ func (a *answers) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLen
 // answer, as picked from a code action or a lens, where the command's
 // reply reaches no one: per block whether it applies, and where, or why
 // not; then the diff.
-func (a *answers) showPreview(ctx context.Context, cp commandParams, p *plan, diff string) {
+func (a *answers) showPreview(ctx context.Context, p *plan, diff string) {
 	var b strings.Builder
 	typ := protocol.MessageTypeInfo
 	for k, r := range p.res.Blocks {
-		n := r.Index + 1
-		if k < len(cp.Blocks) {
-			n = cp.Blocks[k] + 1
-		}
+		n := r.Index + 1 // as the answer numbers it (server.plan)
 		if k > 0 {
 			b.WriteString("\n")
 		}

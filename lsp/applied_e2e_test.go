@@ -230,7 +230,11 @@ func TestAnswerAppliedBlocks(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := statuses(reply.Blocks); !reply.Applied || got != "applied,applied" {
-				t.Errorf("apply all: applied %v, statuses %s, want true, applied,applied", reply.Applied, got)
+				t.Fatalf("apply all: applied %v, statuses %s, want true, applied,applied", reply.Applied, got)
+			}
+			// Numbered as the answer numbers them.
+			if i, j := reply.Blocks[0].Index, reply.Blocks[1].Index; i != 1 || j != 2 {
+				t.Errorf("apply all: blocks %d and %d, want 1 and 2 (blocks 2 and 3 of the answer)", i, j)
 			}
 			got := e.Text(shapes)
 			if want := shapesWith(shapesArea, shapesSides, shapesPerimeter); got != want {

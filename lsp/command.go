@@ -230,6 +230,13 @@ func (s *server) plan(ctx context.Context, cp commandParams, progress func(done,
 	if cp.Atomic {
 		res.Withhold()
 	}
+	// The blocks picked from an answer come first, and are numbered as the
+	// answer numbers them, in the reply and in what the person is shown.
+	if cp.Answer != nil {
+		for k, i := range cp.Blocks {
+			res.Blocks[k].Index = i
+		}
+	}
 	return &plan{view: view, blocks: blocks, res: res}, nil
 }
 
@@ -282,7 +289,7 @@ func (s *server) preview(ctx context.Context, cp commandParams) (*previewResult,
 		diff.WriteString(p.res.Files[i].Diff())
 	}
 	if cp.Answer != nil {
-		s.answers.showPreview(ctx, cp, p, diff.String())
+		s.answers.showPreview(ctx, p, diff.String())
 	}
 	return &previewResult{Edit: we, Diff: diff.String(), Blocks: s.reports(p)}, nil
 }
