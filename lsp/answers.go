@@ -21,7 +21,10 @@ import (
 // markdown buffer with edit blocks pasted in, above all). Each block gets
 // a diagnostic on its lines saying what graft.apply would do with it now:
 // an error when it will not resolve, information when it resolves only
-// fuzzily, a hint when it applies exactly. The diagnostics are computed off
+// fuzzily, a hint when it applies exactly or its change stands in the
+// file already (it was applied). Each block shows its own state, even
+// after an earlier block of its file fails (workspace.PlanOptions.KeepGoing),
+// though graft.apply would skip it. The diagnostics are computed off
 // the handler goroutine, a short while after the answer or a file its
 // blocks name last changed, and dropped when the document moved on while
 // they were computed. Code actions and code lenses apply or preview the
@@ -281,7 +284,13 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, nil, errStale
 	}
 	view = a.s.docs.View()
-	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}})
+	// Each block's own state: one after a failed block of its file is
+	// resolved all the same, so that the person sees which blocks are
+	// fine before the failed one is mended.
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
+		Engine:    engine.Options{Threshold: threshold},
+		KeepGoing: true,
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -352,7 +361,7 @@ func sameLenses(a, b *answerState) bool {
 		return false
 	}
 	for i := range x {
-		if x[i].span != y[i].span || x[i].path != y[i].path || x[i].resolves() != y[i].resolves() {
+		if x[i].span != y[i].span || x[i].path != y[i].path || x[i].resolves() != y[i].resolves() || x[i].applied() != y[i].applied() {
 			return false
 		}
 	}
@@ -371,16 +380,27 @@ func diagnose(m *workspace.Mapper, caps capabilities, files *targetFiles, b dial
 	if where == "" {
 		where = "(no file)"
 	}
+	lines := ""
+	switch {
+	case r.Strategy == "delete" && r.EndLine < r.StartLine:
+		// A file deleted already has no lines.
+	case r.StartLine > 0 && r.EndLine > r.StartLine:
+		lines = fmt.Sprintf(" lines %d-%d", r.StartLine, r.EndLine)
+	case r.StartLine > 0:
+		lines = fmt.Sprintf(" line %d", r.StartLine)
+	}
 	switch r.Status {
+	case engine.StatusAlreadyApplied:
+		// Done: a hint, which editors show quietly, saying where the
+		// change stands and how that was told.
+		diag.Severity = protocol.DiagnosticSeverityHint
+		diag.Code = string(engine.StatusAlreadyApplied)
+		diag.Message = fmt.Sprintf("already applied: %s%s", where, lines)
+		if r.Message != "" {
+			diag.Message += "\n" + r.Message
+		}
 	case engine.StatusApplied:
 		diag.Code = r.Strategy
-		lines := ""
-		switch {
-		case r.StartLine > 0 && r.EndLine > r.StartLine:
-			lines = fmt.Sprintf(" lines %d-%d", r.StartLine, r.EndLine)
-		case r.StartLine > 0:
-			lines = fmt.Sprintf(" line %d", r.StartLine)
-		}
 		if exact(r) {
 			diag.Severity = protocol.DiagnosticSeverityHint
 			diag.Message = fmt.Sprintf("applies exactly: %s%s", where, lines)
@@ -559,8 +579,15 @@ func (b blockState) resolves() bool {
 	return b.status == "" || b.status == engine.StatusApplied
 }
 
+// applied reports whether the block's change stood in its file when last
+// resolved: there is nothing left to apply.
+func (b blockState) applied() bool { return b.status == engine.StatusAlreadyApplied }
+
 // codeActions returns the actions on the blocks of the answer in d under
-// r: apply and preview each, and apply them all.
+// r: apply and preview each, and apply them all. A block whose change
+// stands already is not applied again: it is previewed only, and "Apply
+// all" counts and sends only the others; it is not offered when none is
+// left.
 func (a *answers) codeActions(ctx context.Context, d *openDoc, r protocol.Range) []protocol.CodeAction {
 	version, blocks := a.blocksOf(d)
 	if len(blocks) == 0 {
@@ -590,9 +617,35 @@ func (a *answers) codeActions(ctx context.Context, d *openDoc, r protocol.Range)
 		out = append(out, codeAction("Preview "+name+to, cmdPreview, ref, []int{i}))
 	}
 	if len(blocks) > 1 {
-		out = append(out, codeAction(fmt.Sprintf("Apply all %d edit blocks", len(blocks)), cmdApply, ref, nil))
+		if all, ok := applyAll(ref, blocks); ok {
+			out = append(out, all)
+		}
 	}
 	return out
+}
+
+// applyAll returns the action that applies the blocks of the answer ref
+// that are not applied yet, and whether there are any.
+func applyAll(ref *answerRef, blocks []blockState) (protocol.CodeAction, bool) {
+	var left []int
+	for i, b := range blocks {
+		if !b.applied() {
+			left = append(left, i)
+		}
+	}
+	switch {
+	case len(left) == 0:
+		return protocol.CodeAction{}, false
+	case len(left) == len(blocks):
+		return codeAction(fmt.Sprintf("Apply all %d edit blocks", len(blocks)), cmdApply, ref, nil), true
+	case len(left) == 1:
+		title := "Apply the remaining edit block"
+		if p := blocks[left[0]].path; p != "" {
+			title += " → " + p
+		}
+		return codeAction(title, cmdApply, ref, left), true
+	}
+	return codeAction(fmt.Sprintf("Apply all %d edit blocks", len(left)), cmdApply, ref, left), true
 }
 
 // codeAction returns an action that runs command over blocks of the
@@ -614,6 +667,12 @@ func answerCommand(title, command string, ref *answerRef, blocks []int) protocol
 
 // codeLenses returns "Apply" and "Preview" above each block of the answer
 // in d; a block that will not resolve gets Preview only, which shows why.
+// A block whose change stands already gets one lens, "Applied → path",
+// whose command previews the block: it says where the change stands, and
+// changes nothing. (A lens without a command would do no better: LSP
+// allows one only for a client to resolve, and Neovim 0.7.2 shows it as
+// "Unresolved lens ..."; VS Code shows a command without an id as plain
+// text, Neovim runs none and warns.)
 func (a *answers) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLens {
 	version, blocks := a.blocksOf(d)
 	ref := &answerRef{URI: d.uri, Version: version}
@@ -621,6 +680,15 @@ func (a *answers) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLen
 	for i, b := range blocks {
 		line := uint32(max(b.span.StartLine-1, 0))
 		rng := protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}
+		if b.applied() {
+			title := "Applied"
+			if b.path != "" {
+				title += " → " + b.path
+			}
+			cmd := answerCommand(title, cmdPreview, ref, []int{i})
+			out = append(out, protocol.CodeLens{Range: rng, Command: &cmd})
+			continue
+		}
 		if b.resolves() {
 			title := "Apply"
 			if b.path != "" {
@@ -643,14 +711,11 @@ func (a *answers) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLen
 // answer, as picked from a code action or a lens, where the command's
 // reply reaches no one: per block whether it applies, and where, or why
 // not; then the diff.
-func (a *answers) showPreview(ctx context.Context, cp commandParams, p *plan, diff string) {
+func (a *answers) showPreview(ctx context.Context, p *plan, diff string) {
 	var b strings.Builder
 	typ := protocol.MessageTypeInfo
 	for k, r := range p.res.Blocks {
-		n := r.Index + 1
-		if k < len(cp.Blocks) {
-			n = cp.Blocks[k] + 1
-		}
+		n := r.Index + 1 // as the answer numbers it (server.plan)
 		if k > 0 {
 			b.WriteString("\n")
 		}
@@ -659,6 +724,10 @@ func (a *answers) showPreview(ctx context.Context, cp commandParams, p *plan, di
 			b.WriteString(" → " + r.Path)
 		}
 		switch {
+		case r.Status == engine.StatusAlreadyApplied && r.StartLine > 0 && r.Strategy != "delete":
+			fmt.Fprintf(&b, " is applied already: its change stands at lines %d-%d; nothing to change", r.StartLine, max(r.EndLine, r.StartLine))
+		case r.Status == engine.StatusAlreadyApplied:
+			b.WriteString(" is applied already: " + r.Message)
 		case r.Status != engine.StatusApplied:
 			typ = protocol.MessageTypeWarning
 			b.WriteString(" will not apply: " + r.Message)

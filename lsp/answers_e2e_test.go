@@ -520,12 +520,17 @@ func TestAnswerCodeActions(t *testing.T) {
 	if n := len(e.AppliedEdits()); n != 1 {
 		t.Errorf("%d workspace/applyEdit requests, want 1", n)
 	}
-	// Once applied, block 1 no longer finds its search as written.
-	notExact := func(d []protocol.Diagnostic) bool {
-		return len(d) == 5 && d[0].Severity != protocol.DiagnosticSeverityHint
+	// Once applied, block 1 is shown applied: its change stands in the
+	// buffer.
+	applied := func(d []protocol.Diagnostic) bool {
+		return len(d) == 5 && d[0].Code == "already-applied"
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(answer), notExact, answerWait); err != nil {
+	diags, err := e.WaitDiagnostics(lsptest.URI(answer), applied, answerWait)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if d := diags[0]; d.Severity != protocol.DiagnosticSeverityHint || !strings.HasPrefix(d.Message, "already applied: calc.go lines 5-7\n") {
+		t.Errorf("block 1 once applied: %v %q, want a hint saying it is applied at lines 5-7", d.Severity, d.Message)
 	}
 }
 

@@ -230,6 +230,13 @@ func (s *server) plan(ctx context.Context, cp commandParams, progress func(done,
 	if cp.Atomic {
 		res.Withhold()
 	}
+	// The blocks picked from an answer come first, and are numbered as the
+	// answer numbers them, in the reply and in what the person is shown.
+	if cp.Answer != nil {
+		for k, i := range cp.Blocks {
+			res.Blocks[k].Index = i
+		}
+	}
 	return &plan{view: view, blocks: blocks, res: res}, nil
 }
 
@@ -282,7 +289,7 @@ func (s *server) preview(ctx context.Context, cp commandParams) (*previewResult,
 		diff.WriteString(p.res.Files[i].Diff())
 	}
 	if cp.Answer != nil {
-		s.answers.showPreview(ctx, cp, p, diff.String())
+		s.answers.showPreview(ctx, p, diff.String())
 	}
 	return &previewResult{Edit: we, Diff: diff.String(), Blocks: s.reports(p)}, nil
 }
@@ -366,14 +373,20 @@ func appliedDespiteFailure(fe fileEdit, reply applyEditResult, failureHandling s
 }
 
 // summarize shows the person what the blocks did: "3 applied, 1 failed:
-// block 4 in a.go: ...".
+// block 4 in a.go: ...", or "2 already applied" when they changed nothing
+// because their change stood already.
 func (s *server) summarize(ctx context.Context, p *plan) {
 	res := p.res
-	applied, failed, skipped := res.Count(engine.StatusApplied), res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped)
+	applied, already := res.Count(engine.StatusApplied), res.Count(engine.StatusAlreadyApplied)
+	failed, skipped := res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Graft: %d applied", applied)
-	if n := res.Count(engine.StatusAlreadyApplied); n > 0 {
-		fmt.Fprintf(&b, ", %d already applied", n)
+	switch {
+	case applied == 0 && already > 0:
+		fmt.Fprintf(&b, "Graft: %d already applied", already)
+	case already > 0:
+		fmt.Fprintf(&b, "Graft: %d applied, %d already applied", applied, already)
+	default:
+		fmt.Fprintf(&b, "Graft: %d applied", applied)
 	}
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", failed)

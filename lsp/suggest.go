@@ -27,9 +27,12 @@ import (
 // and again after each change of the document, so that it follows the
 // buffer as the person edits it: the region it would change moves with
 // the lines above it, and a suggestion whose region no longer resolves
-// says why and cannot be applied. Applying one re-resolves it against the
-// buffer version the edit is sent for: a suggestion is never applied
-// against a version it was not computed for.
+// says why and cannot be applied. A suggestion whose change has landed
+// (the person made it by hand, or graft.apply applied the same block)
+// resolves as already applied, and goes as an applied one does: it is no
+// longer pending, and its diagnostic and lenses are cleared. Applying one
+// re-resolves it against the buffer version the edit is sent for: a
+// suggestion is never applied against a version it was not computed for.
 //
 // Handlers run one at a time, but the refreshes after a change run on
 // timers: mu guards everything below it.
@@ -85,6 +88,10 @@ type suggestion struct {
 
 // pending reports whether the suggestion resolves in its file's text.
 func (sg *suggestion) pending() bool { return sg.res.Status == engine.StatusApplied }
+
+// landed reports whether the suggestion's change stands in its file's
+// text already: it was made, by hand or by another apply.
+func (sg *suggestion) landed() bool { return sg.res.Status == engine.StatusAlreadyApplied }
 
 // The states of a suggestion in graft.suggestions.
 const (
@@ -146,8 +153,9 @@ func newSuggestions(s *server) *suggestions {
 }
 
 // suggest is graft.suggest: every block of cp that resolves, each against
-// its document as it is now, becomes a pending suggestion there. Nothing
-// is applied.
+// its document as it is now, becomes a pending suggestion there; a block
+// whose change stands already is reported already-applied, and suggests
+// nothing. Nothing is applied.
 func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error) {
 	view, err := g.s.view(cp)
 	if err != nil {
@@ -197,7 +205,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			out.Blocks[i].URI = g.uriFor(view, f.abs)
 		}
 		if !sg.pending() {
-			if failed < 0 {
+			if failed < 0 && !sg.landed() {
 				failed = i
 			}
 			continue
@@ -299,7 +307,16 @@ func (g *suggestions) showSummary(ctx context.Context, out *suggestResult, block
 	var b strings.Builder
 	fmt.Fprintf(&b, "Graft: %d suggested", len(out.Suggestions))
 	typ := protocol.MessageTypeInfo
-	if n := len(blocks) - len(out.Suggestions); n > 0 {
+	already := 0
+	for _, r := range out.Blocks {
+		if r.Status == string(engine.StatusAlreadyApplied) {
+			already++
+		}
+	}
+	if already > 0 {
+		fmt.Fprintf(&b, ", %d already applied", already)
+	}
+	if n := len(blocks) - len(out.Suggestions) - already; n > 0 {
 		fmt.Fprintf(&b, ", %d not", n)
 		for _, r := range out.Blocks {
 			if r.Status == string(engine.StatusFailed) {
@@ -479,7 +496,9 @@ func (f *suggestedFile) remove(list []*suggestion) int {
 // "id"}) or every pending one of a file ({"uri"}). The suggestions are
 // resolved again against the documents as they are now, and the edit is
 // sent for that version of the buffer; a suggestion that no longer
-// resolves is not applied. Those the client applied are removed.
+// resolves is not applied, and one whose change has landed meanwhile is
+// reported already-applied, a success. Those the client applied, and
+// those that landed, are removed.
 func (g *suggestions) apply(ctx context.Context, arg json.RawMessage) (any, error) {
 	a, err := decodeSuggestionArgs(arg)
 	if err != nil {
@@ -510,14 +529,30 @@ func (g *suggestions) apply(ctx context.Context, arg json.RawMessage) (any, erro
 		g.mu.Unlock()
 		return nil, err
 	}
-	var targets []*suggestion
-	var stale []*suggestion
+	var targets, stale, landed []*suggestion
 	for _, sg := range picked {
-		if sg.pending() {
+		switch {
+		case sg.pending():
 			targets = append(targets, sg)
-		} else {
+		case sg.landed():
+			landed = append(landed, sg) // removed by the refresh
+		default:
 			stale = append(stale, sg)
 		}
+	}
+	if len(targets) == 0 && len(stale) == 0 {
+		// Every one has landed: nothing to send, and nothing failed.
+		out := &applySuggestionResult{Applied: true}
+		for _, sg := range landed {
+			out.Blocks = append(out.Blocks, g.report(view, f, sg))
+		}
+		g.mu.Unlock()
+		msg := "Graft: the suggestion is applied already"
+		if len(landed) > 1 {
+			msg = fmt.Sprintf("Graft: the %d suggestions are applied already", len(landed))
+		}
+		g.s.showMessage(ctx, protocol.MessageTypeInfo, msg)
+		return out, nil
 	}
 	if len(targets) == 0 {
 		sg := stale[0]
@@ -526,7 +561,7 @@ func (g *suggestions) apply(ctx context.Context, arg json.RawMessage) (any, erro
 			reason = fmt.Sprintf("none of the %d suggestions in %s applies any more: %s", len(picked), f.uri, strings.TrimSpace(sg.res.Message))
 		}
 		out := &applySuggestionResult{FailureReason: reason}
-		for _, sg := range stale {
+		for _, sg := range slices.Concat(stale, landed) {
 			out.Blocks = append(out.Blocks, g.report(view, f, sg))
 		}
 		g.mu.Unlock()
@@ -569,9 +604,12 @@ func (g *suggestions) apply(ctx context.Context, arg json.RawMessage) (any, erro
 	var done []*suggestion
 	for i, sg := range targets {
 		out.Blocks = append(out.Blocks, suggestReport{blockReport: reports[i], ID: sg.id})
-		if res.Blocks[i].Status == engine.StatusApplied {
+		if res.Blocks[i].Status.OK() {
 			done = append(done, sg)
 		}
+	}
+	for _, sg := range landed {
+		out.Blocks = append(out.Blocks, g.report(view, f, sg))
 	}
 	if sent.Applied && len(done) > 0 {
 		f.remove(done)

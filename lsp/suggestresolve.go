@@ -3,11 +3,13 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/aymanbagabas/go-udiff"
 	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
@@ -16,7 +18,9 @@ import (
 
 // syncLocked brings the suggestions of f to the file's text in view: when
 // the text or its version moved since they were resolved, their line
-// hints follow the change and they are resolved again. g.mu is held.
+// hints follow the change and they are resolved again. Those whose change
+// now stands in the text (made by hand, or by another apply) are removed,
+// as applied ones are. g.mu is held.
 func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *suggestedFile) error {
 	doc, err := view.Read(ctx, f.abs)
 	if ctx.Err() != nil {
@@ -49,6 +53,12 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 			return err
 		}
 	}
+	f.list = slices.DeleteFunc(f.list, func(sg *suggestion) bool {
+		if sg.landed() {
+			g.s.log.Info("suggestion applied already", zap.String("id", sg.id), zap.String("path", sg.res.Path))
+		}
+		return sg.landed()
+	})
 	return nil
 }
 

@@ -19,6 +19,13 @@ type PlanOptions struct {
 	Engine engine.Options
 	// Atomic withholds every change unless every block applies.
 	Atomic bool
+	// KeepGoing resolves every block for a preview of each one's own
+	// state, as an answer's diagnostics show it: a block after a failed
+	// one of the same file is resolved anyway, against the text the
+	// earlier blocks that applied leave, rather than skipped; and a
+	// file's move is not withheld when one of its blocks fails. The
+	// result's files are then no apply's: commit none of them.
+	KeepGoing bool
 	// Progress, when set, is called after each block is resolved, with
 	// the number of blocks planned so far and in all.
 	Progress func(done, total int)
@@ -153,7 +160,8 @@ func (r *Result) OK() bool {
 // Plan resolves blocks against the documents of src and returns what they
 // do, writing nothing. The blocks of each file run in answer order, each
 // against the text the ones before it left; after a block fails, the
-// later blocks of the same file are skipped and other files go on. A file
+// later blocks of the same file are skipped (resolved all the same with
+// PlanOptions.KeepGoing) and other files go on. A file
 // that cannot be read (outside the root, binary, not UTF-8) fails every
 // block that names it. Plan returns an error only when ctx is done, and
 // then at once, even in the middle of a block.
@@ -311,13 +319,15 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 			return // Plan returns the error
 		}
 		switch {
-		case failed >= 0:
+		case failed >= 0 && !p.opt.KeepGoing:
 			p.skip(i, failed)
 		case b.Err != nil:
 			p.fail(i, b.Err, 0)
 			failed = i
 		case b.Op == engine.OpReplace || b.Op == engine.OpInsert:
-			failed = p.editText(ctx, &st, i)
+			if p.editText(ctx, &st, i) >= 0 {
+				failed = i
+			}
 		case f.conflicts[i]:
 			p.fail(i, fmt.Errorf("cannot move %s to %s: other blocks edit %s", p.src.Rel(st.abs), b.NewPath, b.NewPath), 0)
 			failed = i
@@ -335,7 +345,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 		k++
 	}
 
-	if failed >= 0 && p.moves(f.blocks) {
+	if failed >= 0 && p.moves(f.blocks) && !p.opt.KeepGoing {
 		// A file's move and its edits go together (as one section of an
 		// apply-patch does): the file is not moved without its changes,
 		// nor changed where it was not moved to.

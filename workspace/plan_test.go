@@ -489,3 +489,106 @@ func TestAwaitRaisesPanicsInTheCaller(t *testing.T) {
 	await(context.Background(), func() int { panic("boom") })
 	t.Fatal("await returned after a panic")
 }
+
+// TestPlanKeepGoing checks that with KeepGoing every block shows its own
+// state: a block after a failed one of its file is resolved against the
+// text the earlier blocks that applied leave, never skipped.
+func TestPlanKeepGoing(t *testing.T) {
+	tests := []struct {
+		name   string
+		files  map[string]string
+		blocks []dialect.Block
+		want   []want
+		// lines are the blocks' StartLine and EndLine, in the file as it
+		// was; nil not to check.
+		lines [][2]int
+	}{
+		{
+			name:  "a block after a failed one resolves against what the blocks that applied leave",
+			files: map[string]string{"a.go": "one\ntwo\nthree\n"},
+			blocks: []dialect.Block{
+				replace("a.go", "one\n", "1\n"),
+				replace("a.go", missing, "x\n"),
+				replace("a.go", "1\ntwo\n", "1\n2\n"),
+			},
+			want: []want{
+				{engine.StatusApplied, "a.go", ""},
+				{engine.StatusFailed, "a.go", "not found"},
+				{engine.StatusApplied, "a.go", ""},
+			},
+			lines: [][2]int{{1, 1}, {0, 0}, {1, 2}},
+		},
+		{
+			name:  "a block after a failed one shows its own refusal, or that it stands already",
+			files: map[string]string{"a.go": "alpha\nbeta\nalpha\nfunc gamma() { return 2 }\n"},
+			blocks: []dialect.Block{
+				replace("a.go", missing, "x\n"),
+				replace("a.go", "four\nfive\nsix\n", "4\n"),
+				replace("a.go", "alpha\n", "ALPHA\n"),
+				replace("a.go", "func gamma() { return 1 }\n", "func gamma() { return 2 }\n"),
+			},
+			want: []want{
+				{engine.StatusFailed, "a.go", ""},
+				{engine.StatusFailed, "a.go", ""},
+				{engine.StatusFailed, "a.go", "ambiguous"},
+				{engine.StatusAlreadyApplied, "a.go", "already applied"},
+			},
+		},
+		{
+			name:  "a block after a malformed one",
+			files: map[string]string{"a.go": "one\ntwo\n"},
+			blocks: []dialect.Block{
+				malformed("a.go", "the block has no >>>>>>> REPLACE line"),
+				replace("a.go", "two\n", "2\n"),
+			},
+			want: []want{
+				{engine.StatusFailed, "a.go", "no >>>>>>> REPLACE line"},
+				{engine.StatusApplied, "a.go", ""},
+			},
+		},
+		{
+			name:  "a move whose file's edit failed is not withheld",
+			files: map[string]string{"old.go": "one\n"},
+			blocks: []dialect.Block{
+				replace("old.go", "one\n", "eins\n"),
+				replace("old.go", missing, "x\n"),
+				move("old.go", "new.go"),
+				replace("new.go", "eins\n", "uno\n"),
+			},
+			want: []want{
+				{engine.StatusApplied, "old.go", ""},
+				{engine.StatusFailed, "old.go", ""},
+				{engine.StatusApplied, "old.go", "moved old.go to new.go"},
+				{engine.StatusApplied, "new.go", ""},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := newTree(t, tt.files, nil)
+			root, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Plan(context.Background(), root, tt.blocks, PlanOptions{KeepGoing: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBlocks(t, res, tt.blocks, tt.want)
+			for i, l := range tt.lines {
+				if b := res.Blocks[i]; b.Status.OK() && [2]int{b.StartLine, b.EndLine} != l {
+					t.Errorf("block %d at lines %d-%d, want %d-%d", i+1, b.StartLine, b.EndLine, l[0], l[1])
+				}
+			}
+			// Without KeepGoing, the same blocks skip after the first
+			// failure: the rule that protects a file stays.
+			res, err = Plan(context.Background(), root, tt.blocks, PlanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Count(engine.StatusSkipped) == 0 {
+				t.Errorf("without KeepGoing no block was skipped")
+			}
+		})
+	}
+}

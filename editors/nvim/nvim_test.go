@@ -185,6 +185,12 @@ func TestApplyRegisterIntoUnsavedBuffer(t *testing.T) {
 		Undone   []string  `json:"undone"`
 		QF       []qfEntry `json:"qf"`
 		Fold     []int     `json:"fold"`
+		Again    struct {
+			Applied bool      `json:"applied"`
+			Status  string    `json:"status"`
+			Lines   []string  `json:"lines"`
+			QF      []qfEntry `json:"qf"`
+		} `json:"again"`
 	}
 	run(t, "register", map[string]string{"main.txt": mainTxt}, &got)
 	equal(t, "applied", got.Applied, true)
@@ -195,6 +201,10 @@ func TestApplyRegisterIntoUnsavedBuffer(t *testing.T) {
 	equal(t, "mark a (was on iota, line 9)", got.Mark, []int{10, 1})
 	equal(t, "quickfix", len(got.QF), 0)
 	equal(t, "closed fold (was iota-kappa, lines 9-10)", got.Fold, []int{10, 11})
+	equal(t, "applied again", got.Again.Applied, true)
+	equal(t, "status applied again", got.Again.Status, "already-applied")
+	equal(t, "buffer applied again", got.Again.Lines, got.Lines)
+	equal(t, "quickfix applied again", len(got.Again.QF), 0)
 	equal(t, "after one undo", got.Undone, lines("ALPHA\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
 }
 
@@ -438,7 +448,7 @@ func TestCodeLensesApplyBlock(t *testing.T) {
 	equal(t, "main.txt after the Apply lens", got.Lines, mainGAMMA)
 	equal(t, "other.txt loaded (its block was not run)", got.OtherLoaded, false)
 	equal(t, "lenses after the apply", got.After, []lens{
-		{4, "Preview (will not apply)"},
+		{4, "Applied → main.txt"},
 		{15, "Apply → other.txt"}, {15, "Preview"},
 	})
 	// theta is line 8 of main.txt, 0-based 7.

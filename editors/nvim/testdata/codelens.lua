@@ -1,7 +1,7 @@
 -- An answer buffer shows the server's code lenses through Neovim's own LSP
 -- UI: Apply and Preview above each block. vim.lsp.codelens.run() on the
 -- first block's line, choosing its Apply lens, applies that block to
--- main.txt; the lenses then follow the block, which no longer applies.
+-- main.txt; the lenses then follow the block, which is applied.
 -- A suggestion made with :GraftSuggest gets its lenses in main.txt, and
 -- its Apply lens applies it.
 local H = dofile(os.getenv('GRAFT_NVIM_HELPERS'))
@@ -30,14 +30,15 @@ H.scenario(function()
   H.result.lines = H.lines(target)
   H.result.other_loaded = vim.fn.bufloaded(H.ws .. '/other.txt') == 1
   -- The server asks for the lenses again (workspace/codeLens/refresh):
-  -- the applied block has no Apply lens any more.
+  -- the applied block has no Apply lens any more, but one saying it is
+  -- applied.
   H.wait(function()
     for _, l in ipairs(H.lenses(answer)) do
-      if l.title:match('main%.txt$') and l.title:match('^Apply') then
-        return false
+      if l.title == 'Applied → main.txt' then
+        return true
       end
     end
-    return #H.lenses(answer) > 0
+    return false
   end, 'the lenses to follow the applied block')
   H.result.after = H.lenses(answer)
 

@@ -1,7 +1,8 @@
 -- :GraftApply a into an open buffer with unsaved changes: the buffer is
 -- edited, the disk is not; a mark, a fold and the cursor below stay on
 -- their lines;
--- one undo restores the buffer as it was before the apply.
+-- applied again, it changes nothing and fails nothing; one undo restores
+-- the buffer as it was before the apply.
 local H = dofile(os.getenv('GRAFT_NVIM_HELPERS'))
 H.scenario(function()
   local buf = H.edit('main.txt')
@@ -32,6 +33,17 @@ H.scenario(function()
   H.result.mark = vim.api.nvim_buf_get_mark(buf, 'a')
   H.result.qf = H.qf()
   H.result.fold = { vim.fn.foldclosed(10), vim.fn.foldclosedend(10) }
+  -- The same answer again: its change stands already, so nothing is
+  -- applied twice and nothing failed (no quickfix entry).
+  local again = H.run('apply', function()
+    vim.cmd('GraftApply a')
+  end)
+  H.result.again = {
+    applied = again.applied,
+    status = again.blocks[1].status,
+    lines = H.lines(buf),
+    qf = H.qf(),
+  }
   vim.cmd('normal! u')
   H.result.undone = H.lines(buf)
 end)

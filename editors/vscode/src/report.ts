@@ -87,6 +87,12 @@ export function summarize(res: ApplyResult | PreviewResult | SuggestResult): str
   } else {
     parts.push(`Graft: ${count(blocks, 'applied')} applied`);
   }
+  // A block whose change stood in the file already: nothing written, a
+  // success.
+  const already = count(blocks, 'already-applied');
+  if (already > 0) {
+    parts.push(`${already} already applied`);
+  }
   const failed = count(blocks, 'failed');
   if (failed > 0) {
     parts.push(`${failed} failed`);

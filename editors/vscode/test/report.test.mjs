@@ -17,6 +17,7 @@ test('summarize: the status bar text of each reply', () => {
     [{ applied: false, failureReason: 'Version mismatch', blocks: [failed, { ...failed, status: 'skipped' }] }, 'Graft: 0 applied, 1 failed, 1 skipped'],
     [{ edit: {}, diff: '', blocks: [applied, failed] }, 'Graft: 1 would apply, 1 failed'],
     [{ blocks: [applied, applied], suggestions: [{}, {}] }, 'Graft: 2 suggested'],
+    [{ applied: true, blocks: [applied, { ...applied, status: 'already-applied' }, { ...applied, status: 'already-applied' }] }, 'Graft: 1 applied, 2 already applied'],
   ];
   for (const [res, want] of cases) {
     assert.equal(summarize(res), want);

@@ -424,12 +424,18 @@ local function first_line(s)
   return ((s or ''):match('^[^\n]*'))
 end
 
+-- succeeded reports whether a block's status is a success: applied, or
+-- already applied (its change stood in the file: nothing written).
+local function succeeded(status)
+  return status == 'applied' or status == 'already-applied' or status == 'unchanged' or status == 'would apply'
+end
+
 -- failures returns the quickfix entries of a reply's failed blocks: at the
 -- best candidate's location, with the reason.
 local function failures(blocks)
   local items = {}
   for _, b in ipairs(blocks or {}) do
-    if b.status ~= 'applied' and b.status ~= 'unchanged' and b.status ~= 'would apply' then
+    if not succeeded(b.status) then
       local item = { text = string.format('block %d %s: %s', (b.index or 0) + 1, b.status or '?', first_line(b.message)) }
       local fname = fname_of(b.uri) or (b.path ~= '' and b.path) or nil
       item.filename = fname
@@ -500,7 +506,7 @@ end
 local function counts(blocks)
   local ok, failed = 0, 0
   for _, b in ipairs(blocks or {}) do
-    if b.status == 'applied' or b.status == 'unchanged' or b.status == 'would apply' then
+    if succeeded(b.status) then
       ok = ok + 1
     else
       failed = failed + 1
