@@ -319,8 +319,9 @@ func (s *lineStore) replace(lo, hi int, lines []string) {
 	}
 	prefix, suffix := s.chunks[cl][:jl], s.chunks[ch][jh+1:]
 	n := len(prefix) + len(lines) + len(suffix)
-	if n < chunkMin && len(s.chunks) > 1 {
-		// Too few lines for a chunk of their own: join a neighbour.
+	if n < chunkMin && (cl > 0 || ch+1 < len(s.chunks)) {
+		// Too few lines for a chunk of their own: join a neighbour, when
+		// the change left one (it may have spanned every chunk).
 		if ch+1 < len(s.chunks) {
 			ch++
 			suffix = append(suffix[:len(suffix):len(suffix)], s.chunks[ch]...)

@@ -390,6 +390,31 @@ func TestBufferAcrossChunks(t *testing.T) {
 	checkAgainstReference(t, text, notes, UTF16)
 }
 
+// A change that spans every chunk and leaves few lines has no neighbour
+// chunk to join: the buffer is that one short chunk. (Selecting all but
+// the last line of a long file and deleting it once panicked here, and
+// left the buffer out of step with the editor.)
+func TestBufferChangeSpanningEveryChunk(t *testing.T) {
+	for _, n := range []int{chunkMax + 1, 3 * chunkMax} {
+		text := strings.Repeat("line\n", n)
+		for _, c := range []Change{
+			{Range: rng(0, 0, n, 0), Text: ""},
+			{Range: rng(0, 2, n-1, 1), Text: "x\ny"},
+			{Range: rng(0, 0, n-1, 4), Text: "z"},
+		} {
+			b := NewBuffer("/w/f", text, 1)
+			if err := b.Change(2, []Change{c}, UTF16); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := applyReference(text, []Change{c}, UTF16)
+			if s, err := b.Snapshot(); err != nil || s.Text != want {
+				t.Fatalf("%d lines, change %v: buffer %q, %v; want %q", n, *c.Range, s.Text, err, want)
+			}
+			checkStore(t, &b.lines, want)
+		}
+	}
+}
+
 func FuzzBufferChange(f *testing.F) {
 	f.Add("abc\ndef\r\nghi", uint64(1), uint8(0))
 	f.Add("a\rb\n😀世", uint64(2), uint8(1))
