@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -189,4 +190,75 @@ func locate(raw []byte) error {
 		}
 	}
 	return nil
+}
+
+// Unquote decodes the JSON string lit (or null, which is "") as
+// encoding/json does, but keeps what encoding/json would turn into U+FFFD:
+// a byte that is not UTF-8 stays that byte, and the escape of an unpaired
+// surrogate becomes the surrogate's three bytes in the form UTF-8 would
+// give it (WTF-8), which are not UTF-8 either. The result is thus the
+// sender's text, valid UTF-8 exactly when Check(lit) is nil; it is meant
+// for the strings Check refused, where decoding them again is the price.
+//
+// lit must be a JSON string as a json.RawMessage holds it, without white
+// space around; anything else is an error.
+func Unquote(lit []byte) (string, error) {
+	if string(lit) == "null" {
+		return "", nil
+	}
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return "", fmt.Errorf("not a JSON string: %.20q", lit)
+	}
+	body := lit[1 : len(lit)-1]
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		k := bytes.IndexByte(body[i:], '\\')
+		if k < 0 {
+			out = append(out, body[i:]...)
+			break
+		}
+		out = append(out, body[i:i+k]...)
+		i += k
+		if i+1 >= len(body) {
+			return "", fmt.Errorf("JSON string ends in a backslash")
+		}
+		switch c := body[i+1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(body, i+2)
+			if !ok {
+				return "", fmt.Errorf("bad escape %.6q in a JSON string", body[i:])
+			}
+			n, isSurrogate := surrogate(body, i)
+			switch {
+			case !isSurrogate:
+				out = utf8.AppendRune(out, r)
+				i += 6
+			case n == 12:
+				low, _ := hex4(body, i+8)
+				out = utf8.AppendRune(out, utf16.DecodeRune(r, low))
+				i += 12
+			default:
+				// Unpaired: its three bytes as UTF-8 would encode it.
+				out = append(out, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
+				i += 6
+			}
+			continue
+		default:
+			return "", fmt.Errorf("bad escape %.2q in a JSON string", body[i:i+2])
+		}
+		i += 2
+	}
+	return string(out), nil
 }

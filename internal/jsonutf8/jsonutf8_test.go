@@ -44,6 +44,27 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+func TestUnquote(t *testing.T) {
+	for _, tc := range []struct{ lit, want string }{
+		{`"caf` + "\xe9" + ` = 1"`, "caf\xe9 = 1"},
+		{`"a\n\t\"\\\/\u00e9\ud83d\ude00"`, "a\n\t\"\\/é😀"},
+		{`"\udce9!"`, "\xed\xb3\xa9!"},
+		{`"\ud800\ud800\udc00"`, "\xed\xa0\x80\U00010000"},
+		{`"\ufffd"`, "\ufffd"},
+		{`null`, ""},
+	} {
+		got, err := Unquote([]byte(tc.lit))
+		if err != nil || got != tc.want {
+			t.Errorf("Unquote(%s) = %q, %v; want %q", tc.lit, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{``, `"`, `x`, `"\"`, `"\u12"`, `"\x"`, `1`} {
+		if got, err := Unquote([]byte(bad)); err == nil {
+			t.Errorf("Unquote(%s) = %q, want an error", bad, got)
+		}
+	}
+}
+
 func TestErrorOffset(t *testing.T) {
 	raw := []byte(`{"a":"x","b":"\ud800"}`)
 	var e *Error
@@ -110,10 +131,59 @@ func strict(lit []byte) (string, bool) {
 	return string(out), true
 }
 
-// FuzzCheck compares Check, on JSON string literals, with a strict decoder
-// written another way: Check passes exactly the strings that decode
-// without loss, and those decode as encoding/json decodes them. On any
-// bytes, the fast check and the scan that locates agree.
+// keep decodes the JSON string literal lit keeping what is not text: bytes
+// that are not UTF-8 as they are, unpaired surrogates in the form UTF-8
+// would give them. It is Unquote written another way, for FuzzCheck.
+func keep(lit []byte) string {
+	body := lit[1 : len(lit)-1]
+	var out []byte
+	var units []uint16
+	flush := func() {
+		for j := 0; j < len(units); j++ {
+			u := rune(units[j])
+			if !utf16.IsSurrogate(u) {
+				out = utf8.AppendRune(out, u)
+				continue
+			}
+			if j+1 < len(units) {
+				if r := utf16.DecodeRune(u, rune(units[j+1])); r != utf8.RuneError {
+					out = utf8.AppendRune(out, r)
+					j++
+					continue
+				}
+			}
+			out = append(out, 0xe0|byte(u>>12), 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
+		}
+		units = units[:0]
+	}
+	for i := 0; i < len(body); {
+		if body[i] == '\\' {
+			c := body[i+1]
+			if c == 'u' {
+				r, _ := hex4(body, i+2)
+				units = append(units, uint16(r))
+				i += 6
+				continue
+			}
+			flush()
+			out = append(out, map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[c])
+			i += 2
+			continue
+		}
+		flush()
+		out = append(out, body[i])
+		i++
+	}
+	flush()
+	return string(out)
+}
+
+// FuzzCheck compares Check and Unquote, on JSON string literals, with
+// decoders written another way: Check passes exactly the strings that
+// decode without loss, those decode as encoding/json decodes them, and
+// Unquote keeps what is lost, so that its result is UTF-8 exactly when
+// Check passes. On any bytes, the fast check and the scan that locates
+// agree.
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{
 		`"caf` + "\xe9" + `"`, `"\udce9"`, `"\ud83d\ude00"`, `"\\\ud800"`, `"\ufffd"`,
@@ -133,6 +203,13 @@ func FuzzCheck(f *testing.F) {
 		if len(lit) < 2 || lit[0] != '"' || !json.Valid(lit) {
 			return
 		}
+		kept, uerr := Unquote(lit)
+		if uerr != nil || kept != keep(lit) {
+			t.Fatalf("Unquote(%q) = %q, %v; want %q", lit, kept, uerr, keep(lit))
+		}
+		if utf8.ValidString(kept) != (err == nil) {
+			t.Fatalf("Unquote(%q) = %q, valid UTF-8 %v; Check = %v", lit, kept, utf8.ValidString(kept), err)
+		}
 		want, ok := strict(lit)
 		if (err == nil) != ok {
 			t.Fatalf("Check(%q) = %v, strict decoding ok = %v", raw, err, ok)
@@ -144,8 +221,8 @@ func FuzzCheck(f *testing.F) {
 		if err := json.Unmarshal(lit, &got); err != nil {
 			t.Fatal(err)
 		}
-		if got != want {
-			t.Fatalf("%q: encoding/json decodes %q, strict %q", lit, got, want)
+		if got != want || kept != want {
+			t.Fatalf("%q: encoding/json decodes %q, strict %q, Unquote %q", lit, got, want, kept)
 		}
 	})
 }
