@@ -58,12 +58,16 @@ func (s *server) didOpen(ctx context.Context, raw json.RawMessage) (any, error) 
 		return nil, err
 	}
 	uri := string(p.TextDocument.URI)
+	text, notUTF8 := openText(raw, p.TextDocument.Text)
+	if notUTF8 != nil {
+		s.log.Info("document not valid UTF-8: graft will not edit it", zap.String("uri", uri), zap.Error(notUTF8))
+	}
 	d := &openDoc{uri: uri, languageID: string(p.TextDocument.LanguageID)}
 	if path, err := uriPath(uri); err == nil {
 		d.path = path
-		d.buf = s.docs.Open(path, p.TextDocument.Text, p.TextDocument.Version)
+		d.buf = s.docs.Open(path, text, p.TextDocument.Version)
 	} else {
-		d.buf = workspace.NewBuffer(uri, p.TextDocument.Text, p.TextDocument.Version)
+		d.buf = workspace.NewBuffer(uri, text, p.TextDocument.Version)
 	}
 	s.mu.Lock()
 	if old := s.open[uri]; old != nil && old.path != "" && old.path != d.path {
@@ -95,6 +99,9 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	d, err := s.doc(string(p.TextDocument.URI))
 	if err != nil {
 		return nil, err
+	}
+	if err := changeTexts(raw, p.ContentChanges); err != nil {
+		s.log.Info("change not valid UTF-8: graft will not edit the document", zap.String("uri", d.uri), zap.Error(err))
 	}
 	changes := make([]workspace.Change, len(p.ContentChanges))
 	for i, c := range p.ContentChanges {
