@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/graft-editor/graft/internal/jsonutf8"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -98,7 +99,9 @@ func writeMessage(w io.Writer, v any) error {
 
 // readMessage reads one line of at most limit bytes, its newline
 // included, and decodes it into v. A line past limit is an error wrapping
-// ErrTooLarge, read no further.
+// ErrTooLarge, read no further; a line that is not UTF-8 (bytes, or
+// escapes of unpaired surrogates, that decoding turns into U+FFFD) is an
+// error wrapping a *jsonutf8.Error.
 func readMessage(r io.Reader, limit int, v any) error {
 	br := bufio.NewReaderSize(io.LimitReader(r, int64(limit)+1), 64<<10)
 	var line []byte
@@ -121,6 +124,11 @@ func readMessage(r io.Reader, limit int, v any) error {
 			return fmt.Errorf("message not ended by a newline: %w", io.ErrUnexpectedEOF)
 		}
 		return err
+	}
+	if err := jsonutf8.Check(line); err != nil {
+		// Decoding would turn the bad bytes into U+FFFD, which would be
+		// written into the files.
+		return fmt.Errorf("message not valid UTF-8 (%w): graft will not write U+FFFD in place of the bytes; send text as UTF-8", err)
 	}
 	if err := json.Unmarshal(line, v); err != nil {
 		return fmt.Errorf("decoding message: %w", err)

@@ -98,6 +98,9 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		if err := decode(arg, &cp); err != nil {
 			return nil, err
 		}
+		if err := refuseNotUTF8(arg); err != nil {
+			return nil, err
+		}
 		switch p.Command {
 		case cmdApply:
 			return s.apply(ctx, cp, p.WorkDoneToken)

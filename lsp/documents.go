@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -13,15 +14,32 @@ import (
 	"github.com/graft-editor/graft/workspace"
 )
 
-// An openDoc is a document the client has open.
+// An openDoc is a document the client has open, under one URI.
+//
+// LSP names a document by its URI, and a client may open one file under
+// two spellings of its URI (file:///R/a.txt and file:///R/./a.txt, or
+// %61.txt for a.txt): two documents, each with its own text and its own
+// versions, which the client numbers apart. The server keeps both, and
+// the overlay reads the file from the one the client opened or changed
+// last (activate), the text the person is at. An edit is computed against
+// that one and sent under its spelling with its version, so that the
+// client finds its buffer; when it is closed, the overlay reads the other
+// again, rather than the disk.
 type openDoc struct {
 	uri        string
 	languageID string
-	// path is the file the document holds, as the client opened it;
-	// empty for documents that are no file (untitled:, ...).
+	// path is the file the document holds, its clean absolute path
+	// (uriPath), the same for every spelling of its URI; empty for
+	// documents that are no file (untitled:, ...).
 	path string
 	buf  *workspace.Buffer
+	// touched orders the documents of one path by when the client last
+	// opened or changed them; guarded by server.mu.
+	touched uint64
 }
+
+// touches counts the opens and changes of documents, for openDoc.touched.
+var touches atomic.Uint64
 
 // answerCandidate reports whether the document may hold an agent's
 // answer, by its language. s.mu is held.
@@ -30,19 +48,67 @@ func (s *server) answerCandidate(d *openDoc) bool {
 	return slices.Contains(langs, "*") || slices.Contains(langs, d.languageID)
 }
 
-// doc returns the open document at uri, or an error naming it.
+// doc returns the open document at uri, or an error naming it: the one
+// opened under uri, or else, for another spelling of the URI of a file
+// that is open, the one the overlay reads for that file.
 func (s *server) doc(uri string) (*openDoc, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.open[uri]
+	d := s.lookupLocked(uri)
 	if d == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is not open", uri)
 	}
 	return d, nil
 }
 
+// lookupLocked is doc without the error. s.mu is held.
+func (s *server) lookupLocked(uri string) *openDoc {
+	if d := s.open[uri]; d != nil {
+		return d
+	}
+	if path, err := uriPath(uri); err == nil {
+		if u, ok := s.byPath[path]; ok {
+			return s.open[u]
+		}
+	}
+	return nil
+}
+
+// activateLocked makes d, a file document, the one the overlay reads for
+// its path, as the document the client touched last. s.mu is held.
+func (s *server) activateLocked(d *openDoc) {
+	d.touched = touches.Add(1)
+	s.docs.Put(d.buf)
+	s.byPath[d.path] = d.uri
+}
+
+// retireLocked stops the overlay reading d, a file document the client
+// closed, when it does: it reads the open document of the same path that
+// the client touched last instead, which it returns, or the disk when
+// there is none. s.mu is held; d is no longer in s.open.
+func (s *server) retireLocked(d *openDoc) *openDoc {
+	if d.path == "" || s.byPath[d.path] != d.uri {
+		return nil
+	}
+	var next *openDoc
+	for _, o := range s.open {
+		if o.path == d.path && (next == nil || o.touched > next.touched) {
+			next = o
+		}
+	}
+	if next == nil {
+		delete(s.byPath, d.path)
+		s.docs.Close(d.path)
+		return nil
+	}
+	s.docs.Put(next.buf)
+	s.byPath[next.path] = next.uri
+	return next
+}
+
 // uriOf returns the URI under which the client has the file at the path
-// a buffer was opened under, or the file: URI of path when it has none.
+// a buffer was opened under (the spelling the overlay reads, when it has
+// several), or the file: URI of path when it has none.
 func (s *server) uriOf(path string) protocol.DocumentURI {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -58,20 +124,20 @@ func (s *server) didOpen(ctx context.Context, raw json.RawMessage) (any, error) 
 		return nil, err
 	}
 	uri := string(p.TextDocument.URI)
+	text, notUTF8 := openText(raw, p.TextDocument.Text)
+	if notUTF8 != nil {
+		s.log.Info("document not valid UTF-8: graft will not edit it", zap.String("uri", uri), zap.Error(notUTF8))
+	}
 	d := &openDoc{uri: uri, languageID: string(p.TextDocument.LanguageID)}
+	name := uri
 	if path, err := uriPath(uri); err == nil {
-		d.path = path
-		d.buf = s.docs.Open(path, p.TextDocument.Text, p.TextDocument.Version)
-	} else {
-		d.buf = workspace.NewBuffer(uri, p.TextDocument.Text, p.TextDocument.Version)
+		d.path, name = path, path
 	}
+	d.buf = workspace.NewBuffer(name, text, p.TextDocument.Version)
 	s.mu.Lock()
-	if old := s.open[uri]; old != nil && old.path != "" && old.path != d.path {
-		delete(s.byPath, old.path)
-	}
-	s.open[uri] = d
+	s.open[uri] = d // opened again under the same spelling: the new text wins
 	if d.path != "" {
-		s.byPath[d.path] = uri
+		s.activateLocked(d)
 	}
 	s.mu.Unlock()
 	s.changed(ctx, d)
@@ -96,6 +162,9 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
+	if err := changeTexts(raw, p.ContentChanges); err != nil {
+		s.log.Info("change not valid UTF-8: graft will not edit the document", zap.String("uri", d.uri), zap.Error(err))
+	}
 	changes := make([]workspace.Change, len(p.ContentChanges))
 	for i, c := range p.ContentChanges {
 		changes[i].Text = c.Text
@@ -110,6 +179,17 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 			"Graft lost track of %s (%v); close and reopen it (or send its whole text) before applying edits to it.", d.uri, err))
 		return nil, nil
 	}
+	if d.path != "" {
+		s.mu.Lock()
+		if s.open[d.uri] == d {
+			if s.byPath[d.path] == d.uri {
+				d.touched = touches.Add(1)
+			} else {
+				s.activateLocked(d) // the client moved to this spelling
+			}
+		}
+		s.mu.Unlock()
+	}
 	s.changed(ctx, d)
 	return nil, nil
 }
@@ -119,21 +199,23 @@ func (s *server) didClose(ctx context.Context, raw json.RawMessage) (any, error)
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
-	uri := string(p.TextDocument.URI)
 	s.mu.Lock()
-	d := s.open[uri]
-	delete(s.open, uri)
-	if d != nil && d.path != "" && s.byPath[d.path] == uri {
-		delete(s.byPath, d.path)
+	d := s.lookupLocked(string(p.TextDocument.URI))
+	var next *openDoc
+	if d != nil {
+		delete(s.open, d.uri)
+		next = s.retireLocked(d)
 	}
 	s.mu.Unlock()
 	if d == nil {
 		return nil, nil
 	}
-	if d.path != "" {
-		s.docs.Close(d.path)
-	}
 	s.closed(ctx, d)
+	if next != nil {
+		// The file is read from another spelling's buffer now, whose
+		// text may differ: what follows the file follows it again.
+		s.changed(ctx, next)
+	}
 	return nil, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // ErrOutOfSync reports that a buffer's text is no longer known: a change
@@ -14,9 +15,14 @@ import (
 var ErrOutOfSync = errors.New("the editor's text is no longer known")
 
 // A Buffer is an open document: its text and its version, as the editor
-// has them. Changes to it cost time in proportion to their size and to the
-// square root of the number of lines, never to the whole text: the text is
-// kept as lines in chunks, and joined only when a Snapshot needs it.
+// has them. Changes to it cost time in proportion to their size (the text
+// they insert and the lines they replace) and to the square root of the
+// number of lines, never to the whole text: the text is kept as lines in
+// chunks, and joined only when a Snapshot needs it.
+//
+// The text is the editor's bytes, UTF-8 or not: a buffer counts its lines
+// that are not valid UTF-8, and gives no Snapshot while it has any, so
+// that no edit is computed against text graft would not write.
 //
 // A Buffer is safe for concurrent use.
 type Buffer struct {
@@ -95,14 +101,19 @@ type Snapshot struct {
 }
 
 // Snapshot returns the buffer's current text and version. It fails with an
-// error wrapping ErrOutOfSync when the buffer is out of sync. Snapshots of
-// an unchanged buffer share their text and their Mapper; the first after a
-// change joins the text, in time linear in its length.
+// error wrapping ErrOutOfSync when the buffer is out of sync, and with one
+// wrapping ErrNotUTF8 when the text is not valid UTF-8: graft edits no
+// such document, nor reads edits from it, as it does not a file on disk.
+// Snapshots of an unchanged buffer share their text and their Mapper; the
+// first after a change joins the text, in time linear in its length.
 func (b *Buffer) Snapshot() (Snapshot, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if err := b.outOfSync(); err != nil {
 		return Snapshot{}, err
+	}
+	if b.lines.bad > 0 {
+		return Snapshot{}, b.lines.notUTF8()
 	}
 	if b.snap == nil {
 		m := b.lines.mapper()
@@ -138,6 +149,7 @@ type lineStore struct {
 	first  []int      // first[i] is the number of the first line of chunks[i]
 	n      int        // lines in all
 	size   int        // bytes in all
+	bad    int        // lines that are not valid UTF-8
 }
 
 // newLineStore returns the store of text.
@@ -146,7 +158,25 @@ func newLineStore(text string) lineStore {
 	s.chunks = chunk(splitLines(text))
 	s.index(0)
 	s.size = len(text)
+	if !utf8.ValidString(text) {
+		for _, c := range s.chunks {
+			s.bad += invalid(c)
+		}
+	}
 	return s
+}
+
+// invalid returns the number of lines that are not valid UTF-8. A
+// sequence of UTF-8 never holds a line break, so a text is valid UTF-8
+// exactly when all of its lines are.
+func invalid(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if !utf8.ValidString(l) {
+			n++
+		}
+	}
+	return n
 }
 
 // splitLines returns the lines of text, each with its line break; the last
@@ -218,6 +248,27 @@ func (s *lineStore) String() string {
 		}
 	}
 	return sb.String()
+}
+
+// notUTF8 returns the error of a text that is not valid UTF-8, which says
+// where its first bad byte is.
+func (s *lineStore) notUTF8() error {
+	for i := range s.n {
+		l := s.line(i)
+		if utf8.ValidString(l) {
+			continue
+		}
+		col := 0
+		for col < len(l) {
+			r, size := utf8.DecodeRuneInString(l[col:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			col += size
+		}
+		return fmt.Errorf("%w (the editor's buffer: byte %#02x on line %d, at byte %d of the line)", ErrNotUTF8, l[col], i+1, col+1)
+	}
+	return ErrNotUTF8
 }
 
 // mapper returns a Mapper over the whole text, its line starts counted
@@ -309,18 +360,23 @@ func (s *lineStore) replace(lo, hi int, lines []string) {
 			continue
 		}
 		s.size -= len(s.chunks[c][j])
+		if !utf8.ValidString(s.chunks[c][j]) {
+			s.bad--
+		}
 	}
 	for _, l := range lines {
 		s.size += len(l)
 	}
+	s.bad += invalid(lines)
 	if cl == ch && len(lines) == hi-lo+1 {
 		copy(s.chunks[cl][jl:], lines) // the chunk's lines are its own
 		return
 	}
 	prefix, suffix := s.chunks[cl][:jl], s.chunks[ch][jh+1:]
 	n := len(prefix) + len(lines) + len(suffix)
-	if n < chunkMin && len(s.chunks) > 1 {
-		// Too few lines for a chunk of their own: join a neighbour.
+	if n < chunkMin && (cl > 0 || ch+1 < len(s.chunks)) {
+		// Too few lines for a chunk of their own: join a neighbour, when
+		// the change left one (it may have spanned every chunk).
 		if ch+1 < len(s.chunks) {
 			ch++
 			suffix = append(suffix[:len(suffix):len(suffix)], s.chunks[ch]...)

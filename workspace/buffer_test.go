@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // rng returns a Range from line sl, character sc to line el, character ec.
@@ -255,6 +256,9 @@ func checkStore(t *testing.T, s *lineStore, text string) {
 	if s.n != len(lines) || s.size != len(text) || len(s.first) != len(s.chunks) {
 		t.Fatalf("store counts %d lines and %d bytes; it holds %d and %d", s.n, s.size, len(lines), len(text))
 	}
+	if want := invalid(lines); s.bad != want {
+		t.Fatalf("store counts %d lines that are not UTF-8; it holds %d", s.bad, want)
+	}
 }
 
 // pieces are what random texts are made of.
@@ -317,6 +321,13 @@ func checkAgainstReference(t *testing.T, text string, notes [][]Change, enc Enco
 			}
 			continue
 		}
+		if err == nil && !utf8.ValidString(want) {
+			if !errors.Is(serr, ErrNotUTF8) {
+				t.Fatalf("notification %d %v: Snapshot() of %q = %v, want ErrNotUTF8", i, changes, want, serr)
+			}
+			checkStore(t, &b.lines, want)
+			continue
+		}
 		if err != nil || serr != nil {
 			t.Fatalf("notification %d %v on %q: Change() = %v, Snapshot() = %v", i, changes, want, err, serr)
 		}
@@ -348,6 +359,84 @@ func TestBufferMatchesReference(t *testing.T) {
 						}
 					}
 					notes = append(notes, changes)
+				}
+				checkAgainstReference(t, text, notes, enc)
+			}
+		})
+	}
+}
+
+// A buffer whose text is not UTF-8 gives no snapshot, whatever the
+// changes that made it so, until changes make it UTF-8 again: the count of
+// its bad lines follows every change.
+func TestBufferNotUTF8(t *testing.T) {
+	b := NewBuffer("/w/f.txt", "ok\ncaf\xe9 = 1\n", 1)
+	_, err := b.Snapshot()
+	if !errors.Is(err, ErrNotUTF8) || !strings.Contains(err.Error(), "byte 0xe9 on line 2, at byte 4 of the line") {
+		t.Fatalf("Snapshot() = %v", err)
+	}
+	// The bad byte replaced: valid again.
+	if err := b.Change(2, []Change{{Range: rng(1, 3, 1, 4), Text: "é"}}, UTF8); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := b.Snapshot(); err != nil || s.Text != "ok\ncafé = 1\n" {
+		t.Fatalf("Snapshot() = %q, %v", s.Text, err)
+	}
+	// A change brings a bad byte in; a whole text that is UTF-8 ends it.
+	if err := b.Change(3, []Change{{Range: rng(0, 0, 0, 0), Text: "\xff\n"}}, UTF8); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Snapshot(); !errors.Is(err, ErrNotUTF8) {
+		t.Fatalf("Snapshot() after a change with a bad byte = %v", err)
+	}
+	if err := b.Change(4, []Change{{Text: "clean\n"}}, UTF8); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := b.Snapshot(); err != nil || s.Text != "clean\n" {
+		t.Fatalf("Snapshot() = %q, %v", s.Text, err)
+	}
+	// U+FFFD is a character like any other.
+	if err := b.Change(5, []Change{{Text: "\ufffd"}}, UTF8); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Random changes that bring bad bytes in and take them out, on texts of
+// several chunks, keep the count of bad lines right.
+func TestBufferNotUTF8MatchesReference(t *testing.T) {
+	bad := []string{"\xe9", "\xff", "\xe4\xb8", "\xed\xa0\x80"}
+	for _, enc := range encodings {
+		t.Run(enc.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(3, uint64(enc)))
+			for range 20 {
+				var lines []string
+				for i := range r.IntN(3 * chunkMax) {
+					l := fmt.Sprintf("line %d", i)
+					if r.IntN(50) == 0 {
+						l += bad[r.IntN(len(bad))]
+					}
+					lines = append(lines, l)
+				}
+				text := strings.Join(lines, "\n")
+				var notes [][]Change
+				cur := text
+				for range 40 {
+					c := randomChange(r, cur, enc)
+					if r.IntN(3) == 0 {
+						c.Text += bad[r.IntN(len(bad))]
+					}
+					if r.IntN(10) == 0 && c.Range != nil {
+						// Many lines at once, bad ones among them.
+						m := NewMapper(cur)
+						c.Range = rng(0, 0, r.IntN(m.Lines()+1), 0)
+					}
+					notes = append(notes, []Change{c})
+					if next, ok := applyReference(cur, []Change{c}, enc); ok {
+						cur = next
+					}
 				}
 				checkAgainstReference(t, text, notes, enc)
 			}
@@ -388,6 +477,31 @@ func TestBufferAcrossChunks(t *testing.T) {
 		}
 	}
 	checkAgainstReference(t, text, notes, UTF16)
+}
+
+// A change that spans every chunk and leaves few lines has no neighbour
+// chunk to join: the buffer is that one short chunk. (Selecting all but
+// the last line of a long file and deleting it once panicked here, and
+// left the buffer out of step with the editor.)
+func TestBufferChangeSpanningEveryChunk(t *testing.T) {
+	for _, n := range []int{chunkMax + 1, 3 * chunkMax} {
+		text := strings.Repeat("line\n", n)
+		for _, c := range []Change{
+			{Range: rng(0, 0, n, 0), Text: ""},
+			{Range: rng(0, 2, n-1, 1), Text: "x\ny"},
+			{Range: rng(0, 0, n-1, 4), Text: "z"},
+		} {
+			b := NewBuffer("/w/f", text, 1)
+			if err := b.Change(2, []Change{c}, UTF16); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := applyReference(text, []Change{c}, UTF16)
+			if s, err := b.Snapshot(); err != nil || s.Text != want {
+				t.Fatalf("%d lines, change %v: buffer %q, %v; want %q", n, *c.Range, s.Text, err, want)
+			}
+			checkStore(t, &b.lines, want)
+		}
+	}
 }
 
 func FuzzBufferChange(f *testing.F) {

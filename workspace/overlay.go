@@ -71,17 +71,25 @@ func (o *Overlay) Roots() []*Root {
 // document, holding text at version, and returns it. A buffer already open
 // under path is replaced.
 func (o *Overlay) Open(path, text string, version int32) *Buffer {
-	key := filepath.Clean(path)
+	b := NewBuffer(path, text, version)
+	o.Put(b)
+	return b
+}
+
+// Put makes b the buffer open at its path (the path it was made for),
+// replacing the one open there, as if Open had just made it. An editor
+// that has one file open under two names for one path (two spellings of
+// its URI) keeps a buffer for each, and puts back the one it reads from.
+func (o *Overlay) Put(b *Buffer) {
+	key := filepath.Clean(b.Path())
 	real, err := evalExisting(key)
 	if err != nil {
 		real = key
 	}
-	b := NewBuffer(path, text, version)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.seq++
 	o.open[key] = &openBuffer{buf: b, key: key, real: real, seq: o.seq}
-	return b
 }
 
 // Close closes the buffer opened under path, if any. Reads of its document

@@ -391,3 +391,23 @@ func TestOverlayReadErrorsNameThePath(t *testing.T) {
 		t.Errorf("Read(d) = %v, want a PathError for d wrapping ErrIsDir", err)
 	}
 }
+
+// Put puts back a buffer the overlay replaced: the buffer of one file
+// under another name of the editor's, with its own version.
+func TestOverlayPut(t *testing.T) {
+	dir := tree(t, map[string]string{"a.go": "disk\n"})
+	o := NewOverlay(openRoot(t, dir))
+	first := o.Open(filepath.Join(dir, "a.go"), "first\n", 7)
+	o.Open(filepath.Join(dir, ".", "a.go"), "second\n", 1)
+	wantRead(t, o, "a.go", "second\n", true)
+	o.Put(first)
+	wantRead(t, o, "a.go", "first\n", true)
+	if s, ok := o.View().Snapshot(filepath.Join(dir, "a.go")); !ok || s.Version != 7 {
+		t.Errorf("Snapshot = %+v, %v; want version 7", s, ok)
+	}
+	if o.Buffer(filepath.Join(dir, "a.go")) != first {
+		t.Error("Buffer is not the buffer put back")
+	}
+	o.Close(filepath.Join(dir, "a.go"))
+	wantRead(t, o, "a.go", "disk\n", true)
+}
