@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -37,9 +36,6 @@ type openDoc struct {
 	// opened or changed them; guarded by server.mu.
 	touched uint64
 }
-
-// touches counts the opens and changes of documents, for openDoc.touched.
-var touches atomic.Uint64
 
 // answerCandidate reports whether the document may hold an agent's
 // answer, by its language. s.mu is held.
@@ -77,7 +73,8 @@ func (s *server) lookupLocked(uri string) *openDoc {
 // activateLocked makes d, a file document, the one the overlay reads for
 // its path, as the document the client touched last. s.mu is held.
 func (s *server) activateLocked(d *openDoc) {
-	d.touched = touches.Add(1)
+	s.touches++
+	d.touched = s.touches
 	s.docs.Put(d.buf)
 	s.byPath[d.path] = d.uri
 }
@@ -183,7 +180,8 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 		s.mu.Lock()
 		if s.open[d.uri] == d {
 			if s.byPath[d.path] == d.uri {
-				d.touched = touches.Add(1)
+				s.touches++
+				d.touched = s.touches
 			} else {
 				s.activateLocked(d) // the client moved to this spelling
 			}

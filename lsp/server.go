@@ -132,6 +132,9 @@ type server struct {
 	// URI, as the client spells it.
 	open   map[string]*openDoc
 	byPath map[string]string
+	// touches counts the opens and changes of documents, for
+	// openDoc.touched; guarded by mu.
+	touches uint64
 
 	diags       diagnostics
 	answers     *answers
