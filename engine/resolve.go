@@ -55,8 +55,12 @@ func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	case OpReplace:
 		m, err := doc.replace(e, opt)
 		if len(opt.History) > 0 && (m == nil || m.Strategy != "exact") {
-			if serr := doc.d.stale(e, m, err, opt.History); serr != nil {
+			sm, serr := doc.d.stale(e, m, err, opt.History)
+			switch {
+			case serr != nil:
 				return nil, serr
+			case sm != nil:
+				return sm, nil
 			}
 		}
 		return m, err

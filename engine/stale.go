@@ -41,17 +41,19 @@ type Version struct {
 // exact path never consults the history).
 
 // stale returns the refusal of edit e as stale against one of the
-// versions, or nil. m and err are what the resolver found in the text.
-func (d *document) stale(e Edit, m *Match, err error, history []Version) *Error {
+// versions, or the match saying that its change stands already, the one
+// change made to those lines since a version; nil and nil when neither.
+// m and err are what the resolver found in the text.
+func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match, *Error) {
 	if m != nil && m.AlreadyApplied || e.ReplaceAll {
-		return nil
+		return nil, nil
 	}
 	if re, ok := err.(*Error); ok && re.Reason == ReasonInvalid {
-		return nil
+		return nil, nil
 	}
 	old, new := toLF(e.Old), toLF(e.New)
 	if strings.TrimSpace(old) == "" || strings.Contains(d.lf, old) {
-		return nil // the search is in the text as written: never stale
+		return nil, nil // the search is in the text as written: never stale
 	}
 	var cur []string // the text's lines, split once
 	for _, v := range history {
@@ -66,11 +68,54 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) *Error 
 		if cur == nil {
 			cur = splitLines(d.lf)
 		}
-		if err := staleAt(v, splitLines(vlf), cur, va, old, new, m); err != nil {
-			return err
+		vl := splitLines(vlf)
+		if sm := d.madeSince(v, vl, cur, va, old, new); sm != nil {
+			return sm, nil
+		}
+		if err := staleAt(v, vl, cur, va, old, new, m); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// madeSince returns the match of an edit whose change is the change made
+// to its lines since the version v (lines vl), where its search stands as
+// whole lines at line va: the version with the edit made differs from the
+// text (lines cur) only away from the lines the edit writes. That is an
+// edit applied before, sent again, even one whose change leaves nothing
+// in the text to tell (a deletion without context). It returns nil when
+// the change since is another one.
+func (d *document) madeSince(v Version, vl, cur []string, va int, old, new string) *Match {
+	s, t := splitLines(old), splitLines(new)
+	vb := va + len(s)
+	if vb > len(vl) || !strings.HasSuffix(old, "\n") || strings.Join(vl[va:vb], "\n")+"\n" != old ||
+		new != "" && !strings.HasSuffix(new, "\n") {
+		return nil // only whole lines, as written, are compared
+	}
+	made := make([]string, 0, len(vl)-len(s)+len(t))
+	made = append(append(append(made, vl[:va]...), t...), vl[vb:]...)
+	rest := linesDiff(made, cur)
+	na, nb := va, va+len(t)
+	for _, h := range rest {
+		if h.Start <= nb && na <= h.End {
+			return nil // the lines the edit writes changed, or were never written
+		}
+	}
+	ca, cb := mapLine(rest, na, false), mapLine(rest, nb, true)
+	a, b := ca+1, max(ca+1, cb)
+	if b > len(cur) {
+		a, b = max(1, len(cur)), max(1, len(cur))
+	}
+	return &Match{
+		Strategy:       "history",
+		Score:          1,
+		StartLine:      a,
+		EndLine:        b,
+		AlreadyApplied: true,
+		Notes: []string{fmt.Sprintf("already applied at lines %d-%d: the change made to these lines since %s is this edit's; nothing changed",
+			a, b, v.Name)},
+	}
 }
 
 // findIn returns the 0-based line of the version text vlf where the
@@ -236,14 +281,20 @@ func mapLine(ds []lcs.Diff, p int, end bool) int {
 // that reads the history only when an edit needs it calls Stale after a
 // resolution that was not exact, rather than passing the history to
 // Resolve.
-func (doc *Document) Stale(e Edit, m *Match, err error, history []Version) error {
+//
+// It returns a match instead when the history tells that the edit's
+// change stands already: the one change made to its lines since a
+// version is this edit's (an edit applied before, sent again, even a
+// deletion without context); nil and nil when neither.
+func (doc *Document) Stale(e Edit, m *Match, err error, history []Version) (*Match, error) {
 	if e.Op != OpReplace || len(history) == 0 || m != nil && m.Strategy == "exact" {
-		return nil
+		return nil, nil
 	}
-	if serr := doc.d.stale(e, m, err, history); serr != nil {
-		return serr
+	sm, serr := doc.d.stale(e, m, err, history)
+	if serr != nil {
+		return nil, serr
 	}
-	return nil
+	return sm, nil
 }
 
 // NeedsHistory reports whether the answer m, err to edit e could be

@@ -444,8 +444,12 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		if p.opt.History != nil && engine.NeedsHistory(e, m, err) {
 			// Only a search not found as written costs a look at the
 			// history.
-			if serr := doc.Stale(e, m, err, p.opt.History.Versions(st.abs)); serr != nil {
+			sm, serr := doc.Stale(e, m, err, p.opt.History.Versions(st.abs))
+			switch {
+			case serr != nil:
 				m, err = nil, serr
+			case sm != nil:
+				m, err = sm, nil // the history tells the change stands
 			}
 		}
 		elapsed := time.Since(start)
