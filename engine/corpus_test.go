@@ -226,12 +226,16 @@ const corpusTwiceChanged = 0.002
 // was made (only that its lines are gone), so it is refused, never counted
 // as applied; and an answer whose later block rewrote what an earlier one
 // wrote ("chained") has that earlier block quote, the second time, a text
-// that is no longer there (a stale edit). Both are logged.
+// that is no longer there (a stale edit). Those are applied again with
+// the file before the first application as history, as graft apply's
+// journal keeps it: at least 95% of the deletions must then say already
+// applied, and changes stay within the same bound.
 func TestCorpusAppliedTwice(t *testing.T) {
 	g := corpusGenerator(t)
 	n, only := corpusFlags.PerKind(testing.Short()), corpusFlags.Only()
 	table := corpus.NewTable()
-	var total, said, apart int
+	var total, said, apart, histSaid, deletions int
+	var histChanged []string
 	var changed, unsaid, history []string
 	for _, k := range corpus.Kinds() {
 		if only != "" && k.Name != only {
@@ -265,6 +269,18 @@ func TestCorpusAppliedTwice(t *testing.T) {
 			}
 			if needsHistory && v != corpus.Exact {
 				apart++
+				// With the text the first application replaced as history,
+				// as graft apply's journal keeps it, the history tells.
+				hgot, houts := engine.ApplyEdits(c.Want, c.Edits, engine.Options{History: []engine.Version{{Name: "the file before", Text: c.File}}})
+				if deletionsOnly(c.Edits) {
+					deletions++
+				}
+				switch {
+				case hgot != c.Want:
+					histChanged = append(histChanged, summary)
+				case allStand(houts) && deletionsOnly(c.Edits):
+					histSaid++
+				}
 				continue
 			}
 			total++
@@ -282,6 +298,19 @@ func TestCorpusAppliedTwice(t *testing.T) {
 		said, total, apart, len(history))
 	for _, h := range history[:min(len(history), 3)] {
 		t.Logf("needs history: %s", h)
+	}
+	t.Logf("with the file before as history, as graft apply's journal keeps it: %d of the %d deletions without context said already applied; %d cases changed their text again",
+		histSaid, deletions, len(histChanged))
+	for _, h := range histChanged {
+		t.Logf("changed again with history: %s", h)
+	}
+	if float64(len(histChanged)) > corpusTwiceChanged*float64(total+apart) {
+		t.Errorf("%d of %d cases that need history changed their text a second time with it, want at most %.1f%% of all %d",
+			len(histChanged), apart, 100*corpusTwiceChanged, total+apart)
+	}
+	if float64(histSaid) < corpusTwiceShare*float64(deletions) {
+		t.Errorf("with the file before as history, %d of %d deletions without context said already applied, want at least %.0f%%",
+			histSaid, deletions, 100*corpusTwiceShare)
 	}
 	for _, c := range changed {
 		t.Logf("changed again: %s", c)

@@ -84,14 +84,25 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match
 // whole lines at line va: the version with the edit made differs from the
 // text (lines cur) only away from the lines the edit writes. That is an
 // edit applied before, sent again, even one whose change leaves nothing
-// in the text to tell (a deletion without context). It returns nil when
-// the change since is another one.
+// in the text to tell (a deletion without context). The search's lines
+// must be the version's, white space aside (as written for a replacement
+// that is not empty). It returns nil when the change since is another one.
 func (d *document) madeSince(v Version, vl, cur []string, va int, old, new string) *Match {
 	s, t := splitLines(old), splitLines(new)
 	vb := va + len(s)
-	if vb > len(vl) || !strings.HasSuffix(old, "\n") || strings.Join(vl[va:vb], "\n")+"\n" != old ||
-		new != "" && !strings.HasSuffix(new, "\n") {
-		return nil // only whole lines, as written, are compared
+	if vb > len(vl) || !strings.HasSuffix(old, "\n") || new != "" && !strings.HasSuffix(new, "\n") {
+		return nil // only whole lines are compared
+	}
+	for i, l := range s {
+		if loose(l) != loose(vl[va+i]) {
+			return nil
+		}
+	}
+	if new != "" && strings.Join(vl[va:vb], "\n")+"\n" != old {
+		// The model's copy is off in white space: what it writes is not
+		// what the version would hold made, so only the text, not the
+		// history, can tell a replacement stands (see standing).
+		return nil
 	}
 	made := make([]string, 0, len(vl)-len(s)+len(t))
 	made = append(append(append(made, vl[:va]...), t...), vl[vb:]...)
