@@ -117,6 +117,9 @@ func (h *history) changing(path string, buf *workspace.Buffer, changes []workspa
 	f.open = true
 	due := f.dirty && (h.now().Sub(f.keptAt) >= historyGap || f.changed >= historyLines)
 	h.mu.Unlock()
+	if due && buf.Len() > historyBytes {
+		due = false // it would not be kept: not worth joining
+	}
 	var snap workspace.Snapshot
 	var err error
 	if due {

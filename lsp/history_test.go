@@ -110,6 +110,17 @@ func TestHistoryBounds(t *testing.T) {
 	if got := texts(h, "/r/c.go"); len(got) != 0 {
 		t.Errorf("kept a text larger than historyBytes")
 	}
+	// A buffer too large to keep is not joined to be kept.
+	huge := strings.Repeat("x\n", historyBytes/2+1)
+	buf := workspace.NewBuffer("/r/huge.go", huge, 1)
+	h.opened("/r/huge.go", huge, 1)
+	change(t, h, "/r/huge.go", buf, 2, typeAt(0, 0, "y"))
+	h.now = func() time.Time { return time.Now().Add(historyGap) }
+	change(t, h, "/r/huge.go", buf, 3, typeAt(1, 0, "y"))
+	h.now = time.Now
+	if got := texts(h, "/r/huge.go"); len(got) != 0 {
+		t.Errorf("kept %d texts of a buffer larger than historyBytes", len(got))
+	}
 	h.opened("/r/open.go", "o", 1)
 	for i := range historyUnopened + 3 {
 		h.Record(fmt.Sprintf("/r/u%d.go", i), "u")
