@@ -111,6 +111,13 @@ func TestStaleAfterOwnEdit(t *testing.T) {
 				t.Errorf("%d edits sent for a stale block", n-edits)
 			}
 
+			// graft.preview says the same.
+			var pr previewReply
+			if err := execute(t, e, "graft.preview", map[string]any{"text": sumAnswer(sumPositive)}, &pr); err != nil {
+				t.Fatal(err)
+			}
+			wantStale(t, applyReply{Blocks: pr.Blocks}, "the text graft replaced at ")
+
 			// A block quoting the current text applies; sent again, it
 			// stands already.
 			r = applyAnswer(t, e, sumAnswer(sumName))
