@@ -1,12 +1,17 @@
 package lsp_test
 
 import (
+	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/graft-editor/graft/editorlink"
 	"github.com/graft-editor/graft/lsp/lsptest"
 )
 
@@ -189,5 +194,48 @@ func TestStaleAfterPersonsEdit(t *testing.T) {
 			}
 			waitText(t, e, path, strings.Replace(typed, current[0], current[1], 1))
 		})
+	}
+}
+
+// TestStaleRouted has the person change lines of the buffer, then an edit
+// routed over the editor link (as graft apply --editor and graft mcp send
+// one) quote them as they were: it fails as stale, and the buffer keeps
+// the person's change.
+func TestStaleRouted(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+	short, err := os.MkdirTemp("", "gl") // a socket path fits in 108 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	sockets := filepath.Join(short, "graft")
+	t.Setenv(editorlink.DirEnv, sockets) // for the server and for Send
+	opt := lsptest.VSCode(dir)
+	opt.Env = os.Environ()
+	e, _ := lsptest.StartReady(t, opt)
+	path := filepath.Join(dir, "sum.go")
+	if err := e.Open(path, "go", sumGo); err != nil {
+		t.Fatal(err)
+	}
+	typed := strings.Replace(sumGo, "total += x", "total += 2 * x", 1)
+	if err := e.SetText(path, typed); err != nil {
+		t.Fatal(err)
+	}
+	edit, _ := json.Marshal(map[string]any{"filePath": "sum.go", "oldString": sumPositive[0], "newString": sumPositive[1]})
+	var rep *editorlink.Reply
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		rep, err = editorlink.Send(context.Background(), dir, &editorlink.Request{Edits: []json.RawMessage{edit}})
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("routed edit: %v", err)
+	}
+	if rep.Applied || len(rep.Blocks) != 1 || rep.Blocks[0].Reason != "stale" || !strings.Contains(rep.Blocks[0].Message, "the buffer at version") {
+		t.Errorf("routed stale edit: %+v", rep)
+	}
+	if got := e.Text(path); got != typed {
+		t.Errorf("the stale edit changed the buffer:\n%s", got)
 	}
 }
