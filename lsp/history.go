@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,8 +20,11 @@ import (
 // at least historyGap has passed or at least historyLines lines were
 // changed (a paste, a rewrite, graft's own edit). Every text graft's own
 // edits replaced is kept too. Per file, at most historyVersions texts of
-// at most historyBytes in all are kept, the oldest dropped first; a text
-// larger than historyBytes is not kept. A document's past is dropped when
+// at most historyBytes in all are kept: beyond historyVersions, versions
+// thin out with age (fileHistory.thinnest), so that continuous typing
+// keeps the minutes before as well as the last seconds; beyond
+// historyBytes, the oldest are dropped. A text larger than historyBytes
+// is not kept. A document's past is dropped when
 // its last spelling is closed; the past of files graft edited without the
 // client having them open is kept for at most historyUnopened files.
 //
@@ -137,7 +141,10 @@ func (h *history) changing(path string, buf *workspace.Buffer, changes []workspa
 	f.dirty = true
 	for _, c := range changes {
 		if c.Range == nil {
-			f.changed += historyLines // the whole text replaced
+			// The whole text: a client that syncs documents in full
+			// sends one per keystroke, which must not keep a version
+			// each. How many lines it changes is not known without a
+			// diff; the gap keeps the text before a burst of them.
 			continue
 		}
 		f.changed += c.Range.End.Line - c.Range.Start.Line + 1 + strings.Count(c.Text, "\n")
@@ -222,8 +229,7 @@ func (f *fileHistory) keep(v keptVersion) {
 			if o.graft && !v.graft {
 				v = o
 			}
-			f.versions = append(f.versions[:i], f.versions[i+1:]...)
-			f.bytes -= len(o.text)
+			f.drop(i)
 			break
 		}
 	}
@@ -231,12 +237,47 @@ func (f *fileHistory) keep(v keptVersion) {
 	copy(f.versions[1:], f.versions)
 	f.versions[0] = v
 	f.bytes += len(v.text)
-	for len(f.versions) > historyVersions || f.bytes > historyBytes {
-		last := len(f.versions) - 1
-		f.bytes -= len(f.versions[last].text)
-		f.versions[last] = keptVersion{}
-		f.versions = f.versions[:last]
+	for len(f.versions) > historyVersions {
+		f.drop(f.thinnest())
 	}
+	for f.bytes > historyBytes {
+		f.drop(len(f.versions) - 1)
+	}
+}
+
+// thinnest returns the index of the version to drop when f keeps too
+// many: a buffer version rather than a text graft replaced, and among
+// them the one whose neighbours are closest in time for its age, so that
+// the versions kept thin out with age, about evenly in the logarithm of
+// their age (ten minutes of typing keep the last seconds densely and the
+// minutes before sparsely, rather than only the last historyVersions
+// gaps). The newest and the oldest are kept while there is another to
+// drop.
+func (f *fileHistory) thinnest() int {
+	newest := f.versions[0].at
+	best, density := len(f.versions)-1, -1.0
+	for _, graft := range []bool{false, true} {
+		for i := 1; i < len(f.versions)-1; i++ {
+			if f.versions[i].graft != graft {
+				continue
+			}
+			span := f.versions[i-1].at.Sub(f.versions[i+1].at)
+			age := newest.Sub(f.versions[i].at) + time.Second
+			if d := float64(span) / float64(age); density < 0 || d < density {
+				best, density = i, d
+			}
+		}
+		if density >= 0 {
+			break
+		}
+	}
+	return best
+}
+
+// drop drops the version at index i of f.
+func (f *fileHistory) drop(i int) {
+	f.bytes -= len(f.versions[i].text)
+	f.versions = slices.Delete(f.versions, i, i+1) // which lets its text go
 }
 
 // dropUnopenedLocked drops the past of the least recently used files the

@@ -81,6 +81,19 @@ func TestHistoryKeepsBurstsNotKeystrokes(t *testing.T) {
 		t.Errorf("after graft's edit: %+v", vs)
 	}
 
+	// A client syncing in full sends the whole text each keystroke: that
+	// keeps no version either until the gap.
+	for i := range 30 {
+		clock.t = clock.t.Add(100 * time.Millisecond)
+		h.changing(path, buf, []workspace.Change{{Text: fmt.Sprintf("w\ny\nz%d\n", i)}})
+		if err := buf.Change(int32(6+i), []workspace.Change{{Text: fmt.Sprintf("w\ny\nz%d\n", i)}}, workspace.UTF16); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := h.Versions(path); len(got) != 3 {
+		t.Errorf("full-text changes within the gap kept %d versions, want none: %q", len(got)-3, texts(h, path))
+	}
+
 	h.closed(path)
 	if got := h.Versions(path); got != nil {
 		t.Errorf("kept %q after the close", texts(h, path))
@@ -179,5 +192,39 @@ func BenchmarkHistoryMemory(b *testing.B) {
 			b.ReportMetric(kept, "kept-B/doc")
 			b.ReportMetric(heap, "heap-B/doc")
 		})
+	}
+}
+
+// TestHistoryThinsWithAge types for ten minutes without a pause: the
+// versions kept reach back over the whole time, not only over the last
+// historyVersions gaps, and the recent ones are the densest.
+func TestHistoryThinsWithAge(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 11, 26, 22, 0, 0, 0, time.UTC)}
+	h := newHistory(clock.now)
+	const path = "/r/a.go"
+	text := strings.Repeat("line\n", 100)
+	buf := workspace.NewBuffer(path, text, 1)
+	h.opened(path, text, 1)
+	for i := range 600 {
+		clock.t = clock.t.Add(time.Second)
+		change(t, h, path, buf, int32(i+2), typeAt(i%100, 0, fmt.Sprint(i%7)))
+	}
+	f := h.files[path]
+	if len(f.versions) != historyVersions {
+		t.Fatalf("kept %d versions", len(f.versions))
+	}
+	var ages []time.Duration
+	for _, v := range f.versions {
+		ages = append(ages, clock.t.Sub(v.at))
+	}
+	t.Logf("ages kept: %v", ages)
+	if f.versions[len(f.versions)-1].version != 1 {
+		t.Errorf("the opened text dropped")
+	}
+	if ages[1] > 2*historyGap {
+		t.Errorf("the second newest version is %v old: the recent ones are not dense", ages[1])
+	}
+	if ages[len(ages)-2] < 4*time.Minute {
+		t.Errorf("nothing kept from before the last %v but the opened text", ages[len(ages)-2])
 	}
 }
