@@ -290,6 +290,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
 		Engine:    engine.Options{Threshold: threshold},
 		KeepGoing: true,
+		History:   a.s.history,
 	})
 	if err != nil {
 		return nil, nil, err

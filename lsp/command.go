@@ -225,6 +225,7 @@ func (s *server) plan(ctx context.Context, cp commandParams, progress func(done,
 	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
 		Engine:   engine.Options{Threshold: threshold},
 		Progress: progress,
+		History:  s.history,
 	})
 	if err != nil {
 		return nil, err
@@ -358,8 +359,13 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		return &applyResult{Applied: false, FailureReason: reason}, nil
 	}
 	for _, fe := range files {
-		if p.res.Files[fe.file].Exists {
+		f := &p.res.Files[fe.file]
+		if f.Exists {
 			s.verifier.expect(fe.uri, fe.after)
+		}
+		if f.Changed && f.Existed && f.Exists && f.NewAbs() == "" {
+			// What the edit replaced: a block quoting it later is stale.
+			s.history.Record(f.Abs(), f.Before)
 		}
 	}
 	return &applyResult{Applied: true}, nil

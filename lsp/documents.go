@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"go.lsp.dev/jsonrpc2"
@@ -31,6 +32,9 @@ type openDoc struct {
 	// (uriPath), the same for every spelling of its URI; empty for
 	// documents that are no file (untitled:, ...).
 	path string
+	// real is path with its symbolic links evaluated, as plans name the
+	// file: the key of its past in server.history.
+	real string
 	buf  *workspace.Buffer
 	// touched orders the documents of one path by when the client last
 	// opened or changed them; guarded by server.mu.
@@ -103,6 +107,17 @@ func (s *server) retireLocked(d *openDoc) *openDoc {
 	return next
 }
 
+// openLocked reports whether a document of the file whose real path is
+// real is open. s.mu is held.
+func (s *server) openLocked(real string) bool {
+	for _, o := range s.open {
+		if o.path != "" && o.real == real {
+			return true
+		}
+	}
+	return false
+}
+
 // uriOf returns the URI under which the client has the file at the path
 // a buffer was opened under (the spelling the overlay reads, when it has
 // several), or the file: URI of path when it has none.
@@ -131,6 +146,13 @@ func (s *server) didOpen(ctx context.Context, raw json.RawMessage) (any, error) 
 		d.path, name = path, path
 	}
 	d.buf = workspace.NewBuffer(name, text, p.TextDocument.Version)
+	if d.path != "" {
+		d.real = d.path
+		if real, err := filepath.EvalSymlinks(d.path); err == nil {
+			d.real = real
+		}
+		s.history.opened(d.real, text, p.TextDocument.Version)
+	}
 	s.mu.Lock()
 	s.open[uri] = d // opened again under the same spelling: the new text wins
 	if d.path != "" {
@@ -170,6 +192,9 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 			changes[i].Range = &r
 		}
 	}
+	if d.path != "" {
+		s.history.changing(d.real, d.buf, changes)
+	}
 	if err := d.buf.Change(p.TextDocument.Version, changes, s.encoding()); err != nil {
 		s.log.Error("didChange", zap.String("uri", d.uri), zap.Error(err))
 		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
@@ -203,6 +228,9 @@ func (s *server) didClose(ctx context.Context, raw json.RawMessage) (any, error)
 	if d != nil {
 		delete(s.open, d.uri)
 		next = s.retireLocked(d)
+		if d.path != "" && !s.openLocked(d.real) {
+			s.history.closed(d.real)
+		}
 	}
 	s.mu.Unlock()
 	if d == nil {

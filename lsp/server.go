@@ -140,6 +140,9 @@ type server struct {
 	answers     *answers
 	suggestions *suggestions
 	verifier    *verifier
+	// history keeps the past of the files the client has open and of
+	// those graft edited, for the plans to refuse stale blocks.
+	history *history
 	// route lets requests from outside the connection into its queue.
 	route router
 }
@@ -164,6 +167,7 @@ func newServer(opt Options) *server {
 		open:     map[string]*openDoc{},
 		byPath:   map[string]string{},
 		settings: defaultSettings(),
+		history:  newHistory(time.Now),
 	}
 	s.answers = newAnswers(s)
 	s.suggestions = newSuggestions(s)

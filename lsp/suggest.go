@@ -579,7 +579,7 @@ func (g *suggestions) apply(ctx context.Context, arg json.RawMessage) (any, erro
 	g.s.mu.Lock()
 	threshold, caps := g.s.settings.Threshold, g.s.caps
 	g.s.mu.Unlock()
-	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}})
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}, History: g.s.history})
 	if err != nil {
 		g.mu.Unlock()
 		return nil, err

@@ -87,7 +87,7 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 	threshold := g.s.settings.Threshold
 	g.s.mu.Unlock()
 	opt := engine.Options{Threshold: threshold}
-	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.block}, workspace.PlanOptions{Engine: opt})
+	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.block}, workspace.PlanOptions{Engine: opt, History: g.s.history})
 	if err != nil {
 		return err
 	}

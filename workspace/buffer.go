@@ -44,6 +44,14 @@ func NewBuffer(path string, text string, version int32) *Buffer {
 // Path returns the path the buffer was opened under.
 func (b *Buffer) Path() string { return b.path }
 
+// Len returns the length of the buffer's text in bytes, without joining
+// it.
+func (b *Buffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lines.size
+}
+
 // A Change is one content change of an LSP didChange notification: Text
 // replaces Range, or the whole text when Range is nil.
 type Change struct {

@@ -1,0 +1,304 @@
+package lsp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/workspace"
+)
+
+// The bounds of what the server keeps of a document's past.
+//
+// A model quotes a document as it read it, and the person goes on typing
+// meanwhile: the versions worth keeping are the texts the document stood
+// at before a burst of changes, not every keystroke. A version is kept
+// when the document is about to change and, since the version kept last,
+// at least historyGap has passed or at least historyLines lines were
+// changed (a paste, a rewrite, graft's own edit). Every text graft's own
+// edits replaced is kept too. Per file, at most historyVersions texts of
+// at most historyBytes in all are kept: beyond historyVersions, versions
+// thin out with age (fileHistory.thinnest), so that continuous typing
+// keeps the minutes before as well as the last seconds; beyond
+// historyBytes, the oldest are dropped. A text larger than historyBytes
+// is not kept. A document's past is dropped when
+// its last spelling is closed; the past of files graft edited without the
+// client having them open is kept for at most historyUnopened files.
+//
+// So one open document costs at most historyBytes (2 MiB) and a few
+// hundred bytes of bookkeeping (BenchmarkHistoryMemory); a typical source
+// file of 20 KB, typed at for minutes, costs 12 × 20 KB = 240 KB.
+const (
+	historyGap      = 5 * time.Second
+	historyLines    = 10
+	historyVersions = 12
+	historyBytes    = 2 << 20
+	historyUnopened = 16
+)
+
+// A history is what the server has seen of the files it edits: for each,
+// the versions of its open documents and the texts graft's own edits
+// replaced, most recent first. It is the workspace.History of the plans
+// the server makes, so that a block quoting an earlier state of a
+// document, in lines changed since, fails as stale. It is safe for
+// concurrent use.
+type history struct {
+	// now is the clock; time.Now but in tests.
+	now func() time.Time
+
+	mu    sync.Mutex
+	files map[string]*fileHistory // by clean absolute path
+	seq   uint64                  // orders fileHistory.used
+}
+
+// A fileHistory is the past of one file.
+type fileHistory struct {
+	// versions holds the texts kept, most recent first, and bytes their
+	// total length.
+	versions []keptVersion
+	bytes    int
+	// keptAt is when a buffer version was last kept; changed counts the
+	// lines changed since, and dirty says whether any were.
+	keptAt  time.Time
+	changed int
+	dirty   bool
+	// open reports whether the client has the file open; used orders the
+	// files that are not, for dropping the least recently used.
+	open bool
+	used uint64
+}
+
+// A keptVersion is one earlier text of a file.
+type keptVersion struct {
+	text string
+	at   time.Time
+	// graft reports whether it is a text graft's own edit replaced;
+	// otherwise it is the buffer at version.
+	graft   bool
+	version int32
+}
+
+// newHistory returns an empty history reading the clock now.
+func newHistory(now func() time.Time) *history {
+	return &history{now: now, files: map[string]*fileHistory{}}
+}
+
+// fileLocked returns the past of the file at path, made if need be.
+// h.mu is held.
+func (h *history) fileLocked(path string) *fileHistory {
+	f := h.files[path]
+	if f == nil {
+		f = &fileHistory{}
+		h.files[path] = f
+	}
+	h.seq++
+	f.used = h.seq
+	return f
+}
+
+// opened records that the client opened the file at path with text at
+// version: the first version of its past.
+func (h *history) opened(path, text string, version int32) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.fileLocked(path)
+	f.open = true
+	f.keep(keptVersion{text: text, at: h.now(), version: version})
+	f.keptAt, f.changed, f.dirty = h.now(), 0, false
+}
+
+// changing records that the document at path, held in buf, is about to
+// take changes: when it is due (see historyGap), the text buf holds
+// before them is kept. It costs nothing when no version is due; joining
+// the text when one is costs time linear in its length, at most once per
+// historyGap or per historyLines lines changed.
+func (h *history) changing(path string, buf *workspace.Buffer, changes []workspace.Change) {
+	h.mu.Lock()
+	f := h.fileLocked(path)
+	f.open = true
+	due := f.dirty && (h.now().Sub(f.keptAt) >= historyGap || f.changed >= historyLines)
+	h.mu.Unlock()
+	if due && buf.Len() > historyBytes {
+		due = false // it would not be kept: not worth joining
+	}
+	var snap workspace.Snapshot
+	var err error
+	if due {
+		snap, err = buf.Snapshot() // the text before the changes
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if f != h.files[path] {
+		return // closed meanwhile
+	}
+	if due && err == nil {
+		f.keep(keptVersion{text: snap.Text, at: h.now(), version: snap.Version})
+		f.keptAt, f.changed = h.now(), 0
+	}
+	f.dirty = true
+	for _, c := range changes {
+		if c.Range == nil {
+			// The whole text: a client that syncs documents in full
+			// sends one per keystroke, which must not keep a version
+			// each. How many lines it changes is not known without a
+			// diff; the gap keeps the text before a burst of them.
+			continue
+		}
+		f.changed += c.Range.End.Line - c.Range.Start.Line + 1 + strings.Count(c.Text, "\n")
+	}
+}
+
+// Record keeps before, the text of the file at abs that an edit graft sent
+// the client has just replaced. It makes history a workspace.History.
+func (h *history) Record(abs, before string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.fileLocked(abs)
+	f.keep(keptVersion{text: before, at: h.now(), graft: true})
+	h.dropUnopenedLocked()
+}
+
+// closed drops the past of the file at path, whose last document the
+// client closed.
+func (h *history) closed(path string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.files, path)
+}
+
+// Versions returns the texts kept of the file at abs, most recent first,
+// each named as a message calls it. It makes history a workspace.History.
+func (h *history) Versions(abs string) []engine.Version {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.files[abs]
+	if f == nil {
+		return nil
+	}
+	now := h.now()
+	out := make([]engine.Version, len(f.versions))
+	for i, v := range f.versions {
+		out[i] = engine.Version{Name: v.name(now), Text: v.text}
+	}
+	return out
+}
+
+// name is how a message calls v, at now: "the buffer at version 12 (2
+// minutes ago)", "the text graft replaced at 22:10 (3 minutes ago)".
+func (v keptVersion) name(now time.Time) string {
+	if v.graft {
+		return fmt.Sprintf("the text graft replaced at %s (%s)", v.at.Format("15:04:05"), ago(now.Sub(v.at)))
+	}
+	return fmt.Sprintf("the buffer at version %d (%s)", v.version, ago(now.Sub(v.at)))
+}
+
+// ago says how long ago a time d before now was.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return "just now"
+	case d < 2*time.Second:
+		return "a second ago"
+	case d < time.Minute:
+		return fmt.Sprintf("%d seconds ago", int(d/time.Second))
+	case d < 2*time.Minute:
+		return "a minute ago"
+	case d < time.Hour:
+		return fmt.Sprintf("%d minutes ago", int(d/time.Minute))
+	case d < 2*time.Hour:
+		return "an hour ago"
+	}
+	return fmt.Sprintf("%d hours ago", int(d/time.Hour))
+}
+
+// keep puts v first among the versions of f, in place of one with the
+// same text (graft's name wins over the buffer's, as the more telling),
+// and drops the oldest beyond the bounds.
+func (f *fileHistory) keep(v keptVersion) {
+	if len(v.text) > historyBytes {
+		return
+	}
+	for i, o := range f.versions {
+		if len(o.text) == len(v.text) && o.text == v.text {
+			if i == 0 && !v.graft {
+				return // nothing new
+			}
+			if o.graft && !v.graft {
+				v = o
+			}
+			f.drop(i)
+			break
+		}
+	}
+	f.versions = append(f.versions, keptVersion{})
+	copy(f.versions[1:], f.versions)
+	f.versions[0] = v
+	f.bytes += len(v.text)
+	for len(f.versions) > historyVersions {
+		f.drop(f.thinnest())
+	}
+	for f.bytes > historyBytes {
+		f.drop(len(f.versions) - 1)
+	}
+}
+
+// thinnest returns the index of the version to drop when f keeps too
+// many: a buffer version rather than a text graft replaced, and among
+// them the one whose neighbours are closest in time for its age, so that
+// the versions kept thin out with age, about evenly in the logarithm of
+// their age (ten minutes of typing keep the last seconds densely and the
+// minutes before sparsely, rather than only the last historyVersions
+// gaps). The newest and the oldest are kept while there is another to
+// drop.
+func (f *fileHistory) thinnest() int {
+	newest := f.versions[0].at
+	best, density := len(f.versions)-1, -1.0
+	for _, graft := range []bool{false, true} {
+		for i := 1; i < len(f.versions)-1; i++ {
+			if f.versions[i].graft != graft {
+				continue
+			}
+			span := f.versions[i-1].at.Sub(f.versions[i+1].at)
+			age := newest.Sub(f.versions[i].at) + time.Second
+			if d := float64(span) / float64(age); density < 0 || d < density {
+				best, density = i, d
+			}
+		}
+		if density >= 0 {
+			break
+		}
+	}
+	return best
+}
+
+// drop drops the version at index i of f.
+func (f *fileHistory) drop(i int) {
+	f.bytes -= len(f.versions[i].text)
+	f.versions = slices.Delete(f.versions, i, i+1) // which lets its text go
+}
+
+// dropUnopenedLocked drops the past of the least recently used files the
+// client does not have open, beyond historyUnopened. h.mu is held.
+func (h *history) dropUnopenedLocked() {
+	for {
+		var n int
+		var oldest string
+		var used uint64
+		for p, f := range h.files {
+			if f.open {
+				continue
+			}
+			n++
+			if oldest == "" || f.used < used {
+				oldest, used = p, f.used
+			}
+		}
+		if n <= historyUnopened {
+			return
+		}
+		delete(h.files, oldest)
+	}
+}

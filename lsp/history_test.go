@@ -1,0 +1,230 @@
+package lsp
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graft-editor/graft/workspace"
+)
+
+// fakeClock is a clock a test moves by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+// typeAt returns the change that replaces the character at line, column
+// col, with s.
+func typeAt(line, col int, s string) []workspace.Change {
+	r := workspace.Range{
+		Start: workspace.Position{Line: line, Character: col},
+		End:   workspace.Position{Line: line, Character: col + 1},
+	}
+	return []workspace.Change{{Range: &r, Text: s}}
+}
+
+// change records and applies changes to buf at version v.
+func change(t testing.TB, h *history, path string, buf *workspace.Buffer, v int32, changes []workspace.Change) {
+	h.changing(path, buf, changes)
+	if err := buf.Change(v, changes, workspace.UTF16); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// texts returns the texts of the versions h keeps of path.
+func texts(h *history, path string) []string {
+	var out []string
+	for _, v := range h.Versions(path) {
+		out = append(out, v.Text)
+	}
+	return out
+}
+
+// TestHistoryKeepsBurstsNotKeystrokes types into a buffer: a version is
+// kept before a change only once historyGap has passed, or historyLines
+// lines changed, since the one kept last.
+func TestHistoryKeepsBurstsNotKeystrokes(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 11, 26, 22, 10, 0, 0, time.UTC)}
+	h := newHistory(clock.now)
+	const path = "/r/a.go"
+	v1 := "a\nb\nc\n"
+	buf := workspace.NewBuffer(path, v1, 1)
+	h.opened(path, v1, 1)
+	change(t, h, path, buf, 2, typeAt(0, 0, "x")) // x b c
+	clock.t = clock.t.Add(time.Second)
+	change(t, h, path, buf, 3, typeAt(1, 0, "y")) // x y c: too soon
+	if got := texts(h, path); len(got) != 1 || got[0] != v1 {
+		t.Fatalf("kept %q, want only the opened text", got)
+	}
+	clock.t = clock.t.Add(historyGap)
+	change(t, h, path, buf, 4, typeAt(2, 0, "z")) // after a pause
+	if got := texts(h, path); len(got) != 2 || got[0] != "x\ny\nc\n" || got[1] != v1 {
+		t.Fatalf("kept %q, want the text before the pause's change first", got)
+	}
+	vs := h.Versions(path)
+	if want := "the buffer at version 3 (just now)"; vs[0].Name != want {
+		t.Errorf("name %q, want %q", vs[0].Name, want)
+	}
+	clock.t = clock.t.Add(2 * time.Minute)
+	if want := "the buffer at version 1 (2 minutes ago)"; h.Versions(path)[1].Name != want {
+		t.Errorf("name %q, want %q", h.Versions(path)[1].Name, want)
+	}
+
+	// graft's own edit: its name wins over the buffer's for one text.
+	h.Record(path, "x\ny\nz\n")
+	clock.t = clock.t.Add(time.Minute)
+	change(t, h, path, buf, 5, typeAt(0, 0, "w"))
+	vs = h.Versions(path)
+	if len(vs) != 3 || vs[0].Text != "x\ny\nz\n" || !strings.HasPrefix(vs[0].Name, "the text graft replaced at 22:12:06 (a minute ago)") {
+		t.Errorf("after graft's edit: %+v", vs)
+	}
+
+	// A client syncing in full sends the whole text each keystroke: that
+	// keeps no version either until the gap.
+	for i := range 30 {
+		clock.t = clock.t.Add(100 * time.Millisecond)
+		h.changing(path, buf, []workspace.Change{{Text: fmt.Sprintf("w\ny\nz%d\n", i)}})
+		if err := buf.Change(int32(6+i), []workspace.Change{{Text: fmt.Sprintf("w\ny\nz%d\n", i)}}, workspace.UTF16); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := h.Versions(path); len(got) != 3 {
+		t.Errorf("full-text changes within the gap kept %d versions, want none: %q", len(got)-3, texts(h, path))
+	}
+
+	h.closed(path)
+	if got := h.Versions(path); got != nil {
+		t.Errorf("kept %q after the close", texts(h, path))
+	}
+}
+
+// TestHistoryBounds keeps at most historyVersions texts of at most
+// historyBytes in all, the oldest dropped first, and the past of at most
+// historyUnopened files the client does not have open.
+func TestHistoryBounds(t *testing.T) {
+	h := newHistory(time.Now)
+	for i := range historyVersions + 5 {
+		h.Record("/r/a.go", fmt.Sprint(i))
+	}
+	got := texts(h, "/r/a.go")
+	if len(got) != historyVersions || got[0] != fmt.Sprint(historyVersions+4) {
+		t.Errorf("kept %q", got)
+	}
+	big := strings.Repeat("x", historyBytes/3+1)
+	for i := range 3 {
+		h.Record("/r/b.go", fmt.Sprint(i)+big)
+	}
+	if got := texts(h, "/r/b.go"); len(got) != 2 || got[0][0] != '2' {
+		t.Errorf("kept %d texts of %d bytes", len(got), len(big))
+	}
+	h.Record("/r/c.go", strings.Repeat("x", historyBytes+1))
+	if got := texts(h, "/r/c.go"); len(got) != 0 {
+		t.Errorf("kept a text larger than historyBytes")
+	}
+	// A buffer too large to keep is not joined to be kept.
+	huge := strings.Repeat("x\n", historyBytes/2+1)
+	buf := workspace.NewBuffer("/r/huge.go", huge, 1)
+	h.opened("/r/huge.go", huge, 1)
+	change(t, h, "/r/huge.go", buf, 2, typeAt(0, 0, "y"))
+	h.now = func() time.Time { return time.Now().Add(historyGap) }
+	change(t, h, "/r/huge.go", buf, 3, typeAt(1, 0, "y"))
+	h.now = time.Now
+	if got := texts(h, "/r/huge.go"); len(got) != 0 {
+		t.Errorf("kept %d texts of a buffer larger than historyBytes", len(got))
+	}
+	h.opened("/r/open.go", "o", 1)
+	for i := range historyUnopened + 3 {
+		h.Record(fmt.Sprintf("/r/u%d.go", i), "u")
+	}
+	if got := h.Versions("/r/u0.go"); got != nil {
+		t.Errorf("the least recently used unopened file kept")
+	}
+	if got := h.Versions(fmt.Sprintf("/r/u%d.go", historyUnopened+2)); len(got) != 1 {
+		t.Errorf("the last unopened file dropped")
+	}
+	if got := h.Versions("/r/open.go"); len(got) != 1 {
+		t.Errorf("an open file's past dropped for unopened ones")
+	}
+}
+
+// BenchmarkHistoryMemory is what the history of one open document holds
+// after ten minutes of typing, a change a second with a pause of
+// historyGap every tenth (so a version is due every ten seconds): the
+// kept texts' bytes (kept-B/doc) and the heap they, their bookkeeping and
+// the buffer's own growth hold (heap-B/doc), for a typical source file
+// and a large one. Each op is one such session of 600 changes; its
+// allocations are the history's and the buffer's.
+func BenchmarkHistoryMemory(b *testing.B) {
+	for _, lines := range []int{600, 30000} {
+		var sb strings.Builder
+		for i := range lines {
+			fmt.Fprintf(&sb, "\tline %d of the file, with some code on it = %d\n", i, i*7)
+		}
+		text := sb.String()
+		b.Run(fmt.Sprintf("%dKB", len(text)>>10), func(b *testing.B) {
+			const path = "/r/a.go"
+			b.ReportAllocs()
+			var kept, heap float64
+			for range b.N {
+				buf := workspace.NewBuffer(path, text, 1)
+				clock := &fakeClock{t: time.Now()}
+				var m0, m1 runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&m0)
+				h := newHistory(clock.now)
+				h.opened(path, text, 1)
+				for i := range 600 {
+					clock.t = clock.t.Add(time.Second)
+					if i%10 == 0 {
+						clock.t = clock.t.Add(historyGap)
+					}
+					change(b, h, path, buf, int32(i+2), typeAt(i%lines, 1, "x"))
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&m1)
+				kept = float64(h.files[path].bytes)
+				heap = float64(int64(m1.HeapAlloc) - int64(m0.HeapAlloc))
+				runtime.KeepAlive(h)
+				runtime.KeepAlive(buf)
+			}
+			b.ReportMetric(kept, "kept-B/doc")
+			b.ReportMetric(heap, "heap-B/doc")
+		})
+	}
+}
+
+// TestHistoryThinsWithAge types for ten minutes without a pause: the
+// versions kept reach back over the whole time, not only over the last
+// historyVersions gaps, and the recent ones are the densest.
+func TestHistoryThinsWithAge(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 11, 26, 22, 0, 0, 0, time.UTC)}
+	h := newHistory(clock.now)
+	const path = "/r/a.go"
+	text := strings.Repeat("line\n", 100)
+	buf := workspace.NewBuffer(path, text, 1)
+	h.opened(path, text, 1)
+	for i := range 600 {
+		clock.t = clock.t.Add(time.Second)
+		change(t, h, path, buf, int32(i+2), typeAt(i%100, 0, fmt.Sprint(i%7)))
+	}
+	f := h.files[path]
+	if len(f.versions) != historyVersions {
+		t.Fatalf("kept %d versions", len(f.versions))
+	}
+	var ages []time.Duration
+	for _, v := range f.versions {
+		ages = append(ages, clock.t.Sub(v.at))
+	}
+	t.Logf("ages kept: %v", ages)
+	if f.versions[len(f.versions)-1].version != 1 {
+		t.Errorf("the opened text dropped")
+	}
+	if ages[1] > 2*historyGap {
+		t.Errorf("the second newest version is %v old: the recent ones are not dense", ages[1])
+	}
+	if ages[len(ages)-2] < 4*time.Minute {
+		t.Errorf("nothing kept from before the last %v but the opened text", ages[len(ages)-2])
+	}
+}
