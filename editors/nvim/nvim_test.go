@@ -510,9 +510,13 @@ func TestApplyOneBlockThenAllShowsEveryBlockApplied(t *testing.T) {
 		Diagnostics  []codedDiagnostic `json:"diagnostics"`
 		Left         []string          `json:"left"`
 		Modified     bool              `json:"modified"`
+		Timeouts     []string          `json:"timeouts"`
 	}
 	run(t, "applied", map[string]string{"shapes.go": shapesGo, "answer.md": shapesAnswer}, &got)
 	t.Logf("offered on block 1: %q; then %q", got.Offered1, got.OfferedAll)
+	if len(got.Timeouts) > 0 {
+		t.Errorf("timed out waiting for %q", got.Timeouts)
+	}
 	codes := func(ds []codedDiagnostic) []string {
 		var out []string
 		for _, d := range ds {

@@ -5,6 +5,15 @@
 -- shown applied: a hint with code "already-applied", no Apply action.
 local H = dofile(os.getenv('GRAFT_NVIM_HELPERS'))
 
+-- settle waits for the diagnostics to show a state, and on a timeout
+-- notes it and goes on: the test then reports what the buffers hold
+-- rather than only which wait failed.
+local function settle(cond, what)
+  if not vim.wait(H.timeout, cond, 20) then
+    table.insert(H.result.timeouts, what)
+  end
+end
+
 -- codes returns the codes of buf's diagnostics, by line.
 local function codes(buf)
   local out = {}
@@ -59,6 +68,7 @@ local function action_titles(buf)
 end
 
 H.scenario(function()
+  H.result.timeouts = {}
   local target = H.edit('shapes.go')
   H.client(target)
   local answer = H.edit('answer.md')
@@ -77,7 +87,7 @@ H.scenario(function()
     return vim.api.nvim_buf_get_changedtick(target) ~= tick
   end, 'the code action to change shapes.go')
   H.result.after1 = H.lines(target)
-  H.wait(function()
+  settle(function()
     local got = codes(answer)
     return #got == 3 and got[1] == 'already-applied' and got[2] == 'exact' and got[3] == 'exact'
   end, 'block 1 to be shown applied')
@@ -85,8 +95,12 @@ H.scenario(function()
 
   -- Apply all, from block 1's code actions.
   vim.api.nvim_win_set_cursor(0, { blocks[1], 0 })
+  local all_tick = vim.api.nvim_buf_get_changedtick(target)
   H.result.offered_all = H.code_action('^Apply all')
-  H.wait(function()
+  settle(function()
+    return vim.api.nvim_buf_get_changedtick(target) ~= all_tick
+  end, 'Apply all to change shapes.go')
+  settle(function()
     return all_are(answer, 3, 'already-applied')
   end, 'every block to be shown applied')
   H.result.lines = H.lines(target)
