@@ -207,7 +207,9 @@ async function lightbulb(lineNo, title) {
     return b && l && Math.abs(b.y + b.height / 2 - (l.y + l.height / 2)) < l.height;
   }, (near) => near);
   await bulb.click();
-  await page.locator('.action-widget .monaco-list-row', { hasText: title }).first().waitFor();
+  await until(`"${title}" in the lightbulb's menu`,
+    () => page.locator('.action-widget .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent)),
+    (offered) => offered.some((t) => t && t.includes(title)));
 }
 
 /** chooseAction goes down the lightbulb's menu to want and runs it with Enter, as the menu says ("Enter to Apply"). */
