@@ -469,3 +469,111 @@ func TestCodeLensesOptOut(t *testing.T) {
 	}
 	equal(t, "lenses shown with codelens = false", len(got.Shown), 0)
 }
+
+// shapesGo is the file applied.lua's answer edits; shapesAnswer's blocks
+// rewrite Area (1), insert Sides after Name (2: its replacement keeps its
+// search, so an answer applied twice would double Name), and rewrite
+// Perimeter (3).
+const shapesGo = "package shapes\n\nfunc Area(w, h int) int {\n\treturn w * h\n}\n\nfunc Perimeter(w, h int) int {\n\treturn 2 * (w + h)\n}\n\nfunc Name() string {\n\treturn \"rect\"\n}\n"
+
+const shapesAnswer = "Here are the changes.\n" +
+	"\nshapes.go\n```go\n<<<<<<< SEARCH\nfunc Area(w, h int) int {\n\treturn w * h\n}\n=======\nfunc Area(w, h int) int {\n\treturn h * w\n}\n>>>>>>> REPLACE\n```\n" +
+	"\nshapes.go\n```go\n<<<<<<< SEARCH\nfunc Name() string {\n\treturn \"rect\"\n}\n=======\nfunc Name() string {\n\treturn \"rect\"\n}\n\nfunc Sides() int {\n\treturn 4\n}\n>>>>>>> REPLACE\n```\n" +
+	"\nshapes.go\n```go\n<<<<<<< SEARCH\nfunc Perimeter(w, h int) int {\n\treturn 2 * (w + h)\n}\n=======\nfunc Perimeter(w, h int) int {\n\treturn 2*w + 2*h\n}\n>>>>>>> REPLACE\n```\n"
+
+// codedDiagnostic is a diagnostic with its code, as helpers.lua writes it.
+type codedDiagnostic struct {
+	Lnum     int    `json:"lnum"`
+	Severity int    `json:"severity"`
+	Message  string `json:"message"`
+	Code     string `json:"code"`
+}
+
+// vim.diagnostic.severity.HINT and ERROR.
+const (
+	severityError = 1
+	severityHint  = 4
+)
+
+// One block of an answer applied from its code action, then "Apply all":
+// each block's code is in the file once, and every block of the answer is
+// shown applied (hints coded "already-applied", nothing left to apply).
+func TestApplyOneBlockThenAllShowsEveryBlockApplied(t *testing.T) {
+	t.Parallel()
+	var got struct {
+		Before       []codedDiagnostic `json:"before"`
+		Offered1     []string          `json:"offered1"`
+		After1       []string          `json:"after1"`
+		Diagnostics1 []codedDiagnostic `json:"diagnostics1"`
+		OfferedAll   []string          `json:"offered_all"`
+		Lines        []string          `json:"lines"`
+		Diagnostics  []codedDiagnostic `json:"diagnostics"`
+		Left         []string          `json:"left"`
+		Modified     bool              `json:"modified"`
+		Timeouts     []string          `json:"timeouts"`
+	}
+	run(t, "applied", map[string]string{"shapes.go": shapesGo, "answer.md": shapesAnswer}, &got)
+	t.Logf("offered on block 1: %q; then %q", got.Offered1, got.OfferedAll)
+	if len(got.Timeouts) > 0 {
+		t.Errorf("timed out waiting for %q", got.Timeouts)
+	}
+	codes := func(ds []codedDiagnostic) []string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Code)
+		}
+		return out
+	}
+	equal(t, "diagnostic codes before", codes(got.Before), []string{"exact", "exact", "exact"})
+	afterArea := strings.Replace(shapesGo, "return w * h", "return h * w", 1)
+	equal(t, "shapes.go after block 1's code action", got.After1, lines(afterArea))
+	equal(t, "diagnostic codes after block 1", codes(got.Diagnostics1), []string{"already-applied", "exact", "exact"})
+	if len(got.Diagnostics1) == 3 && (got.Diagnostics1[0].Severity != severityHint || !strings.HasPrefix(got.Diagnostics1[0].Message, "already applied: shapes.go lines 3-5")) {
+		t.Errorf("block 1 after its apply: %+v, want a hint saying it is applied at lines 3-5", got.Diagnostics1[0])
+	}
+	if !contains(got.OfferedAll, "Apply all 2 edit blocks") || containsPrefix(got.OfferedAll, "Apply edit block") {
+		t.Errorf("actions on block 1 once applied: %q, want \"Apply all 2 edit blocks\" and no Apply edit block", got.OfferedAll)
+	}
+
+	want := strings.Replace(afterArea, "return 2 * (w + h)", "return 2*w + 2*h", 1)
+	want = strings.Replace(want, "\treturn \"rect\"\n}\n", "\treturn \"rect\"\n}\n\nfunc Sides() int {\n\treturn 4\n}\n", 1)
+	equal(t, "shapes.go after Apply all", got.Lines, lines(want))
+	text := strings.Join(got.Lines, "\n")
+	for _, code := range []string{"return h * w", "func Sides() int {", "return 2*w + 2*h", "func Name() string {"} {
+		if n := strings.Count(text, code); n != 1 {
+			t.Errorf("%q %d times in shapes.go, want once:\n%s", code, n, text)
+		}
+	}
+	equal(t, "shapes.go modified (in the buffer, not on disk)", got.Modified, true)
+
+	equal(t, "diagnostic codes after Apply all", codes(got.Diagnostics), []string{"already-applied", "already-applied", "already-applied"})
+	for k, d := range got.Diagnostics {
+		if d.Severity != severityHint {
+			t.Errorf("block %d: severity %d (%q), want a hint (%d)", k+1, d.Severity, d.Message, severityHint)
+		}
+		if d.Severity == severityError {
+			t.Errorf("block %d: an error diagnostic once applied: %q", k+1, d.Message)
+		}
+	}
+	if containsPrefix(got.Left, "Apply") {
+		t.Errorf("actions offered with every block applied: %q, want no Apply", got.Left)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsPrefix(list []string, prefix string) bool {
+	for _, x := range list {
+		if strings.HasPrefix(x, prefix) {
+			return true
+		}
+	}
+	return false
+}

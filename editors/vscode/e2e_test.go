@@ -35,8 +35,12 @@ const OutEnv = "GRAFT_E2E_OUT"
 // reads the buffer from the editor (the disk stays as it was), undoes the
 // apply with one Ctrl+Z, finds the failing block in the Problems panel
 // and the result in the status bar, previews the answer in a diff editor,
-// and applies a block from the lightbulb. It is skipped only when node,
-// npm or chromium is missing.
+// and applies a block from the lightbulb. Then, in an answer of three
+// blocks for one file, it applies block 1 from the lightbulb and the rest
+// with "Apply all 2 edit blocks": each block's code is in the file once,
+// every block's lens reads "Applied", no error shows on the answer and no
+// Apply is offered. It is skipped only when node, npm or chromium is
+// missing.
 func TestCodeServer(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -73,7 +73,9 @@ end
 function H.diagnostics(buf)
   local out = {}
   for _, d in ipairs(vim.diagnostic.get(buf)) do
-    table.insert(out, { lnum = d.lnum, severity = d.severity, message = d.message })
+    -- code is top-level from 0.7 on; user_data.lsp.code is 0.6's place.
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    table.insert(out, { lnum = d.lnum, severity = d.severity, message = d.message, code = code and tostring(code) or '' })
   end
   table.sort(out, function(a, b)
     return a.lnum < b.lnum

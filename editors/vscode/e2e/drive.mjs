@@ -185,6 +185,44 @@ async function problems() {
   return page.locator('.markers-panel .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent));
 }
 
+/**
+ * lightbulb puts the cursor at the start of line (VS Code asks for code
+ * actions where the cursor touches text), waits for the lightbulb to
+ * show beside that line (or the next, where it has room) once the server answered (not the one of where
+ * the cursor was before), opens its menu and waits for title in it.
+ */
+async function lightbulb(lineNo, title) {
+  await page.keyboard.press('Control+G');
+  await quickInput();
+  await page.keyboard.type(String(lineNo));
+  await page.keyboard.press('Enter');
+  await editorFocused();
+  // Where the cursor's line leaves no room beside its text, VS Code
+  // shows the lightbulb in the gutter instead (a glyph margin decoration).
+  const bulb = page.locator('.editor-group-container.active')
+    .locator('.lightBulbWidget:visible, [class*="codicon-gutter-lightbulb"]:visible').first();
+  const line = page.locator('.editor-group-container.active .line-numbers', { hasText: new RegExp(`^${lineNo}$`) });
+  await until(`the lightbulb on line ${lineNo}`, async () => {
+    const [b, l] = [await bulb.boundingBox(), await line.boundingBox()];
+    return b && l && Math.abs(b.y + b.height / 2 - (l.y + l.height / 2)) < l.height;
+  }, (near) => near);
+  await bulb.click();
+  await until(`"${title}" in the lightbulb's menu`,
+    () => page.locator('.action-widget .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent)),
+    (offered) => offered.some((t) => t && t.includes(title)));
+}
+
+/** chooseAction goes down the lightbulb's menu to want and runs it with Enter, as the menu says ("Enter to Apply"). */
+async function chooseAction(want) {
+  const focused = page.locator('.action-widget .monaco-list-row.focused');
+  for (let i = 0; i < 8 && (await focused.getAttribute('aria-label')) !== want; i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  assert.equal(await focused.getAttribute('aria-label'), want);
+  await page.keyboard.press('Enter');
+  await page.locator('.action-widget').waitFor({ state: 'hidden' });
+}
+
 function env(name) {
   const v = process.env[name];
   if (!v) {
@@ -269,37 +307,90 @@ await step('lightbulb', async () => {
   await open('answer.md');
   // The cursor on the first block's first line (7), at its start: VS Code
   // asks for code actions where the cursor touches text.
-  await page.keyboard.press('Control+G');
-  await quickInput();
-  await page.keyboard.type('7');
-  await page.keyboard.press('Enter');
-  await editorFocused();
-  // The lightbulb shows beside the cursor's line once the server answered
-  // (not the one of where the cursor was before).
-  const bulb = page.locator('.editor-group-container.active .lightBulbWidget');
-  const line = page.locator('.editor-group-container.active .line-numbers', { hasText: /^7$/ });
-  await until('the lightbulb on line 7', async () => {
-    const [b, l] = [await bulb.boundingBox(), await line.boundingBox()];
-    return b && l && Math.abs(b.y + b.height / 2 - (l.y + l.height / 2)) < l.height;
-  }, (near) => near);
-  await bulb.click();
-  await page.locator('.action-widget .monaco-list-row', { hasText: 'Apply edit block → src/greet.py' }).first().waitFor();
+  await lightbulb(7, 'Apply edit block → src/greet.py');
 });
 
 await step('code-action-applied', async () => {
-  // Down to the action and Enter, as the menu says ("Enter to Apply").
-  const want = 'Apply edit block → src/greet.py';
-  const focused = page.locator('.action-widget .monaco-list-row.focused');
-  for (let i = 0; i < 5 && (await focused.getAttribute('aria-label')) !== want; i++) {
-    await page.keyboard.press('ArrowDown');
-  }
-  assert.equal(await focused.getAttribute('aria-label'), want);
-  await page.keyboard.press('Enter');
-  await page.locator('.action-widget').waitFor({ state: 'hidden' });
+  await chooseAction('Apply edit block → src/greet.py');
   await expectStatus('Graft: 1 applied');
   await open(target);
   await expectText(applied, 'the buffer after the code action');
   assert.equal(fs.readFileSync(path.join(workspace, target), 'utf8'), disk);
+});
+
+// An answer of three blocks for one file: block 1 applied from the
+// lightbulb, then "Apply all" for the other two. Each block's code is in
+// the file once (block 2 inserts after the line it searches for, which
+// stays), and the answer shows every block applied.
+const shapes = 'src/shapes.py';
+const shapesDisk = fs.readFileSync(path.join(workspace, shapes), 'utf8');
+const shapesArea = shapesDisk.replace('return w * h', 'return h * w');
+const shapesAll = shapesArea
+  .replace('return 2 * (w + h)', 'return 2 * w + 2 * h')
+  .replace('def name(): return "rect"\n', 'def name(): return "rect"\n\ndef sides(): return 4\n');
+assert.notEqual(shapesArea, shapesDisk);
+// The 1-based line of each block's SEARCH marker in blocks.md.
+const blockLines = fs.readFileSync(path.join(workspace, 'blocks.md'), 'utf8').split('\n')
+  .flatMap((l, i) => (l === '<<<<<<< SEARCH' ? [i + 1] : []));
+assert.equal(blockLines.length, 3);
+
+await step('blocks-one-from-lightbulb', async () => {
+  await open(shapes);
+  await open('blocks.md');
+  await lightbulb(blockLines[0], 'Apply edit block → src/shapes.py');
+  await chooseAction('Apply edit block → src/shapes.py');
+  await expectStatus('Graft: 1 applied');
+  await open(shapes);
+  await expectText(shapesArea, 'src/shapes.py after block 1\'s code action');
+});
+
+await step('blocks-apply-all', async () => {
+  await open('blocks.md');
+  // Block 2's actions: the Apply all counts the two blocks left.
+  await lightbulb(blockLines[1], 'Apply all 2 edit blocks');
+  await chooseAction('Apply all 2 edit blocks');
+  await expectStatus('Graft: 2 applied');
+  await open(shapes);
+  await expectText(shapesAll, 'src/shapes.py after Apply all');
+  const text = await editorText();
+  for (const code of ['return h * w', 'def sides(): return 4', 'return 2 * w + 2 * h', 'def name(): return "rect"']) {
+    assert.equal(text.split(code).length - 1, 1, `${JSON.stringify(code)} once in src/shapes.py:\n${text}`);
+  }
+  assert.equal(fs.readFileSync(path.join(workspace, shapes), 'utf8'), shapesDisk, 'the disk is untouched');
+});
+
+await step('blocks-all-applied', async () => {
+  await open('blocks.md');
+  // The panel closed, the whole answer shows: each block with its
+  // "Applied" lens alone, and no error or warning squiggle.
+  if (await page.locator('.part.panel').isVisible()) {
+    await page.keyboard.press('Control+J');
+    await page.locator('.part.panel').waitFor({ state: 'hidden' });
+  }
+  const editor = page.locator('.editor-group-container.active .monaco-editor');
+  const lenses = await until('every block\'s lens to read Applied',
+    () => editor.locator('.codelens-decoration').allInnerTexts(),
+    (l) => l.length === 3 && l.every((t) => t.trim() === 'Applied → src/shapes.py'));
+  console.log(`lenses: ${JSON.stringify(lenses)}`);
+  assert.equal(await editor.locator('.squiggly-error, .squiggly-warning').count(), 0, 'no error or warning on the answer');
+  // Nothing is left to apply: Ctrl+. on block 1 offers no Apply (VS
+  // Code says "No code actions available" when the server offers none).
+  await page.keyboard.press('Control+G');
+  await quickInput();
+  await page.keyboard.type(String(blockLines[0]));
+  await page.keyboard.press('Enter');
+  await editorFocused();
+  await page.keyboard.press('Control+Period');
+  const menu = page.locator('.action-widget');
+  const none = page.locator('.monaco-editor-overlaymessage', { hasText: 'No code actions available' });
+  await menu.or(none).first().waitFor();
+  const offered = (await menu.isVisible())
+    ? await menu.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent))
+    : [];
+  console.log(`actions on block 1 with every block applied: ${JSON.stringify(offered)}`);
+  assert.ok(!offered.some((t) => t && t.startsWith('Apply')), `no Apply action offered: ${JSON.stringify(offered)}`);
+  await page.keyboard.press('Escape');
+  await page.locator('.action-widget').waitFor({ state: 'hidden' });
 });
 
 await browser.close();
