@@ -56,24 +56,34 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match
 		return nil, nil // the search is in the text as written: never stale
 	}
 	var cur []string // the text's lines, split once
+	rds := readings(old, new, e.Line)
 	for _, v := range history {
 		vlf := strings.TrimPrefix(toLF(v.Text), bom)
 		if vlf == d.lf {
 			continue
 		}
-		va, ok := findIn(vlf, old)
-		if !ok {
-			continue
-		}
-		if cur == nil {
-			cur = splitLines(d.lf)
-		}
-		vl := splitLines(vlf)
-		if sm := d.madeSince(v, vl, cur, va, old, new); sm != nil {
-			return sm, nil
-		}
-		if err := staleAt(v, vl, cur, va, old, new, m); err != nil {
-			return nil, err
+		// The search as the resolver reads it: with line numbers pasted
+		// in, or escaped once too often, it is in the version only as the
+		// reading that undoes the mistake has it.
+		for _, rd := range rds {
+			if rd.strict || strings.TrimSpace(rd.old) == "" {
+				continue
+			}
+			va, ok := findIn(vlf, rd.old)
+			if !ok {
+				continue
+			}
+			if cur == nil {
+				cur = splitLines(d.lf)
+			}
+			vl := splitLines(vlf)
+			if sm := d.madeSince(v, vl, cur, va, rd.old, rd.new); sm != nil {
+				return sm, nil
+			}
+			if err := staleAt(v, vl, cur, va, rd.old, rd.new, m); err != nil {
+				return nil, err
+			}
+			break
 		}
 	}
 	return nil, nil
@@ -201,7 +211,14 @@ func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Er
 			continue
 		}
 		for _, b := range edit {
-			if h.Start <= va+b.End && va+b.Start <= h.End {
+			// An insertion may slide over the lines it repeats ("}"
+			// added before a "}"): two diffs of the same change can
+			// place it a line apart, which is still the same place.
+			slide := 0
+			if h.Start == h.End || b.Start == b.End {
+				slide = 1
+			}
+			if h.Start <= va+b.End+slide && va+b.Start-slide <= h.End {
 				clash = true
 			}
 		}
