@@ -65,6 +65,7 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match
 		// The search as the resolver reads it: with line numbers pasted
 		// in, or escaped once too often, it is in the version only as the
 		// reading that undoes the mistake has it.
+		found := false
 		for _, rd := range rds {
 			if rd.strict || strings.TrimSpace(rd.old) == "" {
 				continue
@@ -83,7 +84,25 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match
 			if err := staleAt(v, vl, cur, va, rd.old, rd.new, m); err != nil {
 				return nil, err
 			}
+			found = true
 			break
+		}
+		if found {
+			continue
+		}
+		// A copy that is off (a typo, a forgotten or changed line, an
+		// elision) is found in the version as the resolver finds it in
+		// any text: when it resolves there, better than it did in the
+		// text, the version is where the model read it.
+		vm, verr := Resolve(vlf, Edit{Op: OpReplace, Old: old, New: new, Line: e.Line}, Options{})
+		if verr != nil || vm.AlreadyApplied || m != nil && vm.Score <= m.Score {
+			continue
+		}
+		if cur == nil {
+			cur = splitLines(d.lf)
+		}
+		if err := staleIn(v, splitLines(vlf), cur, vm.StartLine-1, vm.EndLine, old, new, m); err != nil {
+			return nil, err
 		}
 	}
 	return nil, nil
@@ -198,8 +217,14 @@ func findIn(vlf, old string) (int, bool) {
 // whose search stands at line va of the version v (lines vl), when the
 // text (lines cur) has changed the lines the edit changes since, or nil.
 func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Error {
+	return staleIn(v, vl, cur, va, min(len(vl), va+len(splitLines(old))), old, new, m)
+}
+
+// staleIn is staleAt for the search found at lines [va, vb) of the
+// version, which need not be as many as the search has (a copy found only
+// approximately).
+func staleIn(v Version, vl, cur []string, va, vb int, old, new string, m *Match) *Error {
 	s, t := splitLines(old), splitLines(new)
-	vb := min(len(vl), va+len(s))
 	since := linesDiff(vl, cur)
 	edit := diff(s, t)
 	if len(edit) == 0 {
