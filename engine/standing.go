@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // An answer is often applied twice: sent again, retried, applied block by
@@ -256,7 +257,11 @@ func (r *resolver) standingByHint(m *Match, rd reading) *Match {
 		return m
 	}
 	start, end := d.fromLF(at[0]), d.fromLF(at[0]+len(toLF(rd.new)))
-	there := Span{d.lineAt(start) + 1, d.lineAt(max(start, end-1)) + 1}
+	a, b := d.lineAt(start), d.lineAt(max(start, end-1))
+	if strings.TrimSpace(d.text[d.start[a]:start]) != "" || end < d.end[b] && strings.TrimSpace(d.text[end:d.end[b]]) != "" {
+		return m // part of a line: a piece of other text, not a change made
+	}
+	there := Span{a + 1, b + 1}
 	here := Span{m.StartLine, m.EndLine}
 	if k, ok := byHint([]Span{here, there}, rd.hint); !ok || k != 1 {
 		return m
@@ -399,13 +404,14 @@ func changedLines(old, new []string) (added, removed map[int]bool, counts map[st
 // wholeLines reports whether the loose hit h of text stands on the
 // file's lines as text stands on its own: each of its lines after the
 // first starts a line of the file (sameShape), and where text ends with a
-// line ending, the hit ends its line. The loose view runs the lines
+// line ending, the hit ends its line. A text of one line may be part of a
+// line, but not of a word: "01" inside "00001" is no change made. The loose view runs the lines
 // together, so a hit may otherwise join the end of one line to the start
 // of the next.
 func (r *resolver) wholeLines(h looseHit, text string) bool {
 	text = toLF(text)
 	if oneLine(strings.TrimSpace(text)) {
-		return true
+		return r.tokenBounded(h.start, h.end)
 	}
 	d := r.d
 	b := d.lineAt(max(h.start, h.end-1))
@@ -555,4 +561,19 @@ func (r *resolver) changeNear(old, new string, a, b int) bool {
 	lo, hi := max(0, a-lines), min(d.lineCount(), b+1+lines)
 	ix.hashRange(lo, hi)
 	return slices.Contains(ix.key[lo:hi], k)
+}
+
+// tokenBounded reports whether the bytes [start, end) of the text begin
+// and end where a word does: no letter, digit or underscore on both sides
+// of either end.
+func (r *resolver) tokenBounded(start, end int) bool {
+	t := r.d.text
+	word := func(i int) bool {
+		if i < 0 || i >= len(t) {
+			return false
+		}
+		c := t[i]
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf
+	}
+	return !(word(start-1) && word(start)) && !(word(end-1) && word(end))
 }
