@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // An answer is often applied twice: sent again, retried, applied block by
@@ -93,8 +92,10 @@ func (r *resolver) standingInstead(e *Error, old, new string) (*Match, string) {
 	}
 	if len(e.Candidates) > 0 && e.Reason != ReasonAmbiguous {
 		c := e.Candidates[0]
-		if m := r.standingAligned(old, new, c.StartLine-1, c.EndLine-1); m != nil {
-			return m, ""
+		if r.changeNear(old, new, c.StartLine-1, c.EndLine-1) {
+			if m := r.standingAligned(old, new, c.StartLine-1, c.EndLine-1); m != nil {
+				return m, ""
+			}
 		}
 	}
 	if !oneLine(new) {
@@ -205,22 +206,22 @@ const nearLines = 3
 // nearReplacement returns the refusal of m, a match found only
 // approximately, when the replacement stands, white space aside, among
 // the lines around it (as many on each side as it has, and nearLines
-// more); nil when it does not. Which of the two places the edit means cannot be told: the search
-// resembles one, and the change it makes is already at the other.
+// more); nil when it does not. Which of the two places the edit means
+// cannot be told: the search resembles one, and the change it makes is
+// already at the other. The caller has checked changeNear.
 func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
 	new := rd.new
 	needle := loose(new)
 	if needle == "" {
 		return nil
 	}
-	if !r.changeNear(rd.old, new, m.StartLine-1, m.EndLine-1) {
-		return nil
-	}
 	d := r.d
 	n := strings.Count(strings.TrimSuffix(toLF(new), "\n"), "\n") + 1 + nearLines
 	lo, hi := max(0, m.StartLine-1-n), min(d.lineCount(), m.EndLine+n)
-	if lines := splitLines(toLF(new)); len(lines) > 2 && !r.allAmong(lines[1:len(lines)-1], nil, lo, hi) {
-		return nil // a whole line inside the replacement is not there
+	if lines := splitLines(toLF(new)); len(lines) > 2 {
+		if in, of := r.among(lines[1:len(lines)-1], nil, lo, hi, 0); in < of {
+			return nil // a whole line inside the replacement is not there
+		}
 	}
 	v := r.view(lo, hi)
 	var h looseHit
@@ -277,10 +278,11 @@ func (r *resolver) standingByHint(m *Match, rd reading) *Match {
 // paired with a line there as it is, white space aside, and each line the
 // change adds or takes out is there as many times as new has it, not as
 // many as old has, in those lines and the lines a-b. It returns nil when
-// that is not so.
+// that is not so. The caller has checked changeNear, which rules most
+// places out at a fraction of the cost.
 func (r *resolver) standingAligned(old, new string, a, b int) *Match {
-	if a < 0 || !r.changeNear(old, new, a, b) {
-		return nil // the line the change begins with is nowhere near: most edits, made the first time
+	if a < 0 {
+		return nil
 	}
 	lines, _ := trimEnds(splitLines(toLF(new)), nil)
 	olines, _ := trimEnds(splitLines(toLF(old)), nil)
@@ -289,7 +291,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 	}
 	d, ix := r.d, r.index()
 	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
-	if !r.allAmong(lines, newLines(olines, lines), lo, hi) {
+	if in, of := r.among(lines, newLines(olines, lines), lo, hi, 0); in < of {
 		return nil // a line the change adds is nowhere near: most edits, made the first time
 	}
 	added, removed, counts := changedLines(olines, lines)
@@ -441,7 +443,7 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 		return nil
 	}
 	lo, hi := max(0, a-len(lines)), min(d.lineCount(), b+1+len(lines))
-	if !r.anyAmong(lines, newLines(olines, lines), lo, hi, 10) {
+	if in, _ := r.among(lines, newLines(olines, lines), lo, hi, 10); in == 0 {
 		return nil // no telling line it adds is near: most insertions, made the first time
 	}
 	added, _, _ := changedLines(olines, lines)
@@ -476,12 +478,12 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 	return e
 }
 
-// allAmong reports whether each line of lines that which picks (all when
-// which is nil), blank lines and elisions aside, is among file lines
-// [lo, hi), white space aside: what a replacement that stands there
-// must have. It compares the lines' keys, which costs far less than
+// among counts the lines of lines that which picks (all when which is
+// nil), of at least min bytes white space aside (and not blank), elisions
+// aside: in is how many of them are among file lines [lo, hi), of how
+// many there are. It compares the lines' keys, which costs far less than
 // aligning them.
-func (r *resolver) allAmong(lines []string, which map[int]bool, lo, hi int) bool {
+func (r *resolver) among(lines []string, which map[int]bool, lo, hi, min int) (in, of int) {
 	ix := r.index()
 	ix.hashRange(lo, hi)
 	keys := ix.key[lo:hi]
@@ -490,31 +492,15 @@ func (r *resolver) allAmong(lines []string, which map[int]bool, lo, hi int) bool
 			continue
 		}
 		k, n, _ := looseKey(l)
-		if n == 0 {
+		if n == 0 || n < min {
 			continue
 		}
-		if !slices.Contains(keys, k) {
-			return false
+		of++
+		if slices.Contains(keys, k) {
+			in++
 		}
 	}
-	return true
-}
-
-// anyAmong reports whether some line of lines that which picks, of at
-// least min bytes white space aside, is among file lines [lo, hi).
-func (r *resolver) anyAmong(lines []string, which map[int]bool, lo, hi, min int) bool {
-	ix := r.index()
-	ix.hashRange(lo, hi)
-	keys := ix.key[lo:hi]
-	for j, l := range lines {
-		if !which[j] || isElision(l) {
-			continue
-		}
-		if k, n, _ := looseKey(l); n >= min && slices.Contains(keys, k) {
-			return true
-		}
-	}
-	return false
+	return in, of
 }
 
 // newLines returns the lines of new (by index) whose loose view old has
@@ -568,12 +554,6 @@ func (r *resolver) changeNear(old, new string, a, b int) bool {
 // of either end.
 func (r *resolver) tokenBounded(start, end int) bool {
 	t := r.d.text
-	word := func(i int) bool {
-		if i < 0 || i >= len(t) {
-			return false
-		}
-		c := t[i]
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf
-	}
+	word := func(i int) bool { return i >= 0 && i < len(t) && isWordByte(t[i]) }
 	return !(word(start-1) && word(start)) && !(word(end-1) && word(end))
 }
