@@ -121,17 +121,7 @@ func TestDocumentNotUTF8(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("reply %+v; %d edits sent, want 1", r, len(edits))
 	}
-	var sent struct {
-		Edit struct {
-			DocumentChanges []struct {
-				TextDocument struct {
-					URI     string `json:"uri"`
-					Version *int32 `json:"version"`
-				} `json:"textDocument"`
-				Edits []protocol.TextEdit `json:"edits"`
-			} `json:"documentChanges"`
-		} `json:"edit"`
-	}
+	var sent sentEdit
 	if err := json.Unmarshal(edits[0].Params, &sent); err != nil {
 		t.Fatal(err)
 	}
