@@ -5,21 +5,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/graft-editor/graft/lsp/lsptest"
 )
 
 // TestMain keeps the journal of the graft mcp processes the tests start
 // in a temporary state directory, never the user's.
 func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		state, err := os.MkdirTemp("", "graft-test-state-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(state)
-		os.Setenv("XDG_STATE_HOME", state)
-		return m.Run()
-	}())
+	os.Exit(lsptest.RunPrivateState(m))
 }
 
 // One graft mcp session edits a function's body, then is sent an edit

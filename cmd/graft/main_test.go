@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/graft-editor/graft/lsp/lsptest"
 )
 
 // TestMain lets the test binary run as the graft command, so that the
@@ -32,16 +34,7 @@ func TestMain(m *testing.M) {
 // the tests, not when this binary runs as graft.
 type privateState struct{ m *testing.M }
 
-func (p privateState) Run() int {
-	state, err := os.MkdirTemp("", "graft-test-state-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(state)
-	os.Setenv("XDG_STATE_HOME", state)
-	return p.m.Run()
-}
+func (p privateState) Run() int { return lsptest.RunPrivateState(p.m) }
 
 // TestScripts runs the scripts in testdata/script (see the testscript
 // package for the language).

@@ -128,3 +128,18 @@ func moduleRoot() (string, error) {
 		dir = parent
 	}
 }
+
+// RunPrivateState runs m with XDG_STATE_HOME set to a temporary directory,
+// removed after, and returns its status: the graft processes the tests
+// start keep their journals there (see package history), never in the
+// user's state directory.
+func RunPrivateState(m *testing.M) int {
+	state, err := os.MkdirTemp("", "graft-test-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(state)
+	os.Setenv("XDG_STATE_HOME", state)
+	return m.Run()
+}
