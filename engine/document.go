@@ -28,11 +28,27 @@ type Document struct {
 	// even where no region found there could matter (see restMatters):
 	// the tests resolve both ways and expect the same.
 	exhaustive bool
+	// base is the document of the text the first of the edits applied to
+	// reach this one was resolved against (nil: this one's), and moved
+	// records how those edits moved its lines. What changed since an
+	// earlier version is judged against base: the changes of the same
+	// answer's earlier blocks are not history.
+	base  *document
+	moved LineMap
 }
 
 // NewDocument prepares text for resolving edits against it.
 func NewDocument(text string) *Document {
 	return &Document{d: newDocument(text)}
+}
+
+// origin returns the document of the text the edits applied to reach
+// doc started from.
+func (doc *Document) origin() *document {
+	if doc.base != nil {
+		return doc.base
+	}
+	return doc.d
 }
 
 // Text returns the document's text.
@@ -50,7 +66,8 @@ func (doc *Document) Apply(m *Match) *Document {
 		lo, hi = min(lo, c.Start), max(hi, c.End)
 	}
 	nd, a, b, k := doc.d.edited(m.Apply(doc.d.text), lo, hi)
-	next := &Document{d: nd}
+	next := &Document{d: nd, base: doc.origin()}
+	next.moved = append(append(make(LineMap, 0, len(doc.moved)+1), doc.moved...), lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(doc.d.text)})
 	if doc.ix != nil {
 		next.ix = doc.ix.edited(nd, a, b, k)
 	}
@@ -66,6 +83,7 @@ func (doc *Document) reset(text string) {
 	}
 	doc.d = splitDocument(text, start, end)
 	doc.resolves = 0
+	doc.base, doc.moved = nil, nil
 	if doc.ix != nil {
 		doc.ix = doc.ix.reuse(doc.d)
 	}

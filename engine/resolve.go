@@ -55,7 +55,7 @@ func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	case OpReplace:
 		m, err := doc.replace(e, opt)
 		if len(opt.History) > 0 && (m == nil || m.Strategy != "exact") {
-			sm, serr := doc.d.stale(e, m, err, opt.History)
+			sm, serr := doc.stale(e, m, err, opt.History)
 			switch {
 			case serr != nil:
 				return nil, serr

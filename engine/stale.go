@@ -28,13 +28,20 @@ type Version struct {
 // stale when
 //
 //   - the search stands once in a version, as written or white space
-//     aside, at lines the later text has changed;
-//   - the change since then touches the lines the edit changes, as a
-//     three-way merge would find (a change since to a line the edit only
-//     quotes, apart from the lines it changes, is carried over by the
-//     resolver as it carries any drift, and is no reason to refuse);
+//     aside, or the resolver finds it there at least as well as in the
+//     text;
+//   - the lines it quotes there have changed since: any of them, not only
+//     the lines the edit changes (a stale quote carries the old code into
+//     the replacement: a renamed variable kept, a line the agent already
+//     rewrote written back), or an insertion or a deletion since slides
+//     into the lines the edit changes;
 //   - and those lines are now where the resolver's match landed, or
 //     nowhere (the resolver found nothing, or they were deleted).
+//
+// "Since" ends where the answer begins: the text the document's first
+// edit was resolved against. A block that quotes lines an earlier block
+// of the same answer changed quotes the text the answer was written
+// against, which the resolver carries forward; that is no history.
 //
 // Already applied comes first: a change that stands is not stale. The
 // look-up costs nothing when the search is in the text as written (the
@@ -44,22 +51,31 @@ type Version struct {
 // versions, or the match saying that its change stands already, the one
 // change made to those lines since a version; nil and nil when neither.
 // m and err are what the resolver found in the text.
-func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match, *Error) {
+func (doc *Document) stale(e Edit, m *Match, err error, history []Version) (*Match, *Error) {
 	if m != nil && m.AlreadyApplied || e.ReplaceAll {
 		return nil, nil
 	}
 	if re, ok := err.(*Error); ok && re.Reason == ReasonInvalid {
 		return nil, nil
 	}
+	d, base := doc.d, doc.origin()
 	old, new := toLF(e.Old), toLF(e.New)
-	if strings.TrimSpace(old) == "" || strings.Contains(d.lf, old) {
-		return nil, nil // the search is in the text as written: never stale
+	if strings.TrimSpace(old) == "" || strings.Contains(d.lf, old) || base != d && strings.Contains(base.lf, old) {
+		// The search is in the text as written, or in the text the
+		// answer was written against: never stale.
+		return nil, nil
 	}
-	var cur []string // the text's lines, split once
+	if m != nil && len(doc.moved) > 0 {
+		// Where the match landed, in the lines of the answer's text.
+		bm := *m
+		bm.StartLine, bm.EndLine = doc.moved.Back(m.StartLine, m.EndLine)
+		m = &bm
+	}
+	var cur []string // the lines of the answer's text, split once
 	rds := readings(old, new, e.Line)
 	for _, v := range history {
 		vlf := strings.TrimPrefix(toLF(v.Text), bom)
-		if vlf == d.lf {
+		if vlf == base.lf {
 			continue
 		}
 		// The search as the resolver reads it: with line numbers pasted
@@ -75,10 +91,10 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match
 				continue
 			}
 			if cur == nil {
-				cur = splitLines(d.lf)
+				cur = splitLines(base.lf)
 			}
 			vl := splitLines(vlf)
-			if sm := d.madeSince(v, vl, cur, va, rd.old, rd.new); sm != nil {
+			if sm := doc.madeSince(v, vl, cur, va, rd.old, rd.new); sm != nil {
 				return sm, nil
 			}
 			if err := staleAt(v, vl, cur, va, rd.old, rd.new, m); err != nil {
@@ -95,13 +111,13 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match
 		// any text: when it resolves there, better than it did in the
 		// text, the version is where the model read it.
 		vm, verr := Resolve(vlf, Edit{Op: OpReplace, Old: old, New: new, Line: e.Line}, Options{})
-		if verr != nil || vm.AlreadyApplied || m != nil && vm.Score <= m.Score {
+		if verr != nil || vm.AlreadyApplied || m != nil && vm.Score < m.Score {
 			continue
 		}
 		if cur == nil {
-			cur = splitLines(d.lf)
+			cur = splitLines(base.lf)
 		}
-		if err := staleIn(v, splitLines(vlf), cur, vm.StartLine-1, vm.EndLine, old, new, m); err != nil {
+		if err := staleMatched(v, vlf, splitLines(vlf), cur, vm, m); err != nil {
 			return nil, err
 		}
 	}
@@ -116,7 +132,7 @@ func (d *document) stale(e Edit, m *Match, err error, history []Version) (*Match
 // in the text to tell (a deletion without context). The search's lines
 // must be the version's, white space aside (as written for a replacement
 // that is not empty). It returns nil when the change since is another one.
-func (d *document) madeSince(v Version, vl, cur []string, va int, old, new string) *Match {
+func (doc *Document) madeSince(v Version, vl, cur []string, va int, old, new string) *Match {
 	s, t := splitLines(old), splitLines(new)
 	vb := va + len(s)
 	if vb > len(vl) || !strings.HasSuffix(old, "\n") || new != "" && !strings.HasSuffix(new, "\n") {
@@ -147,11 +163,13 @@ func (d *document) madeSince(v Version, vl, cur []string, va int, old, new strin
 	if b > len(cur) {
 		a, b = max(1, len(cur)), max(1, len(cur))
 	}
+	// The lines are the answer's text's (cur), which the note names; the
+	// match's are those of the text the edit was resolved against.
 	return &Match{
 		Strategy:       "history",
 		Score:          1,
-		StartLine:      a,
-		EndLine:        b,
+		StartLine:      doc.moved.forward(a),
+		EndLine:        doc.moved.forward(b),
 		AlreadyApplied: true,
 		Notes: []string{fmt.Sprintf("already applied at lines %d-%d: the change made to these lines since %s is this edit's; nothing changed",
 			a, b, v.Name)},
@@ -207,43 +225,74 @@ func findIn(vlf, old string) (int, bool) {
 			found, at = found+1, i
 		}
 	}
-	if found != 1 {
+	if found != 1 || at < lead {
+		// Not there, or the search's blank lines stand before the
+		// version's first: its lines are not the version's one for one,
+		// and the resolver's look-up below finds it instead.
 		return 0, false
 	}
-	return max(0, at-lead), true
+	return at - lead, true
 }
 
 // staleAt returns the refusal of the edit (search old, replacement new)
 // whose search stands at line va of the version v (lines vl), when the
 // text (lines cur) has changed the lines the edit changes since, or nil.
 func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Error {
-	return staleIn(v, vl, cur, va, min(len(vl), va+len(splitLines(old))), old, new, m)
+	s, t := splitLines(old), splitLines(new)
+	vb := min(len(vl), va+len(s))
+	// The search's lines are the version's, one for one: the edit's change
+	// is the change from its search to its replacement, at line va.
+	edit := diff(s, t)
+	made := make([]string, 0, len(vl)-(vb-va)+len(t))
+	made = append(append(append(made, vl[:va]...), t...), vl[vb:]...)
+	for i := range edit {
+		edit[i].Start += va
+		edit[i].End += va
+		edit[i].ReplStart += va
+		edit[i].ReplEnd += va
+	}
+	return staleIn(v, vl, cur, va, vb, made, edit, m)
 }
 
-// staleIn is staleAt for the search found at lines [va, vb) of the
-// version, which need not be as many as the search has (a copy found only
-// approximately).
-func staleIn(v Version, vl, cur []string, va, vb int, old, new string, m *Match) *Error {
-	s, t := splitLines(old), splitLines(new)
-	since := linesDiff(vl, cur)
-	edit := diff(s, t)
+// staleMatched is staleAt for a search the resolver found in the version
+// only approximately, at the lines of the match vm: its change is what
+// the match makes of the version, which an elision or a forgotten line
+// places at other lines than the search's own.
+func staleMatched(v Version, vlf string, vl, cur []string, vm *Match, m *Match) *Error {
+	made := splitLines(strings.TrimPrefix(vm.Apply(vlf), bom))
+	return staleIn(v, vl, cur, vm.StartLine-1, min(len(vl), vm.EndLine), made, linesDiff(vl, made), m)
+}
+
+// staleIn returns the refusal of an edit found at lines [va, vb) of the
+// version v (lines vl), which would make of the version the lines made by
+// the edits edit, when the text (lines cur) has changed since the lines
+// the edit changes, or nil.
+func staleIn(v Version, vl, cur []string, va, vb int, made []string, edit []lcs.Diff, m *Match) *Error {
 	if len(edit) == 0 {
 		return nil
 	}
+	since := linesDiff(vl, cur)
 	clash := false
 	for _, h := range since {
 		if h.End < va || h.Start > vb {
 			continue
 		}
+		if h.Start < vb && va < h.End || va < h.Start && h.Start < vb {
+			clash = true // a quoted line changed, or lines came between two
+			break
+		}
+		hs, he := spread(vl, h, cur)
 		for _, b := range edit {
-			// An insertion may slide over the lines it repeats ("}"
-			// added before a "}"): two diffs of the same change can
-			// place it a line apart, which is still the same place.
+			// An insertion or a deletion slides over the lines it
+			// repeats ("}" added before a "}"): two diffs of the same
+			// change can place it lines apart, which is still the same
+			// place; and an insertion touches the lines on either side.
+			bs, be := spread(vl, b, made)
 			slide := 0
 			if h.Start == h.End || b.Start == b.End {
 				slide = 1
 			}
-			if h.Start <= va+b.End+slide && va+b.Start-slide <= h.End {
+			if hs <= be+slide && bs-slide <= he {
 				clash = true
 			}
 		}
@@ -283,6 +332,34 @@ func staleIn(v Version, vl, cur []string, va, vb int, old, new string, m *Match)
 	}
 	e.Detail = b.String()
 	return e
+}
+
+// spread returns the lines [start, end] of a over which the edit d (of a
+// into b) may stand: an insertion or a deletion of lines that repeat the
+// lines beside it could as well be written higher or lower (inserting
+// "}\n" after a "}" line is inserting it before), and two diffs of the
+// same change may well place it differently. A replacement stands where
+// it is.
+func spread(a []string, d lcs.Diff, b []string) (start, end int) {
+	start, end = d.Start, d.End
+	switch ins := b[d.ReplStart:d.ReplEnd]; {
+	case d.Start == d.End && len(ins) > 0:
+		n := len(ins)
+		for k := 0; start > 0 && a[start-1] == ins[((n-1-k)%n+n)%n]; k++ {
+			start--
+		}
+		for k := 0; end < len(a) && a[end] == ins[k%n]; k++ {
+			end++
+		}
+	case d.Start < d.End && len(ins) == 0:
+		for start > 0 && a[start-1] == a[end-1-(d.Start-start)] {
+			start--
+		}
+		for k := 0; end < len(a) && a[end] == a[d.Start+k]; k++ {
+			end++
+		}
+	}
+	return start, end
 }
 
 // linesDiff returns the edits that turn lines a into lines b, with their
@@ -343,7 +420,7 @@ func (doc *Document) Stale(e Edit, m *Match, err error, history []Version) (*Mat
 	if e.Op != OpReplace || len(history) == 0 || m != nil && m.Strategy == "exact" {
 		return nil, nil
 	}
-	sm, serr := doc.d.stale(e, m, err, history)
+	sm, serr := doc.stale(e, m, err, history)
 	if serr != nil {
 		return nil, serr
 	}
