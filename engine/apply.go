@@ -46,6 +46,7 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 	outcomes := make([]Outcome, len(edits))
 	var lines LineMap
 	failed := -1
+	replayed := false
 	for i, e := range edits {
 		if failed >= 0 {
 			outcomes[i] = Outcome{Status: StatusSkipped, Err: refuse(ReasonSkipped,
@@ -55,6 +56,18 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 		e.Line = lines.EditLine(e)
 		start := time.Now()
 		m, err := doc.ResolveAfter(e, opt, lines)
+		if len(opt.History) > 0 && len(lines) == 0 && !replayed && NeedsHistory(e, m, err) {
+			// Nothing changed yet, and an edit is not found as written:
+			// perhaps the whole answer was applied before.
+			replayed = true
+			if ms, ok := Replayed(text, edits, opt.History, opt); ok {
+				for k := range edits {
+					outcomes[k] = Outcome{Status: StatusAlreadyApplied, Match: ms[k]}
+				}
+				outcomes[i].Elapsed = time.Since(start)
+				return text, outcomes
+			}
+		}
 		elapsed := time.Since(start)
 		if err != nil {
 			outcomes[i] = Outcome{Status: StatusFailed, Err: err, Elapsed: elapsed}

@@ -309,7 +309,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 		return
 	}
 	fc.Before, fc.Existed = doc.text, doc.exists
-	st := fileState{abs: f.abs, document: doc}
+	st := fileState{abs: f.abs, document: doc, blocks: f.blocks, before: doc.text}
 
 	failed := -1
 	for k := 0; k < len(f.blocks); {
@@ -407,6 +407,47 @@ type fileState struct {
 	// next so that the work on the lines a block leaves alone is done
 	// once; nil until a block needs it, or when text is set otherwise.
 	doc *engine.Document
+	// blocks are the file's blocks; before is its text before them.
+	blocks []int
+	before string
+	// replayed holds, once the history told that the file's blocks were
+	// applied before, whole, the match of each saying so; replayTried
+	// says the history was asked.
+	replayed    map[int]*engine.Match
+	replayTried bool
+}
+
+// replay returns the match saying that block i stands already when the
+// file's blocks, every one an edit of its text, applied in order to one
+// of its earlier versions make the file as it is: an answer applied
+// before, sent again, which a chained answer (a block rewriting what an
+// earlier one wrote) cannot tell block by block. It asks the history once
+// per file, and only while no block has changed the file.
+func (p *planner) replay(st *fileState, i int) *engine.Match {
+	if m, ok := st.replayed[i]; ok {
+		return m
+	}
+	if st.replayTried || st.text != st.before || p.opt.History == nil {
+		return nil
+	}
+	st.replayTried = true
+	edits := make([]engine.Edit, 0, len(st.blocks))
+	for _, k := range st.blocks {
+		b := p.blocks[k]
+		if b.Err != nil || b.Op != engine.OpReplace && b.Op != engine.OpInsert {
+			return nil
+		}
+		edits = append(edits, b.Edit)
+	}
+	ms, ok := engine.Replayed(st.before, edits, p.opt.History.Versions(st.abs), p.opt.Engine)
+	if !ok {
+		return nil
+	}
+	st.replayed = make(map[int]*engine.Match, len(ms))
+	for k, m := range ms {
+		st.replayed[st.blocks[k]] = m
+	}
+	return st.replayed[i]
 }
 
 // engineDoc returns the file's text prepared for the engine.
@@ -440,10 +481,16 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	doc := st.engineDoc()
 	r, err := await(ctx, func() resolved {
 		start := time.Now()
+		if rm := st.replayed[i]; rm != nil {
+			return resolved{m: rm, next: doc, elapsed: time.Since(start)}
+		}
 		m, err := doc.ResolveAfter(e, p.opt.Engine, st.lines)
 		if p.opt.History != nil && engine.NeedsHistory(e, m, err) {
 			// Only a search not found as written costs a look at the
 			// history.
+			if rm := p.replay(st, i); rm != nil {
+				return resolved{m: rm, next: doc, elapsed: time.Since(start)}
+			}
 			sm, serr := doc.Stale(e, m, err, p.opt.History.Versions(st.abs))
 			switch {
 			case serr != nil:

@@ -1,0 +1,75 @@
+package engine
+
+import "fmt"
+
+// An answer applied whole and sent again can tell nothing block by block:
+// when its second block rewrote what its first wrote (a chained answer),
+// the first block's replacement is gone from the file, and its search is
+// in an earlier version only, at lines changed since: it looks stale. The
+// versions tell it at once: the whole answer, applied to the version the
+// file had before it, makes the file as it is.
+
+// Replayed reports whether the edits, applied in order to one of the
+// versions in history, make exactly text: an answer applied before, sent
+// again. It then returns one match per edit saying that its change stands,
+// at the lines it wrote, as the later edits moved them. Every edit must
+// apply to the version and at least one must change it; opt's history is
+// not consulted for the versions themselves.
+func Replayed(text string, edits []Edit, history []Version, opt Options) ([]*Match, bool) {
+	opt.History = nil
+	for _, v := range history {
+		if v.Text == text {
+			continue
+		}
+		if ms, ok := replay(text, edits, v, opt); ok {
+			return ms, true
+		}
+	}
+	return nil, false
+}
+
+// replay is Replayed for one version.
+func replay(text string, edits []Edit, v Version, opt Options) ([]*Match, bool) {
+	doc := NewDocument(v.Text)
+	var lines LineMap
+	wrote := make([][2]int, len(edits)) // the lines each edit wrote, then
+	after := make([]int, len(edits))    // how many shifts lines held then
+	changed := false
+	for i, e := range edits {
+		if e.Op != OpReplace && e.Op != OpInsert {
+			return nil, false
+		}
+		e.Line = lines.EditLine(e)
+		m, err := doc.ResolveAfter(e, opt, lines)
+		if err != nil {
+			return nil, false
+		}
+		if m.AlreadyApplied {
+			wrote[i], after[i] = [2]int{m.StartLine, m.EndLine}, len(lines)
+			continue
+		}
+		delta := m.newlinesAdded(doc.Text())
+		lines.Record(m, doc.Text())
+		doc = doc.Apply(m)
+		changed = true
+		wrote[i], after[i] = [2]int{m.StartLine, max(m.StartLine, m.EndLine+delta)}, len(lines)
+	}
+	if !changed || doc.Text() != text {
+		return nil, false
+	}
+	ms := make([]*Match, len(edits))
+	for i := range edits {
+		later := lines[after[i]:]
+		a, b := later.forward(wrote[i][0]), later.forward(wrote[i][1])
+		ms[i] = &Match{
+			Strategy:       "history",
+			Score:          1,
+			StartLine:      a,
+			EndLine:        max(a, b),
+			AlreadyApplied: true,
+			Notes: []string{fmt.Sprintf("already applied at lines %d-%d: this answer, applied to %s, makes the file as it is; nothing changed",
+				a, max(a, b), v.Name)},
+		}
+	}
+	return ms, true
+}
