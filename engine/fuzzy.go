@@ -338,28 +338,55 @@ func exactPairs(s []sline, reg *region) int {
 // renaming finds a word the search has where the region consistently has
 // another, on two lines or more: the search is about something else (a
 // ReadAt method against a Read one) rather than a stale or mistyped copy,
-// whose slips are scattered.
+// whose slips are scattered. The words may differ from line to line by
+// the same part: a sibling file's block, where every name says V1 and the
+// file's say V2 (HandlerV1, loadV1, "v1: bad request"), is about other
+// code as well. It returns the words of the first such line, and the
+// lines.
 func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 	type sub struct{ from, to string }
-	seen := map[sub][]int{}
+	type seen struct {
+		from, to string // the words of the first line
+		lines    []string
+	}
+	by := map[sub]*seen{}
 	ix := r.index()
 	for _, o := range reg.ops {
 		if o.kind != opPair || o.dist == 0 {
 			continue
 		}
-		if f, t, ok := renamed(s[o.s].text, ix.text(o.f)); ok {
-			k := sub{f, t}
-			seen[k] = append(seen[k], o.f+1)
-			if len(seen[k]) >= 2 {
-				var ls []string
-				for _, l := range seen[k] {
-					ls = append(ls, fmt.Sprint(l))
-				}
-				return f, t, strings.Join(ls, ", ")
-			}
+		f, t, ok := renamed(s[o.s].text, ix.text(o.f))
+		if !ok {
+			continue
+		}
+		k := sub{}
+		k.from, k.to = differingPart(f, t)
+		sn := by[k]
+		if sn == nil {
+			sn = &seen{from: f, to: t}
+			by[k] = sn
+		}
+		sn.lines = append(sn.lines, fmt.Sprint(o.f+1))
+		if len(sn.lines) >= 2 {
+			return sn.from, sn.to, strings.Join(sn.lines, ", ")
 		}
 	}
 	return "", "", ""
+}
+
+// differingPart returns what is left of two words without the start and
+// the end they share: "1" and "2" for HandlerV1 and HandlerV2; the words
+// themselves when they share neither.
+func differingPart(a, b string) (string, string) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return a[p : len(a)-q], b[p : len(b)-q]
 }
 
 // clearlyBetter reports whether r beats o by enough to take r without a

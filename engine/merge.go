@@ -112,6 +112,9 @@ type merger struct {
 	into    []int         // file lines that differ from the model's copy and took its change
 	rewrote []int         // file lines that differ from the model's copy, replaced by its lines as written
 	punct   map[rune]bool // unicode punctuation the region's file lines use
+	// dropped and added count the words the model's change takes out of
+	// its search lines and puts into its replacement; nil until needed.
+	dropped, added map[string]int
 
 	// A replacement with one elision line keeps some of its hunk's search
 	// lines: [keepFrom, keepTo), or keepFrom -1 when it has none.
@@ -446,6 +449,9 @@ func (m *merger) pair(o op) error {
 	}
 	if h < 0 || m.keeping(h, o.s) {
 		if o.dist > 0 {
+			if err := m.renamedKept(o); err != nil {
+				return err
+			}
 			m.kept = append(m.kept, o.f)
 		}
 		m.keep(o.f)
@@ -462,6 +468,53 @@ func (m *merger) pair(o op) error {
 		return m.conflict(h, o.f, o.s)
 	}
 	return nil
+}
+
+// renamedKept refuses to keep the file's version of a line the model
+// leaves as its copy has it, when the copy differs from the file by a
+// name that the model's change renames to the copy's elsewhere: the model
+// wrote the line as it would be after the rename ("if (byte2 !== 0)" while
+// renaming byte to byte2 on the lines it changes), so the file's line
+// would keep the old name and break the code, and writing the model's line
+// would change a line it did not mark as changed. Only the model can say.
+func (m *merger) renamedKept(o op) error {
+	from, to, ok := renamed(m.s[o.s].text, m.ix.text(o.f))
+	if !ok {
+		return nil
+	}
+	if m.dropped == nil {
+		m.dropped, m.added = map[string]int{}, map[string]int{}
+		count := func(line string, into map[string]int, by int) {
+			for i := 0; ; {
+				var w string
+				if w, i = nextToken(line, i); w == "" {
+					return
+				}
+				if isWordByte(w[0]) {
+					into[w] += by
+				}
+			}
+		}
+		for _, hk := range m.hs {
+			for j := hk.sa; j < hk.sb; j++ {
+				count(m.s[j].text, m.dropped, 1)
+				count(m.s[j].text, m.added, -1)
+			}
+			for i := hk.ta; i < hk.tb; i++ {
+				count(m.t[i], m.dropped, -1)
+				count(m.t[i], m.added, 1)
+			}
+		}
+	}
+	if m.dropped[to] <= 0 || m.added[from] <= 0 {
+		return nil
+	}
+	return &Error{
+		Reason: ReasonConflict,
+		Summary: fmt.Sprintf("conflict at line %d: the model's copy of the line has %q where the file has %q, and its change renames %q to %q on other lines; the line would keep the old name: quote it as the file has it",
+			o.f+1, from, to, to, from),
+		Detail: fmt.Sprintf("file line %d now reads:\n  %s\nthe model's copy of it, which the edit leaves unchanged, reads:\n  %s\n", o.f+1, m.ix.text(o.f), m.s[o.s].text),
+	}
 }
 
 // agrees reports whether the model's change already holds the file's
