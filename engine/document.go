@@ -210,10 +210,13 @@ func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
 	return start, end, crlf
 }
 
-// feedLinesGo is feedLines in Go: it counts the line feeds first, to
-// make room for the lines, and finds those of splitChunk bytes at a time
-// (see feedBlocks).
-func feedLinesGo(text string, from, to int, start, end []int) (_, _ []int, at, i int, cr bool) {
+// feedLines appends to start and end the lines of text[from:to] that end
+// in a line feed among its whole blocks of 64 bytes, from the line that
+// starts at from, and returns them, the start of the line then being
+// read, the next byte to read, and whether the bytes read have a '\r'.
+// It counts the line feeds first, to make room for the lines, and finds
+// those of splitChunk bytes at a time (see feedBlocks).
+func feedLines(text string, from, to int, start, end []int) (_, _ []int, at, i int, cr bool) {
 	n := strings.Count(text[from:to], "\n")
 	start = slices.Grow(start, n+1)
 	end = slices.Grow(end, n+1)
@@ -239,7 +242,7 @@ func feedLinesGo(text string, from, to int, start, end []int) (_, _ []int, at, i
 	return start[:k0+k], end[:k0+k], at, i, cr
 }
 
-// splitChunk is how many bytes feedLinesGo finds the line feeds of in one
+// splitChunk is how many bytes feedLines finds the line feeds of in one
 // call, into words on the stack.
 const splitChunk = 4096
 

@@ -68,8 +68,8 @@ func (ix *index) endsRange(lo, hi int) {
 	var solid, high [endsChunk/64 + 2]uint64
 	bm := newByteMap(d.text, from, to, solid[:], high[:])
 	ends, starts, stops := ix.ends[lo:hi], d.start[lo:hi], d.end[lo:hi]
-	if bm.high == nil && asciiEnds(ends, starts, stops, from, bm.text, bm.solid) {
-		return
+	if bm.high == nil {
+		asciiEnds(ends, starts, stops, from, bm.text, bm.solid)
 	}
 	// The lines with a byte beyond ASCII, and the lines longer than 64
 	// bytes, which asciiEnds leaves unknown, apart: a loop with a call
@@ -81,11 +81,12 @@ func (ix *index) endsRange(lo, hi int) {
 	}
 }
 
-// asciiEndsGo is asciiEnds in Go, for the lines of up to 64 bytes: it
-// leaves the ends of longer lines endsNotYet. It is a loop of its own,
+// asciiEnds works out the ends of the lines [starts[j]-from, stops[j]-from)
+// of text, which has no byte beyond ASCII, from solid, its map, for the
+// lines of up to 64 bytes: it leaves the ends of longer lines endsNotYet. It is a loop of its own,
 // with no more values live than it needs, which the compiler keeps in
 // registers.
-func asciiEndsGo(ends []uint32, starts, stops []int, from int, text string, solid []uint64) {
+func asciiEnds(ends []uint32, starts, stops []int, from int, text string, solid []uint64) {
 	stops = stops[:len(starts)]
 	ends = ends[:len(starts)]
 	for j, start := range starts {

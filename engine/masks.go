@@ -5,17 +5,13 @@ import "strings"
 // The passes over every byte of a text (finding its line feeds, and which
 // of its bytes are white space or beyond ASCII) turn each 64 bytes into a
 // word of bits, the first byte's in the lowest bit, many words in one
-// call. On amd64 with AVX2 the words are computed with vector
-// instructions, 32 bytes at a time (masks_amd64.s, and split_amd64.s for
-// the line feeds); elsewhere, and with the purego build tag, eight bytes
-// at a time in Go, by the functions below. Both are held to one byte at a
-// time by TestBlockMasks and FuzzBlockMasks, and the lines to those
-// plainSplit finds by TestSplitAt.
+// call, eight bytes at a time, by the functions below. They are held to
+// one byte at a time by TestBlockMasks and FuzzBlockMasks, and the lines
+// to those plainSplit finds by TestSplitAt.
 
 // feedBlocks sets feeds[k] to the bits of the line feeds ('\n') of the 64
 // bytes of text from 64k on, and reports whether any of those bytes is a
-// '\r'. text has at least 64*len(feeds) bytes. (With AVX2, feedLines
-// finds the line feeds and takes the lines from them in one pass.)
+// '\r'. text has at least 64*len(feeds) bytes.
 func feedBlocks(text string, feeds []uint64) (cr bool) {
 	for k := range feeds {
 		feeds[k] = feeds64(text[64*k:])
@@ -23,8 +19,12 @@ func feedBlocks(text string, feeds []uint64) (cr bool) {
 	return strings.IndexByte(text[:64*len(feeds)], '\r') >= 0
 }
 
-// solidBlocksGo is solidBlocks in Go.
-func solidBlocksGo(text string, solid, high []uint64) (beyond bool) {
+// solidBlocks sets solid[k] to the bits of the bytes that are not ASCII
+// white space (see isSpaceByte) among the 64 bytes of text from 64k on,
+// and high[k] to the bits of those beyond ASCII, and reports whether
+// there is any; a byte's bit in solid is meaningless when it is beyond
+// ASCII. text has at least 64*len(solid) bytes, high as many words.
+func solidBlocks(text string, solid, high []uint64) (beyond bool) {
 	high = high[:len(solid)]
 	var any uint64
 	for k := range solid {

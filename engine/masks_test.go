@@ -25,9 +25,8 @@ func plainMasks(block string) (feeds, solid, high uint64) {
 	return feeds, solid, high
 }
 
-// checkBlockMasks holds feedBlocks, and both versions of solidBlocks (the
-// one this build uses and the one in Go), to plainMasks on text, whose
-// length is a multiple of 64.
+// checkBlockMasks holds feedBlocks and solidBlocks to plainMasks on text,
+// whose length is a multiple of 64.
 func checkBlockMasks(t *testing.T, text string) {
 	t.Helper()
 	n := len(text) / 64
@@ -41,27 +40,18 @@ func checkBlockMasks(t *testing.T, text string) {
 			t.Fatalf("line feeds of block %d %q: %064b, want %064b", k, text[64*k:64*k+64], feeds[k], want)
 		}
 	}
-	versions := []struct {
-		name  string
-		solid func(string, []uint64, []uint64) bool
-	}{
-		{"this build's", solidBlocks},
-		{"Go", solidBlocksGo},
+	solid, high := make([]uint64, n), make([]uint64, n)
+	beyond := solidBlocks(text, solid, high)
+	if want := strings.IndexFunc(text, func(r rune) bool { return r >= 0x80 }) >= 0; beyond != want {
+		t.Fatalf("solidBlocks(%q) reports a byte beyond ASCII: %v, want %v", text, beyond, want)
 	}
-	for _, v := range versions {
-		solid, high := make([]uint64, n), make([]uint64, n)
-		beyond := v.solid(text, solid, high)
-		if want := strings.IndexFunc(text, func(r rune) bool { return r >= 0x80 }) >= 0; beyond != want {
-			t.Fatalf("%s solidBlocks(%q) reports a byte beyond ASCII: %v, want %v", v.name, text, beyond, want)
-		}
-		for k := range n {
-			block := text[64*k : 64*k+64]
-			_, wantSolid, wantHigh := plainMasks(block)
-			// The bit in solid of a byte beyond ASCII is meaningless.
-			if solid[k]&^wantHigh != wantSolid&^wantHigh || high[k] != wantHigh {
-				t.Fatalf("%s masks of block %d %q:\nsolid %064b\nhigh  %064b\nwant\nsolid %064b\nhigh  %064b",
-					v.name, k, block, solid[k], high[k], wantSolid, wantHigh)
-			}
+	for k := range n {
+		block := text[64*k : 64*k+64]
+		_, wantSolid, wantHigh := plainMasks(block)
+		// The bit in solid of a byte beyond ASCII is meaningless.
+		if solid[k]&^wantHigh != wantSolid&^wantHigh || high[k] != wantHigh {
+			t.Fatalf("masks of block %d %q:\nsolid %064b\nhigh  %064b\nwant\nsolid %064b\nhigh  %064b",
+				k, block, solid[k], high[k], wantSolid, wantHigh)
 		}
 	}
 }
