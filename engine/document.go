@@ -74,21 +74,6 @@ func (doc *Document) Apply(m *Match) *Document {
 	return next
 }
 
-// reset makes doc the Document of text as NewDocument would, in the
-// arrays it holds for another text.
-func (doc *Document) reset(text string) {
-	var start, end []int
-	if doc.d != nil {
-		start, end = doc.d.start[:0], doc.d.end[:0]
-	}
-	doc.d = splitDocument(text, start, end)
-	doc.resolves = 0
-	doc.base, doc.moved = nil, nil
-	if doc.ix != nil {
-		doc.ix = doc.ix.reuse(doc.d)
-	}
-}
-
 func (doc *Document) index() *index {
 	if doc.ix == nil {
 		doc.ix = newIndex(doc.d)

@@ -214,23 +214,6 @@ func newIndex(d *document) *index {
 	return ix
 }
 
-// reuse returns an index of d in ix's arrays, ix being done with, or nil
-// when they are too short for d's lines.
-func (ix *index) reuse(d *document) *index {
-	count := d.lineCount()
-	if min(cap(ix.key), cap(ix.keyed), cap(ix.ends), cap(ix.n), cap(ix.sig)) < count {
-		return nil
-	}
-	*ix = index{d: d, key: ix.key[:count], keyed: ix.keyed[:count], ends: ix.ends[:count], n: ix.n[:count], sig: ix.sig[:count], scratch: ix.scratch}
-	ix.scratch.reset()
-	clear(ix.key)
-	clear(ix.keyed)
-	clear(ix.ends)
-	clear(ix.sig)
-	ix.unmeasured()
-	return ix
-}
-
 // unmeasured fills n with -1, by copies of doubling length rather than a
 // store per line. With keyed false and ends endsNotYet, as a new index
 // allocates them, no line is known yet (see forget).

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // maxOccurrences bounds how many places of an exact or whitespace-blind
@@ -28,24 +27,8 @@ const maxOccurrences = 64
 // Resolve prepares the text for the one edit; to resolve several edits
 // against one text, or against the texts they lead to, use a [Document].
 func Resolve(text string, e Edit, opt Options) (*Match, error) {
-	doc := scratchDocuments.Get().(*Document)
-	doc.reset(text)
-	m, err := doc.Resolve(e, opt)
-	scratchDocuments.Put(doc)
-	return m, err
+	return NewDocument(text).Resolve(e, opt)
 }
-
-// scratchDocuments keeps the Documents that served a call to Resolve for
-// the next, which prepares its text in their arrays: its line offsets,
-// its index and its alignment tables. A fresh Document for each call
-// allocates as much as the rest of a fuzzy search does, and memory the
-// collector has not yet handed back is also memory the processor has not
-// cached: reusing it cuts the median time of a single search by about an
-// eighth and its 99th percentile by a fifth (BenchmarkResolveLatency). Nothing
-// a Document computes escapes a call (a Match and an Error hold strings
-// and numbers only), and the pool is emptied as the collector runs, so it
-// holds no more than the largest texts being resolved at the time.
-var scratchDocuments = sync.Pool{New: func() any { return new(Document) }}
 
 // Resolve is like the function [Resolve] for the document's text, reusing
 // what earlier calls computed about it. It resolves the edits that change
