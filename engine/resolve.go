@@ -34,6 +34,15 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 // what earlier calls computed about it. It resolves the edits that change
 // text in place: OpReplace, and OpInsert (New after line Line).
 func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
+	m, err := doc.resolve(e, opt)
+	if m != nil {
+		m.Changes = finer(doc.d.text, m.Changes)
+	}
+	return m, err
+}
+
+// resolve is Resolve, with each match's changes as the resolver made them.
+func (doc *Document) resolve(e Edit, opt Options) (*Match, error) {
 	switch e.Op {
 	case OpReplace:
 		m, err := doc.replace(e, opt)

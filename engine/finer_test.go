@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestFiner checks that a match's changes are cut to the lines and runs
+// of lines they change, and make the same text.
+func TestFiner(t *testing.T) {
+	const text = "a\nb\nc\nd\ne\n"
+	tests := []struct {
+		name string
+		c    Change
+		want []Change
+	}{
+		{"the same text: no change", Change{Start: 2, End: 6, Text: "b\nc\n"}, []Change{}},
+		{"kept lines at the ends left out", Change{Start: 0, End: 10, Text: "a\nb\nC\nd\ne\n"},
+			[]Change{{Start: 4, End: 6, Text: "C\n"}}},
+		{"two runs, a kept line between", Change{Start: 0, End: 10, Text: "a\nB\nc\nD\ne\n"},
+			[]Change{{Start: 2, End: 4, Text: "B\n"}, {Start: 6, End: 8, Text: "D\n"}}},
+		{"a line inserted", Change{Start: 2, End: 6, Text: "b\nnew\nc\n"},
+			[]Change{{Start: 4, End: 4, Text: "new\n"}}},
+		{"lines deleted", Change{Start: 0, End: 10, Text: "a\ne\n"},
+			[]Change{{Start: 2, End: 8, Text: ""}}},
+		{"a part of a line, as it is", Change{Start: 4, End: 5, Text: "C"},
+			[]Change{{Start: 4, End: 5, Text: "C"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := finer(text, []Change{tt.c})
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("finer = %+v, want %+v", got, tt.want)
+			}
+			m1, m2 := &Match{Changes: []Change{tt.c}}, &Match{Changes: got}
+			if m1.Apply(text) != m2.Apply(text) {
+				t.Errorf("the finer changes make %q, want %q", m2.Apply(text), m1.Apply(text))
+			}
+		})
+	}
+}
