@@ -214,48 +214,54 @@ func charAfter(t testing.TB, prefix, enc string) uint32 {
 }
 
 // The text edits cover only the lines that change, so that what the
-// editor keeps on other lines (cursors, marks, folds) stays.
+// editor keeps on other lines (cursors, marks, folds) stays: also when
+// the model's copy is off and the block is found by similarity, where the
+// engine rewrites its region as a whole.
 func TestApplyTouchesOnlyChangedLines(t *testing.T) {
 	var b strings.Builder
 	for i := 1; i <= 100; i++ {
 		fmt.Fprintf(&b, "line %d of the file\n", i)
 	}
 	text := b.String()
-	dir := writeFiles(t, t.TempDir(), map[string]string{"big.txt": text})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
-	path := filepath.Join(dir, "big.txt")
-	if err := e.Open(path, "plaintext", text); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ name, search string }{
+		{"exact", "line 48 of the file\nline 49 of the file\nline 50 of the file\nline 51 of the file\nline 52 of the file\n"},
+		{"similar", "line 48 of teh file\n  line 49 of the file\nline 50 of the file\nline 51 of the file  \nline 52 of the flie\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, t.TempDir(), map[string]string{"big.txt": text})
+			e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+			path := filepath.Join(dir, "big.txt")
+			if err := e.Open(path, "plaintext", text); err != nil {
+				t.Fatal(err)
+			}
+			replace := strings.Replace(tc.search, "line 50 of the file", "line fifty", 1)
+			answer := "big.txt\n```\n<<<<<<< SEARCH\n" + tc.search + "=======\n" + replace + ">>>>>>> REPLACE\n```\n"
+			var r applyReply
+			if err := execute(t, e, "graft.apply", map[string]any{"text": answer}, &r); err != nil {
+				t.Fatal(err)
+			}
+			edits := e.AppliedEdits()
+			if len(edits) != 1 {
+				t.Fatalf("%d applyEdit requests, want 1 (%+v)", len(edits), r)
+			}
+			dc := edits[0].Decoded.Edit.DocumentChanges
+			if len(dc) != 1 || dc[0].TextDocumentEdit == nil {
+				t.Fatalf("documentChanges %s", edits[0].Params)
+			}
+			te := dc[0].TextDocumentEdit
+			if te.TextDocument.Version == nil || *te.TextDocument.Version != 1 {
+				t.Errorf("version %v, want the open buffer's 1", te.TextDocument.Version)
+			}
+			want := protocol.TextEdit{
+				Range:   protocol.Range{Start: protocol.Position{Line: 49}, End: protocol.Position{Line: 50}},
+				NewText: "line fifty\n",
+			}
+			if len(te.Edits) != 1 || te.Edits[0] != want {
+				t.Fatalf("edits %+v, want only %+v", te.Edits, want)
+			}
+			waitText(t, e, path, strings.Replace(text, "line 50 of the file", "line fifty", 1))
+		})
 	}
-	answer := "big.txt\n```\n<<<<<<< SEARCH\nline 49 of the file\nline 50 of the file\nline 51 of the file\n=======\nline 49 of the file\nline fifty\nline 51 of the file\n>>>>>>> REPLACE\n```\n"
-	var r applyReply
-	if err := execute(t, e, "graft.apply", map[string]any{"text": answer}, &r); err != nil {
-		t.Fatal(err)
-	}
-	edits := e.AppliedEdits()
-	if len(edits) != 1 {
-		t.Fatalf("%d applyEdit requests, want 1", len(edits))
-	}
-	dc := edits[0].Decoded.Edit.DocumentChanges
-	if len(dc) != 1 || dc[0].TextDocumentEdit == nil {
-		t.Fatalf("documentChanges %s", edits[0].Params)
-	}
-	te := dc[0].TextDocumentEdit
-	if te.TextDocument.Version == nil || *te.TextDocument.Version != 1 {
-		t.Errorf("version %v, want the open buffer's 1", te.TextDocument.Version)
-	}
-	if len(te.Edits) != 1 {
-		t.Fatalf("edits %+v", te.Edits)
-	}
-	got := te.Edits[0]
-	want := protocol.TextEdit{
-		Range:   protocol.Range{Start: protocol.Position{Line: 49}, End: protocol.Position{Line: 50}},
-		NewText: "line fifty\n",
-	}
-	if got != want {
-		t.Errorf("edit %+v, want %+v", got, want)
-	}
-	waitText(t, e, path, strings.Replace(text, "line 50 of the file", "line fifty", 1))
 }
 
 // Files that are not open are read from disk, edited with a null version

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"math"
 
 	"go.lsp.dev/protocol"
 
@@ -87,7 +86,7 @@ func buildEdit(view *workspace.View, res *workspace.Result, caps capabilities, u
 			if op != "" {
 				return workspaceEdit{}, nil, fmt.Errorf("%s: cannot %s a file without documentChanges", f.Path, op)
 			}
-			edits, err := lineEdits(m, f.Before, f.After, caps.enc)
+			edits, err := protocolEdits(m, f, caps.enc)
 			if err != nil {
 				return workspaceEdit{}, nil, fmt.Errorf("%s: %w", f.Path, err)
 			}
@@ -116,14 +115,14 @@ func buildEdit(view *workspace.View, res *workspace.Result, caps capabilities, u
 			fe.uri, fe.version = fileURI(f.NewAbs()), nil
 			add(&fe, documentChange{RenameFile: &renameFile{Kind: "rename", OldURI: old, NewURI: fe.uri}})
 			if f.After != f.Before {
-				edits, err := lineEdits(m, f.Before, f.After, caps.enc)
+				edits, err := protocolEdits(m, f, caps.enc)
 				if err != nil {
 					return workspaceEdit{}, nil, fmt.Errorf("%s: %w", f.Path, err)
 				}
 				add(&fe, textEdit(fe.uri, nil, edits))
 			}
 		default:
-			edits, err := lineEdits(m, f.Before, f.After, caps.enc)
+			edits, err := protocolEdits(m, f, caps.enc)
 			if err != nil {
 				return workspaceEdit{}, nil, fmt.Errorf("%s: %w", f.Path, err)
 			}
@@ -146,20 +145,23 @@ func textEdit(uri protocol.DocumentURI, version *int32, edits []protocol.TextEdi
 	}}
 }
 
-// lineEdits returns the text edits that turn before, the text of m, into
-// after: whole lines, only those that differ. The lines the two share at
-// each end are skipped in linear time, not split and compared: for a
-// line changed in a file of 32 MiB, milliseconds of the handler's queue
-// rather than a third of a second (BenchmarkLineEditsAtLimit).
-func lineEdits(m *workspace.Mapper, before, after string, enc workspace.Encoding) ([]protocol.TextEdit, error) {
-	diffs := linesBetweenEnds(before, after, math.MaxInt)
-	edits := make([]protocol.TextEdit, 0, len(diffs))
-	for _, d := range diffs {
-		r, err := m.Range(d.Start, d.End, enc)
+// protocolEdits returns the text edits that turn the file's text before
+// the plan, the text of m, into its text after: the edits of the plan,
+// which are the engine's own changes (only the lines and parts of lines
+// that change), each mapped to a range of the document.
+func protocolEdits(m *workspace.Mapper, f *workspace.FileChange, enc workspace.Encoding) ([]protocol.TextEdit, error) {
+	if workspace.ApplyEdits(f.Before, f.Edits) != f.After {
+		// Never send edits that would leave the document other than the
+		// plan says: the bytes outside the model's change are sacred.
+		return nil, fmt.Errorf("the edits of %s do not make the text the plan made; nothing sent (a bug in Graft: please report it)", f.Path)
+	}
+	edits := make([]protocol.TextEdit, 0, len(f.Edits))
+	for _, e := range f.Edits {
+		r, err := m.Range(e.Start, e.End, enc)
 		if err != nil {
-			return nil, fmt.Errorf("edit at bytes %d-%d: %w", d.Start, d.End, err)
+			return nil, fmt.Errorf("edit at bytes %d-%d: %w", e.Start, e.End, err)
 		}
-		edits = append(edits, protocol.TextEdit{Range: toProtocolRange(r), NewText: d.New})
+		edits = append(edits, protocol.TextEdit{Range: toProtocolRange(r), NewText: e.New})
 	}
 	return edits, nil
 }

@@ -104,20 +104,29 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 		stale(fmt.Errorf("%s changed while the suggestion was resolved; it is resolved again at the next change", fc.Path))
 		return nil
 	}
-	// The plan says whether and how the block applies; the engine, run
-	// again on the same text, says which bytes it changes.
-	_, outcomes := engine.ApplyEdits(f.text, []engine.Edit{sg.block.Edit}, opt)
-	m := outcomes[0].Match
-	if m == nil || len(m.Changes) == 0 || m.Apply(f.text) != fc.After {
-		stale(fmt.Errorf("%s: the block resolved differently on a second try; not suggested", fc.Path))
+	// The plan's edits of the file are the block's changes, as the
+	// engine resolved them.
+	if len(fc.Edits) == 0 {
+		stale(fmt.Errorf("%s: the block changes nothing; not suggested", fc.Path))
 		return nil
 	}
-	sg.start, sg.end = m.Changes[0].Start, m.Changes[len(m.Changes)-1].End
-	for _, c := range m.Changes {
-		sg.start, sg.end = min(sg.start, c.Start), max(sg.end, c.End)
+	// The suggestion stands on what it changes; for a change of whole
+	// lines, on the block's region: the lines it quotes, which a person
+	// recognises.
+	sg.start, sg.end = fc.Edits[0].Start, fc.Edits[len(fc.Edits)-1].End
+	wholeLines := (sg.start == 0 || f.text[sg.start-1] == '\n') && (sg.end == len(f.text) || sg.end > 0 && f.text[sg.end-1] == '\n')
+	if b := sg.res; wholeLines && b.ResolvedStartLine >= 1 && b.ResolvedEndLine <= f.mapper.Lines() && b.ResolvedStartLine <= b.ResolvedEndLine {
+		if a, err := f.mapper.Offset(workspace.Position{Line: b.ResolvedStartLine - 1}, workspace.UTF8); err == nil {
+			sg.start = min(sg.start, a)
+		}
+		if z, err := f.mapper.Offset(workspace.Position{Line: b.ResolvedEndLine}, workspace.UTF8); err == nil && b.ResolvedEndLine < f.mapper.Lines() {
+			sg.end = max(sg.end, z)
+		} else if b.ResolvedEndLine == f.mapper.Lines() {
+			sg.end = len(f.text)
+		}
 	}
 	sg.rng = g.protocolRange(f, sg.start, trimLineBreak(f.text, sg.start, sg.end))
-	sg.summary = summarizeChange(f.text, m)
+	sg.summary = summarizeChange(f.text, fc.Edits)
 	return nil
 }
 
@@ -264,8 +273,8 @@ func shiftOffset(edits []udiff.Edit, off int) (to int, lost bool) {
 	return off + delta, false
 }
 
-// summarizeChange says in one line what the match changes in text.
-func summarizeChange(text string, m *engine.Match) string {
+// summarizeChange says in one line what the edits change in text.
+func summarizeChange(text string, edits []workspace.TextEdit) string {
 	count := func(s string) int { return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 }
 	lines := func(s string) string {
 		if n := count(s); n != 1 {
@@ -291,15 +300,12 @@ func summarizeChange(text string, m *engine.Match) string {
 		}
 		return line
 	}
-	c := m.Changes[0]
-	old := text[c.Start:c.End]
-	edits := udiff.Lines(old, c.Text)
 	if len(edits) == 0 {
 		return "no change"
 	}
 	var s string
 	e := edits[0]
-	removed, added := old[e.Start:e.End], e.New
+	removed, added := text[e.Start:e.End], e.New
 	switch {
 	case removed == "":
 		s = fmt.Sprintf("insert %s: %s", lines(added), gist(added))
@@ -316,9 +322,6 @@ func summarizeChange(text string, m *engine.Match) string {
 		s += " (and 1 more change)"
 	case n > 1:
 		s += fmt.Sprintf(" (and %d more changes)", n)
-	}
-	if len(m.Changes) > 1 {
-		s = fmt.Sprintf("%d places: %s", len(m.Changes), s)
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/workspace"
 )
 
 func TestShiftOffsetFollowsLinesAbove(t *testing.T) {
@@ -91,7 +92,7 @@ func TestSummarizeChange(t *testing.T) {
 		{"lines deleted", "a\nb\nc\nd\n", engine.Edit{Old: "a\nb\nc\nd\n", New: "a\nd\n"}, "delete 2 lines: b"},
 		{"one line for two", "a\nb\nc\n", engine.Edit{Old: "a\nb\nc\n", New: "a\nB1\nB2\nc\n"}, "replace 1 line with 2: b → B1"},
 		{"two changes", "a\nb\nc\n", engine.Edit{Old: "a\nb\nc\n", New: "A\nb\nC\n"}, "a → A (and 1 more change)"},
-		{"replace all", "x\ny\nx\n", engine.Edit{Old: "x", New: "z", ReplaceAll: true}, "2 places: x → z"},
+		{"replace all", "x\ny\nx\n", engine.Edit{Old: "x", New: "z", ReplaceAll: true}, "x → z (and 1 more change)"},
 		{"insertion", "a\nb\n", engine.Edit{Op: engine.OpInsert, Line: 1, New: "new line\n"}, "insert 1 line: new line"},
 	}
 	for _, tc := range tests {
@@ -100,7 +101,11 @@ func TestSummarizeChange(t *testing.T) {
 			if out[0].Match == nil {
 				t.Fatalf("the edit does not resolve: %v", out[0].Err)
 			}
-			if got := summarizeChange(tc.text, out[0].Match); got != tc.want {
+			var edits []workspace.TextEdit
+			for _, c := range out[0].Match.Changes {
+				edits = append(edits, workspace.TextEdit{Start: c.Start, End: c.End, New: c.Text})
+			}
+			if got := summarizeChange(tc.text, edits); got != tc.want {
 				t.Errorf("summary %q, want %q", got, tc.want)
 			}
 		})

@@ -132,6 +132,9 @@ type FileChange struct {
 	Existed, Exists bool
 	// Blocks are the indexes of the blocks that apply to the file.
 	Blocks []int
+	// Edits make After of Before: the changes the blocks made, as the
+	// engine resolved them, as edits of Before, in order and apart.
+	Edits []TextEdit
 
 	abs, newAbs string // Path and NewPath, absolute
 }
@@ -364,7 +367,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 		p.seen[f.abs] = document{}
 	}
 	p.seen[st.abs] = st.document
-	fc.After, fc.Exists = st.text, st.exists
+	fc.After, fc.Exists, fc.Edits = st.text, st.exists, st.edits
 	fc.Changed = fc.After != fc.Before || fc.Exists != fc.Existed || fc.NewPath != ""
 	p.res.Files = append(p.res.Files, fc)
 }
@@ -407,6 +410,9 @@ type fileState struct {
 	// next so that the work on the lines a block leaves alone is done
 	// once; nil until a block needs it, or when text is set otherwise.
 	doc *engine.Document
+	// edits are the changes the blocks made so far, as edits of the text
+	// before them.
+	edits textEdits
 	// blocks are the file's blocks; before is its text before them.
 	blocks []int
 	before string
@@ -415,6 +421,13 @@ type fileState struct {
 	// says the history was asked.
 	replayed    map[int]*engine.Match
 	replayTried bool
+}
+
+// replaceText makes the file's text text as a file operation does, all of
+// it at once.
+func (st *fileState) replaceText(text string) {
+	st.edits.add(st.text, []engine.Change{{Start: 0, End: len(st.text), Text: text}})
+	st.text, st.lines = text, nil
 }
 
 // replay returns the match saying that block i stands already when the
@@ -516,6 +529,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	text := r.next.Text()
 	p.apply(i, r.m, st.lines, r.elapsed)
 	st.lines.Record(r.m, st.text)
+	st.edits.add(st.text, r.m.Changes)
 	st.text, st.doc = text, r.next
 	return -1
 }
@@ -530,7 +544,8 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*
 	case engine.OpCreate:
 		switch {
 		case !st.exists:
-			st.text, st.exists, st.lines = e.New, true, nil
+			st.replaceText(e.New)
+			st.exists = true
 			m.Notes = []string{"created " + rel}
 		case st.text == e.New:
 			m.AlreadyApplied = true
@@ -538,7 +553,7 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*
 		case st.text == "":
 			// An empty file has nothing to lose: an empty search for it
 			// (aider's, OpenCode's way to write a file) fills it.
-			st.text, st.lines = e.New, nil
+			st.replaceText(e.New)
 			m.Notes = []string{"filled " + rel + ", which was empty"}
 		default:
 			return nil, fmt.Errorf("cannot create %s: it already exists with other content; not overwritten", rel)
@@ -554,7 +569,8 @@ func (p *planner) fileOp(ctx context.Context, st *fileState, b dialect.Block) (*
 		if m, err = p.deletion(ctx, st, b); err != nil {
 			return nil, err
 		}
-		st.text, st.exists, st.lines = "", false, nil
+		st.replaceText("")
+		st.exists = false
 	case engine.OpMove:
 		if !st.exists {
 			return nil, &fs.PathError{Op: "move", Path: rel, Err: fs.ErrNotExist}
@@ -792,7 +808,7 @@ func (r *Result) Fail(i int, err error) {
 
 // revert leaves the file as it was.
 func (f *FileChange) revert() {
-	f.After, f.Exists, f.NewPath, f.newAbs, f.Changed = f.Before, f.Existed, "", "", false
+	f.After, f.Exists, f.NewPath, f.newAbs, f.Changed, f.Edits = f.Before, f.Existed, "", "", false, nil
 }
 
 // Abs returns the absolute path of the file, as the Source mapped it.
