@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // DirEnv names an environment variable that, when set, is the socket
@@ -55,9 +56,9 @@ func SocketPath(dir, root string) (string, error) {
 // path would not fit in a Unix socket address.
 var errPathTooLong = errors.New("socket path too long")
 
-// maxSocketPath is the size of sockaddr_un.sun_path on Linux, with its
-// terminating NUL.
-const maxSocketPath = 108
+// maxSocketPath is the size of sockaddr_un.sun_path, with its
+// terminating NUL: 108 bytes on Linux and Windows, 104 on macOS.
+const maxSocketPath = len(syscall.RawSockaddrUnix{}.Path)
 
 // realPath returns the absolute path of root with its links evaluated.
 func realPath(root string) (string, error) {
