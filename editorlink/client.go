@@ -22,7 +22,8 @@ var ErrNoServer = errors.New("no graft serve is serving this workspace")
 // ErrLinkDisabled is wrapped by the errors of Send and Lookup when the
 // link cannot work where the client runs: the socket's path is too long
 // for a Unix socket address, or the system does not tell who is at the
-// other end of a connection (off Linux). No graft serve can serve the
+// other end of a connection (off Linux; on Windows no connection is even
+// tried). No graft serve can serve the
 // root through it either, so it wraps ErrNoServer; a client that writes
 // the disk instead should say why the editor was not tried.
 var ErrLinkDisabled = fmt.Errorf("%w: the editor link cannot work here", ErrNoServer)
@@ -136,6 +137,9 @@ func send(ctx context.Context, dir, root string, req *Request) (*Reply, error) {
 // dial connects to the socket of root in dir and checks that the server
 // runs as the user. Its errors are Lookup's.
 func dial(ctx context.Context, dir, root string) (*net.UnixConn, string, error) {
+	if err := linkSupport(); err != nil {
+		return nil, "", fmt.Errorf("%w (%w)", ErrLinkDisabled, err)
+	}
 	uid := os.Getuid()
 	if err := CheckDir(dir, uid); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -192,7 +196,7 @@ func dirFix(dir string, uid int, err error) string {
 		return fmt.Sprintf("make %s reachable, or set %s to a private directory of your own, for the editor's graft serve too", dir, DirEnv)
 	}
 	if fi, err := os.Lstat(dir); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
+		if ownedBy(dir, fi, uid) {
 			if fi.IsDir() {
 				return fmt.Sprintf("make the directory private (chmod 700 %s), or remove it (the editor's graft serve makes it again when it restarts), or set %s to a private directory, for the editor's graft serve too", dir, DirEnv)
 			}

@@ -95,4 +95,14 @@
 // Lookup and Send return an *UnreachableError, which says how to fix it:
 // writing the disk then would go behind an editor that may hold the
 // files open.
+//
+// # Platforms
+//
+// The link works on Linux. It builds everywhere, but elsewhere it is
+// disabled: on other Unix systems (macOS) a server listens but refuses
+// every connection, since it cannot check the peer's credentials, and a
+// client goes to the disk (ErrLinkDisabled); on Windows no server listens
+// and no client connects (ErrLinkDisabled too). CheckDir, which graft's
+// journal uses as well, reads a Windows directory's owner and access list
+// where Unix has its owner and mode.
 package editorlink

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	"golang.org/x/sys/unix"
 )
 
 // A Handler handles one request for the workspace root, the real path of
@@ -133,7 +132,8 @@ func NewServer(h Handler, opt ServerOptions) *Server {
 // the background (a root a live server holds is claimed when that server
 // lets it go), so that SetRoots never waits for a request in flight. A
 // root that cannot be served (it does not exist, the directory is
-// insecure) is left out, and the errors say why.
+// insecure) is left out, and the errors say why. On Windows no root can
+// be: SetRoots claims nothing, and its error says so.
 func (s *Server) SetRoots(roots []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,6 +160,9 @@ func (s *Server) SetRoots(roots []string) error {
 		}
 	}
 	if len(want) > 0 {
+		if err := linkSupport(); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
 		if err := ensureDir(s.opt.Dir); err != nil {
 			return errors.Join(append(errs, err)...)
 		}
@@ -315,23 +318,6 @@ func (s *Server) sweep(dir, except string) {
 			os.Remove(p)
 		}
 	}
-}
-
-// lockDir takes the lock of the socket directory dir (an flock on
-// dir/lock), which claims and releases hold, and returns its release.
-func lockDir(dir string) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("socket lock: %w", err)
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("socket lock: %w", err)
-	}
-	return func() {
-		unix.Flock(int(f.Fd()), unix.LOCK_UN)
-		f.Close()
-	}, nil
 }
 
 // serve accepts connections on ln until ctx is done or the socket file is

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -80,21 +79,6 @@ func TestReadFileKeepsMode(t *testing.T) {
 	}
 	if doc.Mode != 0o750 {
 		t.Errorf("Mode = %v, want %v", doc.Mode, fs.FileMode(0o750))
-	}
-}
-
-func TestReadFileRefusesSpecialFiles(t *testing.T) {
-	dir := newTree(t, nil, nil)
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
-		t.Skipf("no named pipes: %v", err)
-	}
-	root, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Reading a pipe would block forever: it must be refused unopened.
-	if _, err := root.ReadFile("pipe"); !errors.Is(err, ErrNotRegular) {
-		t.Errorf("ReadFile(pipe) error = %v, want %v", err, ErrNotRegular)
 	}
 }
 

@@ -136,26 +136,3 @@ type stdio struct {
 func (s stdio) Close() error {
 	return errors.Join(s.ReadCloser.Close(), s.WriteCloser.Close())
 }
-
-// removeOnSIGTERM makes a SIGTERM remove the editor link's sockets before
-// it ends the process, as it did before; the returned function stops
-// watching. (Serve cannot return on a signal: its read of standard input
-// may not be interruptible.)
-func removeOnSIGTERM(srv *editorlink.Server) (stop func()) {
-	sig := make(chan os.Signal, 1)
-	done := make(chan struct{})
-	signal.Notify(sig, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-sig:
-			srv.Close()
-			signal.Reset(syscall.SIGTERM)
-			syscall.Kill(os.Getpid(), syscall.SIGTERM)
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(sig)
-		close(done)
-	}
-}
