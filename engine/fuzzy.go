@@ -14,168 +14,284 @@ import (
 // fuzzy resolves a reading whose search does not occur as it is, even
 // ignoring white space: some lines are mistyped, stale, missing, added or
 // elided. Candidate regions come from the search's distinctive lines; each
-// is aligned line by line and scored; the best is taken only when it is
-// above the threshold and clearly better than any other place.
+// is aligned line by line and scored; the best is taken only when it
+// passes every check of fuzzyChecks, in order.
 func (r *resolver) fuzzy(rd reading) (*Match, *Error) {
 	if oneLine(rd.old) {
 		if m, err, done := r.subline(rd); done {
 			return m, err
 		}
 	}
-	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	srch := r.search(old)
-	s := srch.lines
-	c := r.candidates(srch, true)
-	wins := c.wins
-	if rd.hint > 0 && len(wins) > 0 {
-		// Always compare the place the hint points at, even if none of
-		// the search's lines is found there as it is.
-		pad := 3 + len(s)/4
-		if lo, hi := max(0, rd.hint-1-pad), min(r.d.lineCount(), rd.hint-1+len(s)+pad); lo < hi {
-			wins = append(wins[:len(wins):len(wins)], window{lo: lo, hi: hi})
+	f, err := r.fuzzyRegions(rd)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range fuzzyChecks {
+		if err := c.check(r, f); err != nil {
+			return nil, err
 		}
 	}
-	if len(wins) == 0 {
-		if c.unplaced {
-			return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file as it is, and too many lines resemble its lines (such as %q) to compare them all; read the file again and quote it exactly", firstDistinct(s))
+	m, err := r.place(f.s, f.new, f.chosen, rd)
+	if err != nil {
+		return nil, err
+	}
+	if f.note != "" {
+		m.Notes = append(m.Notes, f.note)
+	}
+	return m, nil
+}
+
+// A fuzzyDecision is what the checks of a similarity search decide on:
+// the regions found, cheapest first, and the one chosen so far.
+type fuzzyDecision struct {
+	rd     reading
+	s      []sline  // the search's lines
+	new    []string // the replacement's lines
+	c      candidateSet
+	thr    float64
+	regs   []region
+	pruned bool // regions that could not be taken were left out of regs
+	wins   []window
+	best   *region // the region the checks start from
+	chosen *region // the region the checks end with
+	note   string  // how a line hint decided, for the match's notes
+}
+
+// every returns the regions, those pruned included: a refusal shows the
+// closest places, which may be among them.
+func (f *fuzzyDecision) every(r *resolver) []region {
+	if !f.pruned {
+		return f.regs
+	}
+	all, _ := r.regions(f.s, f.wins, 0)
+	return all
+}
+
+// fuzzyRegions finds the regions that line up with the search, or refuses
+// the search as found nowhere.
+func (r *resolver) fuzzyRegions(rd reading) (*fuzzyDecision, *Error) {
+	old, new := trimEnds(splitLines(rd.old), splitLines(rd.new))
+	srch := r.search(old)
+	f := &fuzzyDecision{rd: rd, s: srch.lines, new: new, thr: r.opt.threshold()}
+	f.c = r.candidates(srch, true)
+	f.wins = f.c.wins
+	if rd.hint > 0 && len(f.wins) > 0 {
+		// Always compare the place the hint points at, even if none of
+		// the search's lines is found there as it is.
+		pad := 3 + len(f.s)/4
+		if lo, hi := max(0, rd.hint-1-pad), min(r.d.lineCount(), rd.hint-1+len(f.s)+pad); lo < hi {
+			f.wins = append(f.wins[:len(f.wins):len(f.wins)], window{lo: lo, hi: hi})
 		}
-		if c.crowded {
-			return nil, refuse(ReasonAmbiguous, "ambiguous: the search's lines occur, or nearly occur, in too many places of the file (such as %q): quote a line that is unique to the place to change", firstDistinct(s))
+	}
+	if len(f.wins) == 0 {
+		if f.c.unplaced {
+			return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file as it is, and too many lines resemble its lines (such as %q) to compare them all; read the file again and quote it exactly", firstDistinct(f.s))
+		}
+		if f.c.crowded {
+			return nil, refuse(ReasonAmbiguous, "ambiguous: the search's lines occur, or nearly occur, in too many places of the file (such as %q): quote a line that is unique to the place to change", firstDistinct(f.s))
 		}
 		return nil, refuse(ReasonNotFound, "not found: no line of the search occurs in the file, even approximately; read the file again")
 	}
-	thr := r.opt.threshold()
-	prune := thr
+	prune := f.thr
 	if r.doc.exhaustive {
 		prune = 0
 	}
-	regs, pruned := r.regions(s, wins, prune)
-	if len(regs) == 0 {
+	f.regs, f.pruned = r.regions(f.s, f.wins, prune)
+	if len(f.regs) == 0 {
 		return nil, refuse(ReasonNotFound, "not found: nothing in the file lines up with the search; read the file again")
-	}
-	// every returns the regions with those regions pruned: a refusal
-	// shows the closest places, which may be among them.
-	every := func() []region {
-		if !pruned {
-			return regs
-		}
-		all, _ := r.regions(s, wins, 0)
-		return all
 	}
 	// The cheapest region, unless it is not good enough and a dearer one
 	// holds every line of the search nearly as written (the place with a
 	// forgotten line, against a cheaper look-alike that lacks lines).
-	best := &regs[0]
-	for k := range regs {
-		if regs[k].good(thr) {
-			if k == 0 || regs[k].cover >= 1 && regs[k].searchOnly == 0 {
-				best = &regs[k]
+	f.best = &f.regs[0]
+	for k := range f.regs {
+		if f.regs[k].good(f.thr) {
+			if k == 0 || f.regs[k].cover >= 1 && f.regs[k].searchOnly == 0 {
+				f.best = &f.regs[k]
 			}
 			break
 		}
 	}
-	if !best.good(thr) {
-		e := &Error{
-			Reason: ReasonBelowThreshold,
-			Summary: fmt.Sprintf("no place is similar enough: the best, lines %d-%d, is %.0f%% similar and %.0f%% is needed",
-				best.first+1, best.last+1, 100*best.score, 100*thr),
-		}
-		if best.score >= thr {
-			e.Summary = fmt.Sprintf("no place is similar enough: at the best, lines %d-%d, only %.0f%% of the search is nearly as written; read the file again",
-				best.first+1, best.last+1, 100*best.cover)
-		}
-		if best.score < 0.5 {
-			e.Reason = ReasonNotFound
-			e.Summary = fmt.Sprintf("not found: nothing in the file resembles the search; the closest, lines %d-%d, is %.0f%% similar",
-				best.first+1, best.last+1, 100*best.score)
-		}
-		// Show the most similar places first; the cheapest alignment
-		// (best) may be a short one.
-		shown := append([]region(nil), every()...)
-		sort.SliceStable(shown, func(a, b int) bool { return shown[a].score > shown[b].score })
-		for k := range shown {
-			if k == 3 {
-				break
-			}
-			e.Candidates = append(e.Candidates, r.candidate(s, &shown[k]))
-		}
-		return nil, e
+	f.chosen = f.best
+	return f, nil
+}
+
+// fuzzyChecks are the checks a region found by similarity must pass to be
+// taken, in order: each refuses the search, saying why, or lets it on.
+// Every rule of fuzzy acceptance is here, with the case that motivates it.
+var fuzzyChecks = []struct {
+	name  string
+	check func(*resolver, *fuzzyDecision) *Error
+}{
+	// A copy too far from every place: a function rewritten since the
+	// model read it, another file's code.
+	{"similar enough", checkSimilarEnough},
+	// A search whose lines are everywhere (a run of "}" and "return
+	// nil"): more places were pointed at than are compared, so the best
+	// compared may not be the best there is.
+	{"all places compared", checkAllCompared},
+	// Two sibling functions that the search resembles about equally: a
+	// line hint may decide, nothing else may.
+	{"one place", checkOnePlace},
+	// A distinctive search line the region lacks stands elsewhere in the
+	// file, where the search lines up as well: the code moved, or the
+	// answer was applied to its place already.
+	{"not moved", checkNotMoved},
+	// The search names ReadAt where the region consistently names Read,
+	// or every name says V1 where the file's say V2: it is about other
+	// code.
+	{"not renamed", checkNotRenamed},
+	// "..." between lines that occur twice where the elision may stand.
+	{"elision placed", checkElisionPlaced},
+	// Near twins that differ in a line where the search matches neither
+	// (a third name): no evidence tells them apart, unless a line hint.
+	{"no twin", checkNoTwin},
+}
+
+// checkSimilarEnough refuses the search when even the best region is
+// below the threshold, or holds too little of the search nearly as
+// written.
+func checkSimilarEnough(r *resolver, f *fuzzyDecision) *Error {
+	best := f.best
+	if best.good(f.thr) {
+		return nil
 	}
-	if c.truncated && (best.cover < 1 || best.score < 0.98) {
-		e := refuse(ReasonAmbiguous, "ambiguous: the search resembles more places than are compared (the best, lines %d-%d, is %.0f%% similar); quote lines that are unique to the place to change",
+	e := &Error{
+		Reason: ReasonBelowThreshold,
+		Summary: fmt.Sprintf("no place is similar enough: the best, lines %d-%d, is %.0f%% similar and %.0f%% is needed",
+			best.first+1, best.last+1, 100*best.score, 100*f.thr),
+	}
+	if best.score >= f.thr {
+		e.Summary = fmt.Sprintf("no place is similar enough: at the best, lines %d-%d, only %.0f%% of the search is nearly as written; read the file again",
+			best.first+1, best.last+1, 100*best.cover)
+	}
+	if best.score < 0.5 {
+		e.Reason = ReasonNotFound
+		e.Summary = fmt.Sprintf("not found: nothing in the file resembles the search; the closest, lines %d-%d, is %.0f%% similar",
 			best.first+1, best.last+1, 100*best.score)
-		e.Candidates = append(e.Candidates, r.candidate(s, best))
-		return nil, e
 	}
+	// Show the most similar places first; the cheapest alignment
+	// (best) may be a short one.
+	shown := append([]region(nil), f.every(r)...)
+	sort.SliceStable(shown, func(a, b int) bool { return shown[a].score > shown[b].score })
+	for k := range shown {
+		if k == 3 {
+			break
+		}
+		e.Candidates = append(e.Candidates, r.candidate(f.s, &shown[k]))
+	}
+	return e
+}
+
+// checkAllCompared refuses a search that points at more places than are
+// compared, unless the best holds it nearly whole.
+func checkAllCompared(r *resolver, f *fuzzyDecision) *Error {
+	best := f.best
+	if !f.c.truncated || best.cover >= 1 && best.score >= 0.98 {
+		return nil
+	}
+	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles more places than are compared (the best, lines %d-%d, is %.0f%% similar); quote lines that are unique to the place to change",
+		best.first+1, best.last+1, 100*best.score)
+	e.Candidates = append(e.Candidates, r.candidate(f.s, best))
+	return e
+}
+
+// checkOnePlace refuses a search that resembles other places about as
+// well as the best, apart from it, unless a line hint picks one of them,
+// which it then chooses.
+func checkOnePlace(r *resolver, f *fuzzyDecision) *Error {
+	best := f.best
 	tied := []*region{best}
-	for k := range regs {
-		o := &regs[k]
-		if o != best && o.good(thr) && !o.overlaps(best) && !best.clearlyBetter(o) {
+	for k := range f.regs {
+		o := &f.regs[k]
+		if o != best && o.good(f.thr) && !o.overlaps(best) && !best.clearlyBetter(o) {
 			tied = append(tied, o)
 		}
 	}
-	chosen := best
-	var note string
-	if len(tied) > 1 {
-		spans := make([]Span, len(tied))
-		for k, t := range tied {
-			spans[k] = Span{t.first + 1, t.last + 1}
+	if len(tied) == 1 {
+		return nil
+	}
+	spans := make([]Span, len(tied))
+	for k, t := range tied {
+		spans[k] = Span{t.first + 1, t.last + 1}
+	}
+	k, ok := byHint(spans, f.rd.hint)
+	if !ok || !tied[k].good(f.thr) {
+		e := &Error{Reason: ReasonAmbiguous}
+		var places []string
+		for _, t := range tied {
+			e.Candidates = append(e.Candidates, r.candidate(f.s, t))
+			places = append(places, fmt.Sprintf("lines %d-%d (%.0f%%)", t.first+1, t.last+1, 100*t.score))
 		}
-		k, ok := byHint(spans, rd.hint)
-		if !ok || !tied[k].good(thr) {
-			e := &Error{Reason: ReasonAmbiguous}
-			var places []string
-			for _, t := range tied {
-				e.Candidates = append(e.Candidates, r.candidate(s, t))
-				places = append(places, fmt.Sprintf("lines %d-%d (%.0f%%)", t.first+1, t.last+1, 100*t.score))
-			}
-			e.Summary = fmt.Sprintf("ambiguous: the search resembles %d places about equally: %s; quote lines that tell them apart, or give a line number", len(tied), strings.Join(places, ", "))
-			if rd.hint > 0 {
-				e.Summary += fmt.Sprintf(" (line hint %d is not clearly closer to one)", rd.hint)
-			}
-			return nil, e
+		e.Summary = fmt.Sprintf("ambiguous: the search resembles %d places about equally: %s; quote lines that tell them apart, or give a line number", len(tied), strings.Join(places, ", "))
+		if f.rd.hint > 0 {
+			e.Summary += fmt.Sprintf(" (line hint %d is not clearly closer to one)", f.rd.hint)
 		}
-		chosen = tied[k]
-		note = byHintNote(rd.hint, spans[k], len(tied))
+		return e
 	}
-	if j, at := r.elsewhere(s, chosen, c.occs); j >= 0 {
-		e := refuse(ReasonAmbiguous, "ambiguous: the search's line %q is at line %d of the file, but the place most like the search, lines %d-%d, has another line there; the code may have changed or moved: read the file again",
-			strings.TrimSpace(s[j].text), at+1, chosen.first+1, chosen.last+1)
-		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
-		e.line = at + 1
-		return nil, e
+	f.chosen = tied[k]
+	f.note = byHintNote(f.rd.hint, spans[k], len(tied))
+	return nil
+}
+
+// checkNotMoved refuses the chosen region when a distinctive line of the
+// search stands elsewhere, where the search lines up as well.
+func checkNotMoved(r *resolver, f *fuzzyDecision) *Error {
+	j, at := r.elsewhere(f.s, f.chosen, f.c.occs)
+	if j < 0 {
+		return nil
 	}
-	if from, to, lines := r.renaming(s, chosen); lines != "" {
-		e := refuse(ReasonAmbiguous, "ambiguous: the search names %q where the file has %q (lines %s): it may be meant for code that is not in the file; quote the code as it is", from, to, lines)
-		shown := every()
-		for k := range shown[:min(3, len(shown))] {
-			e.Candidates = append(e.Candidates, r.candidate(s, &shown[k]))
-		}
-		return nil, e
+	e := refuse(ReasonAmbiguous, "ambiguous: the search's line %q is at line %d of the file, but the place most like the search, lines %d-%d, has another line there; the code may have changed or moved: read the file again",
+		strings.TrimSpace(f.s[j].text), at+1, f.chosen.first+1, f.chosen.last+1)
+	e.Candidates = append(e.Candidates, r.candidate(f.s, f.chosen))
+	e.line = at + 1
+	return e
+}
+
+// checkNotRenamed refuses the chosen region when the search consistently
+// names something else there (see renaming).
+func checkNotRenamed(r *resolver, f *fuzzyDecision) *Error {
+	from, to, lines := r.renaming(f.s, f.chosen)
+	if lines == "" {
+		return nil
 	}
-	if chosen.ambiguousElision != "" {
-		e := refuse(ReasonAmbiguous, "ambiguous: the lines around \"...\" occur twice where the elision may stand (from %q): quote more lines, or fewer elided", chosen.ambiguousElision)
-		e.Candidates = append(e.Candidates, r.candidate(s, chosen))
-		return nil, e
+	e := refuse(ReasonAmbiguous, "ambiguous: the search names %q where the file has %q (lines %s): it may be meant for code that is not in the file; quote the code as it is", from, to, lines)
+	shown := f.every(r)
+	for k := range shown[:min(3, len(shown))] {
+		e.Candidates = append(e.Candidates, r.candidate(f.s, &shown[k]))
 	}
-	if twin, line := r.twin(s, chosen, regs, thr); twin != nil {
-		spans := []Span{{chosen.first + 1, chosen.last + 1}, {twin.first + 1, twin.last + 1}}
-		if !r.hintPicks(spans, rd.hint, 0) {
-			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles lines %d-%d and lines %d-%d, which differ where the search matches neither (its line %q); quote the lines as the file has them, or give a line number",
-				chosen.first+1, chosen.last+1, twin.first+1, twin.last+1, strings.TrimSpace(s[line].text))
-			e.Candidates = append(e.Candidates, r.candidate(s, chosen), r.candidate(s, twin))
-			return nil, e
-		}
-		note = fmt.Sprintf("line hint %d chose lines %d-%d over their twin, lines %d-%d", rd.hint, chosen.first+1, chosen.last+1, twin.first+1, twin.last+1)
+	return e
+}
+
+// checkElisionPlaced refuses the chosen region when its elision could
+// stand in two places.
+func checkElisionPlaced(r *resolver, f *fuzzyDecision) *Error {
+	if f.chosen.ambiguousElision == "" {
+		return nil
 	}
-	m, err := r.place(s, new, chosen, rd)
-	if err != nil {
-		return nil, err
+	e := refuse(ReasonAmbiguous, "ambiguous: the lines around \"...\" occur twice where the elision may stand (from %q): quote more lines, or fewer elided", f.chosen.ambiguousElision)
+	e.Candidates = append(e.Candidates, r.candidate(f.s, f.chosen))
+	return e
+}
+
+// checkNoTwin refuses the chosen region when it has a near twin that the
+// search tells apart from it by nothing (see twin), unless a line hint
+// picks it.
+func checkNoTwin(r *resolver, f *fuzzyDecision) *Error {
+	chosen := f.chosen
+	twin, line := r.twin(f.s, chosen, f.regs, f.thr)
+	if twin == nil {
+		return nil
 	}
-	if note != "" {
-		m.Notes = append(m.Notes, note)
+	spans := []Span{{chosen.first + 1, chosen.last + 1}, {twin.first + 1, twin.last + 1}}
+	if !r.hintPicks(spans, f.rd.hint, 0) {
+		e := refuse(ReasonAmbiguous, "ambiguous: the search resembles lines %d-%d and lines %d-%d, which differ where the search matches neither (its line %q); quote the lines as the file has them, or give a line number",
+			chosen.first+1, chosen.last+1, twin.first+1, twin.last+1, strings.TrimSpace(f.s[line].text))
+		e.Candidates = append(e.Candidates, r.candidate(f.s, chosen), r.candidate(f.s, twin))
+		return e
 	}
-	return m, nil
+	f.note = fmt.Sprintf("line hint %d chose lines %d-%d over their twin, lines %d-%d", f.rd.hint, chosen.first+1, chosen.last+1, twin.first+1, twin.last+1)
+	return nil
 }
 
 // elsewhere finds a distinctive search line that the region does not hold
