@@ -18,19 +18,24 @@ func diff(a, b []string) []lcs.Diff {
 	return []lcs.Diff{d}
 }
 
+// sameEnds returns how many items a and b share at their start, p, and
+// at their end after that, q.
+func sameEnds[E comparable](a, b []E) (p, q int) {
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return p, q
+}
+
 // stretch returns the edit that replaces the stretch of a between its
 // common start and end with b's, and false when that may not be the
 // edit lcs.DiffLines finds: the stretches are both longer than an item,
 // or one may slide (see slides).
 func stretch(a, b []string) (lcs.Diff, bool) {
-	p := 0 // the common start
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0 // the common end, after the common start
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
+	p, q := sameEnds(a, b)
 	am, bm := a[p:len(a)-q], b[p:len(b)-q]
 	if len(am) > 1 && len(bm) > 0 || len(bm) > 1 && len(am) > 0 || slides(am, bm, a, p, q) {
 		return lcs.Diff{}, false

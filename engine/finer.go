@@ -42,14 +42,7 @@ func appendFiner(out []Change, text string, c Change) []Change {
 	if b[len(b)-1] == "" {
 		b = b[:len(b)-1]
 	}
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
+	p, q := sameEnds(a, b)
 	// offsets[i] is where line i of a starts in text.
 	offsets := make([]int, len(a)+1)
 	offsets[0] = c.Start

@@ -494,14 +494,7 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 // the end they share: "1" and "2" for HandlerV1 and HandlerV2; the words
 // themselves when they share neither.
 func differingPart(a, b string) (string, string) {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
+	p, q := commonEnds(a, b)
 	return a[p : len(a)-q], b[p : len(b)-q]
 }
 

@@ -366,14 +366,7 @@ func spread(a []string, d lcs.Diff, b []string) (start, end int) {
 // common start and end left out of the search for a common subsequence:
 // a version mostly differs from the text in one place or a few.
 func linesDiff(a, b []string) []lcs.Diff {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
+	p, q := sameEnds(a, b)
 	ds := diff(a[p:len(a)-q], b[p:len(b)-q])
 	for i := range ds {
 		ds[i].Start += p
