@@ -134,7 +134,7 @@ type FileChange struct {
 	Blocks []int
 	// Edits make After of Before: the changes the blocks made, as the
 	// engine resolved them, as edits of Before, in order and apart.
-	Edits []TextEdit
+	Edits []engine.Change
 
 	abs, newAbs string // Path and NewPath, absolute
 }
