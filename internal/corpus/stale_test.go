@@ -1,0 +1,234 @@
+package corpus_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/internal/corpus"
+)
+
+// sumBefore is the file of the hand-made case; sumLoop its lines 7-8,
+// which the first edit changes.
+const sumBefore = `package p
+
+import "fmt"
+
+func sum(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	fmt.Println("sum", total)
+	return total
+}
+
+func name() string {
+	return "sum"
+}
+
+func count(xs []int) int {
+	return len(xs)
+}
+`
+
+// sumCase is an apply case whose edit renames the loop variable of sum on
+// lines 7-8, quoting lines 6-9.
+func sumCase() corpus.Case {
+	old := "\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n"
+	new := "\ttotal := 0\n\tfor _, v := range xs {\n\t\ttotal += v\n\t}\n"
+	return corpus.Case{
+		Name:  "hand/00",
+		Kind:  "hand",
+		Path:  "p/sum.go",
+		Line:  6,
+		File:  sumBefore,
+		Edits: []engine.Edit{{Path: "p/sum.go", Old: old, New: new}},
+		Want:  strings.Replace(sumBefore, old, new, 1),
+	}
+}
+
+// handGenerator returns a generator over a root holding one Go file: the
+// stale blocks of a case depend on the seed alone.
+func handGenerator(t *testing.T, seed uint64) *corpus.Generator {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte(sumBefore), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := corpus.NewGenerator(root, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// checkStale fails t unless s is a well-made stale case: a search of whole
+// lines of the text before, two or more, standing once there at s.Line
+// and not in the text now, and a change that is neither the search nor
+// in the text now.
+func checkStale(t *testing.T, s corpus.StaleCase) {
+	t.Helper()
+	before, now := plainText(s.Before), plainText(s.Now)
+	old, new := s.Stale.Old, s.Stale.New
+	switch {
+	case !slices.Contains(corpus.StaleShapes(), s.Shape) || !slices.Contains(corpus.StaleChanges(), s.Change):
+		t.Errorf("%s: shape %q, change %q", s.Name, s.Shape, s.Change)
+	case !strings.HasSuffix(old, "\n") || strings.Count(old, "\n") < 2:
+		t.Errorf("%s: the search is not two whole lines or more: %q", s.Name, old)
+	case strings.Count(before, old) != 1:
+		t.Errorf("%s: the search stands %d times in the text before", s.Name, strings.Count(before, old))
+	case !strings.HasPrefix(before[lineStart(before, s.Line):], old):
+		t.Errorf("%s: the search does not start at line %d", s.Name, s.Line)
+	case strings.Contains(now, old):
+		t.Errorf("%s: the search is in the text now: not stale", s.Name)
+	case old == new || strings.Contains(now, new):
+		t.Errorf("%s: the change is none, or stands in the text now", s.Name)
+	case s.Before != s.Case.File || s.Now != s.Case.Want || !reflect.DeepEqual(s.First, s.Case.Edits[0]):
+		t.Errorf("%s: the versions or the first edit are not the apply case's", s.Name)
+	}
+}
+
+// plainText is text with LF line endings and no byte order mark.
+func plainText(s string) string {
+	return strings.ReplaceAll(strings.TrimPrefix(s, "\ufeff"), "\r\n", "\n")
+}
+
+// lineStart returns the offset of the 1-based line n of text.
+func lineStart(text string, n int) int {
+	at := 0
+	for range n - 1 {
+		at += strings.IndexByte(text[at:], '\n') + 1
+	}
+	return at
+}
+
+// TestStaleCasesShapes makes the stale blocks of a hand-made case over
+// many seeds, and checks where each quotes (lines 6-9 are the first edit's
+// region, 7-8 the lines it changed) and what each changes.
+func TestStaleCasesShapes(t *testing.T) {
+	c := sumCase()
+	lines := strings.Split(sumBefore, "\n")
+	changed := func(l int) bool { return l == 7 || l == 8 }
+	seen := map[string]bool{}
+	for seed := range uint64(20) {
+		for _, s := range handGenerator(t, seed).StaleCases(c) {
+			checkStale(t, s)
+			seen[s.Shape+"/"+s.Change] = true
+			first, last := s.Line, s.Line+strings.Count(s.Stale.Old, "\n")-1
+			var quoted []int
+			for l := first; l <= last; l++ {
+				if changed(l) {
+					quoted = append(quoted, l)
+				}
+			}
+			var ok bool
+			switch s.Shape {
+			case corpus.StaleSame:
+				ok = first == 6 && last == 9
+			case corpus.StaleInside:
+				ok = first >= 6 && last <= 9 && len(quoted) > 0
+			case corpus.StaleOverlapping:
+				ok = len(quoted) > 0 && (first < 6 && last < 9 || first > 6 && last > 9)
+			case corpus.StaleBeside:
+				ok = len(quoted) == 1 && (first == 8 && last >= 10 || last == 7 && first <= 5)
+			}
+			if !ok {
+				t.Errorf("seed %d, %s quotes lines %d-%d", seed, s.Name, first, last)
+			}
+			// What the block changes: a changed line's text, or a line
+			// inserted next to one (changed-lines); otherwise every
+			// changed line it quotes stands in its replacement as it was.
+			kept := true
+			for _, l := range quoted {
+				kept = kept && strings.Contains(s.Stale.New, lines[l-1]+"\n")
+			}
+			insertedNext := false
+			newLines := strings.Split(s.Stale.New, "\n")
+			for i, l := range newLines[1:] {
+				if strings.Contains(l, "graft: ") && slices.ContainsFunc(quoted, func(q int) bool { return lines[q-1] == newLines[i] }) {
+					insertedNext = true
+				}
+			}
+			if s.Change == corpus.StaleRework && kept && !insertedNext || s.Change == corpus.StaleElsewhere && !kept {
+				t.Errorf("seed %d, %s (%s) changes:\n%s", seed, s.Name, s.Variant, s.Stale.New)
+			}
+		}
+	}
+	for _, shape := range corpus.StaleShapes() {
+		for _, change := range corpus.StaleChanges() {
+			if !seen[shape+"/"+change] {
+				t.Errorf("no seed made a block %s/%s", shape, change)
+			}
+		}
+	}
+}
+
+// TestStaleCasesRefuse makes no stale block of a case that does not apply
+// exactly, of a trap, or of one that changes nothing.
+func TestStaleCasesRefuse(t *testing.T) {
+	g := handGenerator(t, 1)
+	tests := []struct {
+		name string
+		edit func(*corpus.Case)
+	}{
+		{"trap", func(c *corpus.Case) { c.Trap = true }},
+		{"no change", func(c *corpus.Case) { c.Want = c.File }},
+		{"not exact", func(c *corpus.Case) { c.Want += "// more\n" }},
+		{"two edits", func(c *corpus.Case) { c.Edits = append(c.Edits, c.Edits[0]) }},
+		{"replace all", func(c *corpus.Case) { c.Edits[0].ReplaceAll = true }},
+	}
+	for _, tc := range tests {
+		c := sumCase()
+		tc.edit(&c)
+		if got := g.StaleCases(c); len(got) != 0 {
+			t.Errorf("%s: %d stale blocks, first %s", tc.name, len(got), got[0].Name)
+		}
+	}
+}
+
+// TestStaleCasesCorpus makes the stale blocks of the corpus's cases: each
+// is well made, every shape and change is made, and the same seed makes
+// the same blocks.
+func TestStaleCasesCorpus(t *testing.T) {
+	a, b := generator(t, 3), generator(t, 3)
+	counts := map[string]int{}
+	for _, kind := range []string{"exact", "indent-shift", "line-numbers", "elision", "delete-lines"} {
+		cases, err := a.Cases(kind, 12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := b.Cases(kind, 12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cases {
+			got := a.StaleCases(c)
+			if !reflect.DeepEqual(got, b.StaleCases(again[i])) {
+				t.Errorf("%s: the same seed made different stale blocks", c.Name)
+			}
+			for _, s := range got {
+				checkStale(t, s)
+				counts[s.Shape+"/"+s.Change]++
+				if first := s.FirstCase(); first.File != s.Before || first.Want != s.Now || len(first.Edits) != 1 {
+					t.Errorf("%s: FirstCase %+v", s.Name, first)
+				}
+				if blk := s.StaleBlockCase(); blk.File != s.Now || blk.Want != s.Now || !blk.Trap || !reflect.DeepEqual(blk.Edits[0], s.Stale) {
+					t.Errorf("%s: StaleBlockCase %+v", s.Name, blk)
+				}
+			}
+		}
+	}
+	for _, shape := range corpus.StaleShapes() {
+		for _, change := range corpus.StaleChanges() {
+			if counts[shape+"/"+change] < 10 {
+				t.Errorf("%s/%s: %d stale blocks of 60 cases", shape, change, counts[shape+"/"+change])
+			}
+		}
+	}
+	t.Logf("stale blocks of 60 cases: %v", counts)
+}
