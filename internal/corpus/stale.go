@@ -379,3 +379,78 @@ func (d *staleDraft) keep(a, b int, search, repl string) bool {
 	}
 	return false
 }
+
+// Resolve resolves the stale block against Now with Before as history, as
+// graft apply's journal and graft serve keep it, and returns the text it
+// leaves and whether it was refused as stale.
+func (s StaleCase) Resolve() (string, bool) {
+	got, outs := engine.ApplyEdits(s.Now, []engine.Edit{s.Stale}, engine.Options{History: []engine.Version{{Name: "the text before", Text: s.Before}}})
+	e, ok := outs[0].Err.(*engine.Error)
+	return got, ok && e.Reason == engine.ReasonStale
+}
+
+// StaleSample returns at most n stale cases for which keep holds, spread
+// evenly over the shapes and changes and, within each, over the kinds:
+// made from the first perKind cases of every kind. It is what end-to-end
+// tests run through graft's commands, where every case costs a process
+// or a round trip.
+func (g *Generator) StaleSample(n, perKind int, keep func(StaleCase) bool) ([]StaleCase, error) {
+	kinds := Kinds()
+	cases := make([][]Case, len(kinds))
+	for i, k := range kinds {
+		var err error
+		if cases[i], err = g.Cases(k.Name, perKind); err != nil {
+			return nil, err
+		}
+	}
+	// Per shape and change, the blocks in the order of the cases' index,
+	// then of their kind, so that every kind comes early.
+	buckets := map[string][]StaleCase{}
+	for j := range perKind {
+		for i := range kinds {
+			for _, s := range g.StaleCases(cases[i][j]) {
+				if keep == nil || keep(s) {
+					key := s.Shape + "/" + s.Change
+					buckets[key] = append(buckets[key], s)
+				}
+			}
+		}
+	}
+	var out []StaleCase
+	for round := 0; len(out) < n; round++ {
+		took := false
+		for _, shape := range StaleShapes() {
+			for _, change := range StaleChanges() {
+				if b := buckets[shape+"/"+change]; round < len(b) && len(out) < n {
+					out = append(out, b[round])
+					took = true
+				}
+			}
+		}
+		if !took {
+			break
+		}
+	}
+	return out, nil
+}
+
+// Routable reports whether end-to-end tests can send the case through
+// graft's commands and expect a refusal as stale: the engine refuses its
+// block as stale given Before (the blocks it does not refuse are measured
+// in-process, engine by engine), and its first edit and its block, written
+// as SEARCH/REPLACE blocks, read back as edits that apply as the case
+// says: the first turns Before into Now byte for byte.
+func (s StaleCase) Routable() bool {
+	if _, stale := s.Resolve(); !stale {
+		return false
+	}
+	first, err := Transcribe(s.FirstCase(), SearchReplace)
+	if err != nil {
+		return false
+	}
+	if got, _ := engine.ApplyEdits(s.Before, first, engine.Options{}); got != s.Now {
+		return false
+	}
+	_, ok := Render(s.StaleBlockCase(), SearchReplace)
+	return ok
+}

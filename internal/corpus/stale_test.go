@@ -232,3 +232,30 @@ func TestStaleCasesCorpus(t *testing.T) {
 	}
 	t.Logf("stale blocks of 60 cases: %v", counts)
 }
+
+// TestStaleSample draws a sample of routable stale cases: as many as
+// asked, each routable, spread over every shape and change.
+func TestStaleSample(t *testing.T) {
+	g := generator(t, 1)
+	sample, err := g.StaleSample(24, 3, corpus.StaleCase.Routable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sample) != 24 {
+		t.Fatalf("%d cases, want 24", len(sample))
+	}
+	rows := map[string]int{}
+	for _, s := range sample {
+		rows[s.Shape+"/"+s.Change]++
+		if got, stale := s.Resolve(); !stale || got != s.Now {
+			t.Errorf("%s: not refused as stale by the engine", s.Name)
+		}
+	}
+	for _, shape := range corpus.StaleShapes() {
+		for _, change := range corpus.StaleChanges() {
+			if rows[shape+"/"+change] != 3 {
+				t.Errorf("%s/%s: %d cases of 24, want 3", shape, change, rows[shape+"/"+change])
+			}
+		}
+	}
+}
