@@ -44,6 +44,11 @@ func staleSample(t *testing.T) []corpus.StaleCase {
 	if len(sample) < n {
 		t.Fatalf("a sample of %d stale cases, want %d", len(sample), n)
 	}
+	rows := map[string]int{}
+	for _, s := range sample {
+		rows[s.Shape+"/"+s.Change]++
+	}
+	t.Logf("a sample of %d stale cases: %v", len(sample), rows)
 	return sample
 }
 
