@@ -36,21 +36,28 @@ func count(xs []int) int {
 }
 `
 
-// sumCase is an apply case whose edit renames the loop variable of sum on
-// lines 7-8, quoting lines 6-9.
-func sumCase() corpus.Case {
-	old := "\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n"
-	new := "\ttotal := 0\n\tfor _, v := range xs {\n\t\ttotal += v\n\t}\n"
+// sumCase is an apply case whose edit quotes lines 6-9 of sumBefore and
+// replaces them by new: sumRename renames the loop variable on lines 7-8,
+// sumInsert inserts a line between lines 7 and 8.
+func sumCase(new string) corpus.Case {
 	return corpus.Case{
 		Name:  "hand/00",
 		Kind:  "hand",
 		Path:  "p/sum.go",
 		Line:  6,
 		File:  sumBefore,
-		Edits: []engine.Edit{{Path: "p/sum.go", Old: old, New: new}},
-		Want:  strings.Replace(sumBefore, old, new, 1),
+		Edits: []engine.Edit{{Path: "p/sum.go", Old: sumRegion, New: new}},
+		Want:  strings.Replace(sumBefore, sumRegion, new, 1),
 	}
 }
+
+// sumRegion is lines 6-9 of sumBefore, and sumRename and sumInsert two
+// edits of them.
+const (
+	sumRegion = "\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n"
+	sumRename = "\ttotal := 0\n\tfor _, v := range xs {\n\t\ttotal += v\n\t}\n"
+	sumInsert = "\ttotal := 0\n\tfor _, x := range xs {\n\t\tlog.Print(x)\n\t\ttotal += x\n\t}\n"
+)
 
 // handGenerator returns a generator over a root holding one Go file: the
 // stale blocks of a case depend on the seed alone.
@@ -107,64 +114,85 @@ func lineStart(text string, n int) int {
 	return at
 }
 
-// TestStaleCasesShapes makes the stale blocks of a hand-made case over
-// many seeds, and checks where each quotes (lines 6-9 are the first edit's
-// region, 7-8 the lines it changed) and what each changes.
+// TestStaleCasesShapes makes the stale blocks of hand-made cases over many
+// seeds, and checks where each quotes (lines 6-9 are the first edit's
+// region) and what each changes: after a rename of lines 7-8, and after
+// a line inserted between lines 7 and 8, which changes none of the text
+// before (a block is stale there when it quotes lines 7 and 8 together).
 func TestStaleCasesShapes(t *testing.T) {
-	c := sumCase()
 	lines := strings.Split(sumBefore, "\n")
-	changed := func(l int) bool { return l == 7 || l == 8 }
-	seen := map[string]bool{}
-	for seed := range uint64(20) {
-		for _, s := range handGenerator(t, seed).StaleCases(c) {
-			checkStale(t, s)
-			seen[s.Shape+"/"+s.Change] = true
-			first, last := s.Line, s.Line+strings.Count(s.Stale.Old, "\n")-1
-			var quoted []int
-			for l := first; l <= last; l++ {
-				if changed(l) {
-					quoted = append(quoted, l)
-				}
-			}
-			var ok bool
-			switch s.Shape {
-			case corpus.StaleSame:
-				ok = first == 6 && last == 9
-			case corpus.StaleInside:
-				ok = first >= 6 && last <= 9 && len(quoted) > 0
-			case corpus.StaleOverlapping:
-				ok = len(quoted) > 0 && (first < 6 && last < 9 || first > 6 && last > 9)
-			case corpus.StaleBeside:
-				ok = len(quoted) == 1 && (first == 8 && last >= 10 || last == 7 && first <= 5)
-			}
-			if !ok {
-				t.Errorf("seed %d, %s quotes lines %d-%d", seed, s.Name, first, last)
-			}
-			// What the block changes: a changed line's text, or a line
-			// inserted next to one (changed-lines); otherwise every
-			// changed line it quotes stands in its replacement as it was.
-			kept := true
-			for _, l := range quoted {
-				kept = kept && strings.Contains(s.Stale.New, lines[l-1]+"\n")
-			}
-			insertedNext := false
-			newLines := strings.Split(s.Stale.New, "\n")
-			for i, l := range newLines[1:] {
-				if strings.Contains(l, "graft: ") && slices.ContainsFunc(quoted, func(q int) bool { return lines[q-1] == newLines[i] }) {
-					insertedNext = true
-				}
-			}
-			if s.Change == corpus.StaleRework && kept && !insertedNext || s.Change == corpus.StaleElsewhere && !kept {
-				t.Errorf("seed %d, %s (%s) changes:\n%s", seed, s.Name, s.Variant, s.Stale.New)
-			}
-		}
+	tests := []struct {
+		name    string
+		new     string
+		changed func(l int) bool // the lines of sumBefore the edit changed
+		// shape reports whether a block of the shape may quote lines
+		// first-last.
+		shape map[string]func(first, last int) bool
+	}{
+		{
+			name:    "rename",
+			new:     sumRename,
+			changed: func(l int) bool { return l == 7 || l == 8 },
+			shape: map[string]func(first, last int) bool{
+				corpus.StaleSame:        func(f, l int) bool { return f == 6 && l == 9 },
+				corpus.StaleInside:      func(f, l int) bool { return f >= 6 && l <= 9 },
+				corpus.StaleOverlapping: func(f, l int) bool { return f < 6 && l >= 7 && l < 9 || f > 6 && f <= 8 && l > 9 },
+				corpus.StaleBeside:      func(f, l int) bool { return f == 8 && l >= 10 || l == 7 && f <= 5 },
+			},
+		},
+		{
+			name:    "insertion",
+			new:     sumInsert,
+			changed: func(int) bool { return false },
+			shape: map[string]func(first, last int) bool{
+				corpus.StaleSame:        func(f, l int) bool { return f == 6 && l == 9 },
+				corpus.StaleInside:      func(f, l int) bool { return f == 7 && l == 8 },
+				corpus.StaleOverlapping: func(f, l int) bool { return f < 6 && l == 8 || f == 7 && l > 9 },
+				corpus.StaleBeside:      func(f, l int) bool { return f == 7 && l >= 9 || l == 8 && f <= 6 },
+			},
+		},
 	}
-	for _, shape := range corpus.StaleShapes() {
-		for _, change := range corpus.StaleChanges() {
-			if !seen[shape+"/"+change] {
-				t.Errorf("no seed made a block %s/%s", shape, change)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := sumCase(tc.new)
+			seen := map[string]bool{}
+			for seed := range uint64(20) {
+				for _, s := range handGenerator(t, seed).StaleCases(c) {
+					checkStale(t, s)
+					seen[s.Shape+"/"+s.Change] = true
+					first, last := s.Line, s.Line+strings.Count(s.Stale.Old, "\n")-1
+					if !tc.shape[s.Shape](first, last) {
+						t.Errorf("seed %d, %s quotes lines %d-%d", seed, s.Name, first, last)
+					}
+					// What the block changes: the lines the edit changed,
+					// or a line next to them or at its insertion
+					// (changed-lines); otherwise a line the edit kept,
+					// every changed line standing in the replacement as
+					// it was.
+					var quoted []int
+					for l := first; l <= last; l++ {
+						if tc.changed(l) {
+							quoted = append(quoted, l)
+						}
+					}
+					kept := true
+					for _, l := range quoted {
+						kept = kept && strings.Contains(s.Stale.New, lines[l-1]+"\n")
+					}
+					rework := !kept || strings.Contains(s.Stale.New, "graft: ") && (len(quoted) > 0 || strings.Contains(s.Stale.New, lines[6]+"\n\t\t// graft: a second look\n"+lines[7]+"\n"))
+					if s.Change == corpus.StaleRework && !rework || s.Change == corpus.StaleElsewhere && !kept {
+						t.Errorf("seed %d, %s (%s) changes:\n%s", seed, s.Name, s.Variant, s.Stale.New)
+					}
+				}
 			}
-		}
+			for _, shape := range corpus.StaleShapes() {
+				for _, change := range corpus.StaleChanges() {
+					if !seen[shape+"/"+change] {
+						t.Errorf("no seed made a block %s/%s", shape, change)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -183,7 +211,7 @@ func TestStaleCasesRefuse(t *testing.T) {
 		{"replace all", func(c *corpus.Case) { c.Edits[0].ReplaceAll = true }},
 	}
 	for _, tc := range tests {
-		c := sumCase()
+		c := sumCase(sumRename)
 		tc.edit(&c)
 		if got := g.StaleCases(c); len(got) != 0 {
 			t.Errorf("%s: %d stale blocks, first %s", tc.name, len(got), got[0].Name)
