@@ -11,8 +11,9 @@ import (
 )
 
 // TestStaleCorpus sends a sample of the corpus's stale cases
-// (corpus.StaleCases, spread over shapes and changes, those the engine
-// refuses as stale) through one graft serve, as an agent's edits reach an
+// (corpus.StaleCases, spread over shapes and changes, those that can be
+// written as SEARCH/REPLACE answers, as the graft apply tests send them)
+// through one graft serve, as an agent's edits reach an
 // editor: the client opens the document with the text before, graft.apply
 // makes the first edit, whose WorkspaceEdit the client applies to its
 // buffer, then graft.apply of a block quoting the text before, in lines

@@ -11,8 +11,9 @@ import (
 )
 
 // TestEditStaleCorpus sends a sample of the corpus's stale cases
-// (corpus.StaleCases, spread over shapes and changes, those the engine
-// refuses as stale) through one graft mcp session, as an agent makes
+// (corpus.StaleCases, spread over shapes and changes, those that can be
+// written as SEARCH/REPLACE answers, as the graft apply tests send them)
+// through one graft mcp session, as an agent makes
 // them: the edit tool makes the first edit, then an edit quoting the text
 // from before it, in lines it changed, is a tool error with reason stale,
 // and the file keeps the first edit, byte for byte. At least 95% must be
