@@ -3,6 +3,7 @@ package corpus
 import (
 	"fmt"
 	"math/rand/v2"
+	"path"
 	"slices"
 	"strings"
 )
@@ -54,9 +55,14 @@ func (g *Generator) siblingDigit(rng *rand.Rand, trap bool) (Case, error) {
 	}
 	var v variant
 	var ok bool
-	// Real names with a width or version in them where the file has some
-	// (Float64, uint64, Len64), names given one otherwise.
-	if rng.IntN(2) == 0 {
+	// A region of a file that a sibling file holds with other widths or
+	// versions (syscall_linux_386.go and syscall_linux_amd64.go); real
+	// names with a width or version in them where the file has some
+	// (Float64, uint64, Len64); names given one otherwise.
+	switch rng.IntN(4) {
+	case 0:
+		v, ok = fileSibling(rng, g.cat)
+	case 1:
 		v, ok = realSibling(rng, s)
 	}
 	if !ok {
@@ -68,6 +74,17 @@ func (g *Generator) siblingDigit(rng *rand.Rand, trap bool) (Case, error) {
 	n := len(v.file)
 	if !trap {
 		return v.slip(rng)
+	}
+	// A long block that differs from the region in two lines at its end
+	// reads as the region quoted a little too far: the sibling's names
+	// must tell on a fifth of the lines at least.
+	code, differ := 0, 0
+	for i := range v.file {
+		code += boolInt(!isBlank(v.file[i]))
+		differ += boolInt(v.file[i] != v.search[i])
+	}
+	if 5*differ < code {
+		return Case{}, errSkip
 	}
 	c, ok := pickChange(rng, v.s, v.search, true)
 	if !ok {
@@ -240,7 +257,8 @@ func realSibling(rng *rand.Rand, s *source) (variant, bool) {
 		clash := false
 		for _, w := range ws {
 			sw := swapRun(w, from, to)
-			clash = clash || countWord(block, sw) > 0
+			// A name with the run twice (S32X32) differs by more.
+			clash = clash || countWord(block, sw) > 0 || differingPart(w, sw) != [2]string{from, to}
 			for i, line := range search {
 				search[i] = replaceWord(line, w, sw)
 			}
@@ -506,4 +524,312 @@ func stringToTag(rng *rand.Rand, l *lang, region []string) (int, int, bool) {
 	}
 	sp := spots[rng.IntN(len(spots))]
 	return sp.x, sp.at, true
+}
+
+// archWords are the parts of a file name that say which architecture,
+// or which width, the file is written for.
+var archWords = map[string]bool{
+	"386": true, "amd64": true, "arm": true, "arm64": true, "loong64": true, "mips": true, "mipsle": true,
+	"mipsx": true, "mips64": true, "mips64le": true, "mips64x": true, "ppc64": true, "ppc64le": true,
+	"ppc64x": true, "riscv64": true, "s390x": true, "wasm": true, "32bit": true, "64bit": true, "be64": true,
+}
+
+// siblingKey returns what a file's path says but for the architecture or
+// width it is for (syscall/syscall_linux_*.go for syscall_linux_386.go,
+// strconv/float#.go for float64.go), or "" when it says neither.
+func siblingKey(p string) string {
+	dir, base := path.Split(p)
+	ext := path.Ext(base)
+	parts := strings.Split(strings.TrimSuffix(base, ext), "_")
+	varies := false
+	for i, part := range parts {
+		if archWords[part] {
+			parts[i], varies = "*", true
+			continue
+		}
+		if swapped := swapFamilies(part); swapped != part {
+			parts[i], varies = swapped, true
+		}
+	}
+	if !varies {
+		return ""
+	}
+	return dir + strings.Join(parts, "_") + ext
+}
+
+// swapFamilies writes every run of digits of a family after a letter in a
+// word as "#".
+func swapFamilies(word string) string {
+	var b strings.Builder
+	for i := 0; i < len(word); {
+		j := i
+		for j < len(word) && isDigit(word[j]) {
+			j++
+		}
+		if j == i {
+			b.WriteByte(word[i])
+			i++
+			continue
+		}
+		if i > 0 && familyOf(word[i:j]) != nil {
+			b.WriteByte('#')
+		} else {
+			b.WriteString(word[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// siblingFiles returns the files of the catalog, in languages whose names
+// a sibling can vary, that have siblings: groups of two paths or more of
+// one language that differ only by the architecture or width they are for.
+func (c *catalog) siblingFiles() [][]string {
+	var groups [][]string
+	for i := range c.langs {
+		if c.langs[i].capsOnly {
+			continue
+		}
+		byKey := map[string][]string{}
+		var keys []string
+		for _, p := range c.byLang[i] {
+			if k := siblingKey(p); k != "" {
+				if byKey[k] == nil {
+					keys = append(keys, k)
+				}
+				byKey[k] = append(byKey[k], p)
+			}
+		}
+		for _, k := range keys {
+			if len(byKey[k]) >= 2 {
+				groups = append(groups, byKey[k])
+			}
+		}
+	}
+	return groups
+}
+
+// fileSibling draws two sibling files (syscall_freebsd_386.go and
+// syscall_freebsd_amd64.go) and a region of the first that the second
+// holds as its sibling: line for line the same but for names that carry
+// another width or version, the same other one on two lines or more. The
+// search is the second file's lines.
+func fileSibling(rng *rand.Rand, c *catalog) (variant, bool) {
+	s, o, blocks := siblingPair(rng, c)
+	for _, k := range rng.Perm(len(blocks)) {
+		b := blocks[k]
+		n := max(4, b.n-rng.IntN(b.n))
+		if n > b.n {
+			continue
+		}
+		off := rng.IntN(b.n - n + 1)
+		start, from := b.at+off, b.from+off
+		region, search := s.lines[start:start+n], o.lines[from:from+n]
+		var words []string
+		differ := 0
+		var part [2]string
+		for i := range region {
+			pairs, _ := siblingPairs(region[i], search[i])
+			differ += boolInt(len(pairs) > 0)
+			for _, pr := range pairs {
+				part = differingPart(pr[0], pr[1])
+				if !slices.Contains(words, pr[0]) {
+					words = append(words, pr[0])
+				}
+			}
+		}
+		if differ < 2 || !s.quotable(start, n) || !s.absent(start, n, search) {
+			continue
+		}
+		return variant{
+			s: s, start: start, file: region, search: search, words: words,
+			what: fmt.Sprintf("the search is lines %d-%d of %s, the region's sibling with %s where the file has %s", from+1, from+n, o.path, part[1], part[0]),
+		}, true
+	}
+	return variant{}, false
+}
+
+// siblingPair draws two sibling files that share blocks (most do not),
+// and returns them with their blocks; no blocks when a few draws find
+// none.
+func siblingPair(rng *rand.Rand, c *catalog) (s, o *source, blocks []siblingBlock) {
+	groups := c.siblingFiles()
+	for range 40 {
+		if len(groups) == 0 {
+			break
+		}
+		group := groups[rng.IntN(len(groups))]
+		p := rng.Perm(len(group))
+		lang := c.langOf(group[0])
+		s, err := c.load(group[p[0]], lang)
+		if err != nil || s == nil {
+			continue
+		}
+		o, err := c.load(group[p[1]], lang)
+		if err != nil || o == nil {
+			continue
+		}
+		if blocks := siblingBlocks(s.lines, o.lines); len(blocks) > 0 {
+			return s, o, blocks
+		}
+	}
+	return nil, nil, nil
+}
+
+// langOf returns the language of a path of the catalog.
+func (c *catalog) langOf(p string) *lang {
+	for i := range c.langs {
+		if slices.Contains(c.langs[i].exts, path.Ext(p)) {
+			return &c.langs[i]
+		}
+	}
+	return nil
+}
+
+// A siblingBlock is a run of lines of a file, [at, at+n), that a sibling
+// file holds at [from, from+n) line for line, the same but for names that
+// differ by one run of digits for another.
+type siblingBlock struct{ at, from, n int }
+
+// siblingBlocks returns the blocks of four lines or more that lines and a
+// sibling's share that way, with at least two lines that differ.
+func siblingBlocks(lines, sibling []string) []siblingBlock {
+	at := map[string][]int{}
+	for i, line := range sibling {
+		if len(strings.TrimSpace(line)) >= 4 {
+			k := digitless(line)
+			at[k] = append(at[k], i)
+		}
+	}
+	var blocks []siblingBlock
+	seen := map[[2]int]bool{} // the starts of the blocks found
+	for j0, line := range lines {
+		if len(strings.TrimSpace(line)) < 4 {
+			continue
+		}
+		for _, i0 := range at[digitless(line)] {
+			// The block starts where the lines before stop being siblings.
+			j, i := j0, i0
+			for i > 0 && j > 0 {
+				if _, ok := siblingPairs(lines[j-1], sibling[i-1]); !ok {
+					break
+				}
+				i, j = i-1, j-1
+			}
+			if seen[[2]int{j, i}] {
+				continue
+			}
+			seen[[2]int{j, i}] = true
+			var part [2]string
+			n, differ := 0, 0
+			for ; i+n < len(sibling) && j+n < len(lines); n++ {
+				pairs, ok := siblingPairs(lines[j+n], sibling[i+n])
+				if !ok {
+					break
+				}
+				if len(pairs) == 0 {
+					continue
+				}
+				p := differingPart(pairs[0][0], pairs[0][1])
+				if differ > 0 && p != part {
+					break
+				}
+				part = p
+				differ++
+			}
+			if n >= 4 && differ >= 2 {
+				blocks = append(blocks, siblingBlock{j, i, n})
+			}
+		}
+	}
+	return blocks
+}
+
+// digitless writes every run of digits of a line as "#".
+func digitless(line string) string {
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		if isDigit(line[i]) {
+			if i == 0 || !isDigit(line[i-1]) {
+				b.WriteByte('#')
+			}
+			continue
+		}
+		b.WriteByte(line[i])
+	}
+	return b.String()
+}
+
+// skeleton writes every word of a line (see words) as "w", keeping the
+// rest: numbers, operators, blanks.
+func skeleton(line string) string {
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		c := line[i]
+		if !isIdentByte(c) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(line) && isIdentByte(line[j]) {
+			j++
+		}
+		if isIdentStart(c) {
+			b.WriteByte('w')
+		} else {
+			b.WriteString(line[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// siblingPairs returns the pairs of words (the line's, the sibling's) in
+// which a line and its sibling's differ, when they differ only in words
+// and every pair by the same run of digits of a family for another; false
+// otherwise.
+func siblingPairs(line, sibling string) ([][2]string, bool) {
+	if line == sibling {
+		return nil, true
+	}
+	if skeleton(line) != skeleton(sibling) {
+		return nil, false
+	}
+	wl, ws := words(line), words(sibling)
+	if len(wl) != len(ws) {
+		return nil, false
+	}
+	var pairs [][2]string
+	var part [2]string
+	for i := range wl {
+		if wl[i] == ws[i] {
+			continue
+		}
+		p := differingPart(wl[i], ws[i])
+		if len(pairs) > 0 && p != part {
+			return nil, false
+		}
+		f := familyOf(p[0])
+		if f == nil || !slices.Contains(f, p[1]) {
+			return nil, false
+		}
+		part = p
+		pairs = append(pairs, [2]string{wl[i], ws[i]})
+	}
+	return pairs, true
+}
+
+// differingPart returns what is left of two words without the start and
+// the end they share: "32" and "64" for uint32 and uint64.
+func differingPart(a, b string) [2]string {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return [2]string{a[p : len(a)-q], b[p : len(b)-q]}
 }

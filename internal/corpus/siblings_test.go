@@ -87,20 +87,6 @@ func wordPairs(a, b string) ([][2]string, bool) {
 	return pairs, true
 }
 
-// differingPart returns what is left of two words without the start and
-// the end they share.
-func differingPart(a, b string) [2]string {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	q := 0
-	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-		q++
-	}
-	return [2]string{a[p : len(a)-q], b[p : len(b)-q]}
-}
-
 // quoted returns, for a case of one edit whose Old quotes as many lines as
 // its region, the lines of Old, of New when it has as many, and of the
 // region in File.
