@@ -26,6 +26,9 @@ func buildRenameKeptSlip(g *Generator, rng *rand.Rand) (Case, error) {
 	return g.renameInCopy(rng, false)
 }
 
+// renameInCopy renames a name of a region on the lines that hold it, and
+// makes the copy of one kept line differ from the file's: by the new name
+// for a trap, by a slip of another name otherwise.
 func (g *Generator) renameInCopy(rng *rand.Rand, trap bool) (Case, error) {
 	s, err := g.cat.pick(rng, nil)
 	if err != nil {

@@ -48,6 +48,9 @@ type variant struct {
 	what   string
 }
 
+// siblingDigit makes a region and its sibling, and quotes the sibling
+// with a change (a trap), or the region with one of the sibling's lines
+// slipped into it.
 func (g *Generator) siblingDigit(rng *rand.Rand, trap bool) (Case, error) {
 	s, err := g.cat.pick(rng, nil)
 	if err != nil {
@@ -197,8 +200,8 @@ func words(line string) []string {
 // region's code given another run of the family, the same for all, and
 // changed wherever it stands in the region, comments and strings too, as
 // the region's Float32 twin would have it. The sibling's names must not
-// stand in the region already (r1 becoming r2 beside an r2), nor the
-// sibling in the file, nor any of its changed lines resemble one
+// stand in the region already (Int32 becoming Int64 beside an Int64),
+// nor the sibling in the file, nor any of its changed lines resemble one
 // elsewhere in it: then the file holds the twin, and the block might be
 // meant for it.
 func realSibling(rng *rand.Rand, s *source) (variant, bool) {
