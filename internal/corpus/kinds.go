@@ -50,6 +50,10 @@ func kindSpecs() []kindSpec {
 		{Kind{Name: "aligned-change", Next: true, Doc: "a changed line has aligned columns or trailing blanks in the file that the copy lacks"}, buildAlignedChange},
 		{Kind{Name: "blank-added", Next: true, Doc: "a blank line of the region left out of Old and kept in New"}, mistakeKind(6, 40, (*draft).blankAdded)},
 		{Kind{Name: "escaped-fuzzy", Next: true, Doc: "Old over-escaped (and New, unless plain) with a damaged kept line: found only by similarity"}, buildEscapedFuzzy},
+		{Kind{Name: "trap-sibling-digit", Next: true, Trap: true, Doc: "Old is the region's sibling: every name that carries a version or width carries another, the same in each (loadV1 for loadV2, Float32 for Float64)"}, buildTrapSiblingDigit},
+		{Kind{Name: "digit-slip", Next: true, Doc: "names carry a version or width, and the copy of one kept line has another in one name"}, buildDigitSlip},
+		{Kind{Name: "trap-renamed-in-copy", Next: true, Trap: true, Doc: "the edit renames a name, and the copy of a line it keeps already has the new name"}, buildTrapRenamedInCopy},
+		{Kind{Name: "rename-kept-slip", Next: true, Doc: "the edit renames a name, and the copy of a line it keeps misspells another name by a letter"}, buildRenameKeptSlip},
 	}
 }
 
