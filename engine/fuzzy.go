@@ -471,12 +471,11 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		if o.kind != opPair || o.dist == 0 {
 			continue
 		}
-		f, t, ok := renamed(s[o.s].text, ix.text(o.f))
+		f, t, part, ok := renamedBy(s[o.s].text, ix.text(o.f))
 		if !ok {
 			continue
 		}
-		k := sub{}
-		k.from, k.to = differingPart(f, t)
+		k := sub{part[0], part[1]}
 		sn := by[k]
 		if sn == nil {
 			sn = &seen{from: f, to: t}
@@ -488,6 +487,32 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		}
 	}
 	return "", "", ""
+}
+
+// renamedBy returns the first word of a (the model's line) that b (the
+// file's) has another in place of, that other, and the part by which they
+// differ, when the two lines are the same tokens but for words that all
+// differ by that same part: "Int32 int32" for "Int64 int64", or one word
+// renamed wherever it stands (see renamed). White space does not count.
+func renamedBy(a, b string) (from, to string, part [2]string, ok bool) {
+	same := eachTokenPair(a, b, func(x, y string) bool {
+		if x == y {
+			return true
+		}
+		if !isWordByte(x[0]) || !isWordByte(y[0]) {
+			return false
+		}
+		p, q := differingPart(x, y)
+		if from == "" {
+			from, to, part = x, y, [2]string{p, q}
+			return true
+		}
+		return part == [2]string{p, q}
+	})
+	if !same || from == "" {
+		return "", "", [2]string{}, false
+	}
+	return from, to, part, true
 }
 
 // differingPart returns what is left of two words without the start and

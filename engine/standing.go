@@ -303,6 +303,9 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 	if !ok || reg.score < r.opt.threshold() || reg.ambiguousElision != "" {
 		return nil
 	}
+	if _, _, l := r.renaming(sl, &reg); l != "" {
+		return nil // the replacement names other code: a sibling's change
+	}
 	for _, o := range reg.ops {
 		if o.s >= 0 && added[o.s] && (o.kind != opPair || sl[o.s].loose != ix.loose(o.f)) {
 			return nil // a line the change adds is not there
