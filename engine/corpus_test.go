@@ -356,31 +356,9 @@ const staleGoal = 0.95
 
 // staleBounds returns, for the stale blocks of a shape and change ("same/
 // other-line"), the least share that must be refused as stale and the
-// most share that may change the text with history. The goal is staleGoal
-// and none for every one. Where the engine falls short of it today, the
-// bounds are what it measured on seeds 1-3, at 100 and at 20 cases per
-// kind, rounded a little past the worst: a rework that deletes a line the
-// first edit rewrote is said to stand already (its lines are gone), which
-// keeps same/ and inside/changed-lines under 95%; and a short quote also
-// found, white space aside or by similarity, at another place of the text
-// now is applied there. Lower them as engine/stale.go closes these.
-func staleBounds(key string) (stale, changed float64) {
-	switch key {
-	case "same/changed-lines":
-		return 0.84, 0.003
-	case "inside/changed-lines":
-		return 0.90, 0.02
-	case "inside/other-line":
-		return staleGoal, 0.02
-	case "overlapping/changed-lines":
-		return staleGoal, 0.006
-	case "overlapping/other-line":
-		return staleGoal, 0.005
-	case "beside/changed-lines":
-		return staleGoal, 0.008
-	case "beside/other-line":
-		return staleGoal, 0.01
-	}
+// most share that may change the text with history: staleGoal and none,
+// for every one.
+func staleBounds(string) (stale, changed float64) {
 	return staleGoal, 0
 }
 

@@ -251,7 +251,10 @@ func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Er
 		edit[i].ReplStart += va
 		edit[i].ReplEnd += va
 	}
-	return staleIn(v, vl, cur, va, vb, made, edit, m)
+	// The search stands once in the version, as written or white space
+	// aside: the model read it there, whatever the resolver finds in the
+	// text now (a near copy elsewhere, white space aside or similar).
+	return staleIn(v, vl, cur, va, vb, made, edit, nil)
 }
 
 // staleMatched is staleAt for a search the resolver found in the version
@@ -266,7 +269,9 @@ func staleMatched(v Version, vlf string, vl, cur []string, vm *Match, m *Match) 
 // staleIn returns the refusal of an edit found at lines [va, vb) of the
 // version v (lines vl), which would make of the version the lines made by
 // the edits edit, when the text (lines cur) has changed since the lines
-// the edit changes, or nil.
+// the edit changes, or nil. When m, the resolver's match in the text, is
+// given, a match at another place than those lines now is no stale edit:
+// the version did not tell better where the model read it.
 func staleIn(v Version, vl, cur []string, va, vb int, made []string, edit []lcs.Diff, m *Match) *Error {
 	if len(edit) == 0 {
 		return nil

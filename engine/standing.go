@@ -338,14 +338,26 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 	}
 	if len(removed) > 0 {
 		// Where the search lines up, no line the change takes out is
-		// there as it is: a copy of it elsewhere may remain.
+		// there, as it is or rewritten into a line the change neither
+		// keeps nor writes (a line the change deletes that was edited
+		// since is not deleted: "m = n.Value" taken out where the file
+		// has "m = n.ValueOut" now); a copy of it elsewhere may remain.
 		osl := r.searchLines(olines)
 		oreg, ok := ix.align(osl, min(lo, a), max(hi, b+1))
 		if !ok {
 			return nil
 		}
+		kept := map[string]bool{} // the lines the change keeps or writes, loosely
+		for i, l := range osl {
+			if !removed[i] {
+				kept[l.loose] = true
+			}
+		}
+		for _, l := range sl {
+			kept[l.loose] = true
+		}
 		for _, o := range oreg.ops {
-			if o.kind == opPair && removed[o.s] && osl[o.s].loose == ix.loose(o.f) {
+			if o.kind == opPair && removed[o.s] && (osl[o.s].loose == ix.loose(o.f) || !kept[ix.loose(o.f)]) {
 				return nil
 			}
 		}
