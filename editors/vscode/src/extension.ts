@@ -14,7 +14,7 @@ import {
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { findExecutable, installCommand, missingBinaryMessage } from './binary';
+import { Binary, installCommand, missingBinaryMessage, resolveBinary } from './binary';
 import { previewFiles } from './preview';
 
 import {
@@ -25,6 +25,13 @@ import {
   formatReport,
   summarize,
 } from './report';
+
+/** fromWhere names where each kind of binary comes from, for the log. */
+const fromWhere: Record<Binary['source'], string> = {
+  setting: 'graft.path',
+  bundled: 'the binary that comes with the extension',
+  path: 'graft on PATH',
+};
 
 /** The scheme of the extension's read-only documents: reports and previews. */
 const scheme = 'graft';
@@ -39,7 +46,8 @@ class Graft implements vscode.Disposable {
   private previews = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  /** extensionPath is the extension's folder, which holds its own graft binary (bin/). */
+  constructor(private readonly extensionPath: string) {
     this.output = vscode.window.createOutputChannel('Graft');
     this.status = vscode.window.createStatusBarItem('graft.status', vscode.StatusBarAlignment.Left, 0);
     this.status.name = 'Graft';
@@ -71,14 +79,17 @@ class Graft implements vscode.Disposable {
     );
   }
 
-  /** start starts `graft serve`, or says how to install it when it is missing. */
+  /**
+   * start starts `graft serve`: the binary graft.path names, else the
+   * extension's own, else graft on PATH; or says how to get one.
+   */
   async start(): Promise<void> {
     const config = vscode.workspace.getConfiguration('graft');
-    const configured = config.get<string>('path', 'graft') || 'graft';
-    const bin = findExecutable(configured);
+    const binary = resolveBinary(config.get<string>('path'), this.extensionPath);
+    const bin = binary.path;
     if (!bin) {
-      this.output.appendLine(`graft binary not found: ${configured}`);
-      void missingBinary(configured);
+      this.output.appendLine(`graft binary not found: ${binary.wanted} (${binary.source})`);
+      void missingBinary(binary);
       return;
     }
     const serverOptions: ServerOptions = {
@@ -109,7 +120,7 @@ class Graft implements vscode.Disposable {
     this.client = client;
     try {
       await client.start();
-      this.output.appendLine(`started ${bin} serve`);
+      this.output.appendLine(`started ${bin} serve (${fromWhere[binary.source]})`);
     } catch (err) {
       this.client = undefined;
       this.output.appendLine(`starting ${bin} serve: ${String(err)}`);
@@ -309,9 +320,9 @@ async function clipboardText(): Promise<string | undefined> {
 }
 
 /** missingBinary tells the person how to get the binary. */
-async function missingBinary(configured: string): Promise<void> {
+async function missingBinary(binary: Binary): Promise<void> {
   const pick = await vscode.window.showErrorMessage(
-    missingBinaryMessage(configured),
+    missingBinaryMessage(binary),
     'Open Settings',
     'Copy Install Command',
   );
@@ -326,7 +337,7 @@ let graft: Graft | undefined;
 
 /** activate starts the server and registers the commands. */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  graft = new Graft();
+  graft = new Graft(context.extensionPath);
   graft.register(context);
   await graft.start();
 }
