@@ -393,5 +393,25 @@ await step('blocks-all-applied', async () => {
   await page.locator('.action-widget').waitFor({ state: 'hidden' });
 });
 
+/** notification waits for a notification whose text matches re, and returns it. */
+async function notification(re) {
+  const item = page.locator('.notification-list-item').filter({ hasText: re }).first();
+  await item.waitFor();
+  return item;
+}
+
+// A command that fails says so in the status bar, not the result of the
+// one before, and says what to do in the person's words.
+await step('error-replaces-status', async () => {
+  await page.evaluate(() => navigator.clipboard.writeText('Sure! I changed the greeting for you.\n'));
+  await command('Graft: Apply Edit Blocks from Clipboard');
+  await notification(/the clipboard holds no edit blocks: copy an agent's answer/);
+  await expectStatus('Graft: apply failed');
+  const shown = await page.locator('.notification-list-item').allInnerTexts();
+  console.log(`notifications: ${JSON.stringify(shown)}`);
+  assert.ok(!shown.some((t) => /dialect|text: /.test(t)), `the server's words in a notification: ${JSON.stringify(shown)}`);
+  await page.keyboard.press('Escape');
+});
+
 await browser.close();
 console.log(`all ${stepNo} steps passed`);

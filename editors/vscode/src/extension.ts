@@ -18,10 +18,12 @@ import { Binary, installCommand, missingBinaryMessage, resolveBinary } from './b
 import { previewFiles } from './preview';
 
 import {
+  AnswerSource,
   ApplyResult,
   PreviewResult,
   SuggestResult,
   WireWorkspaceEdit,
+  explainError,
   formatReport,
   summarize,
 } from './report';
@@ -61,15 +63,15 @@ class Graft implements vscode.Disposable {
 
   /** register adds the extension's commands. */
   register(context: vscode.ExtensionContext): void {
-    const command = (id: string, run: () => Promise<void>) =>
-      vscode.commands.registerCommand(id, () => run().catch((err) => this.fail(err)));
+    const command = (id: string, title: string, run: () => Promise<void>) =>
+      vscode.commands.registerCommand(id, () => run().catch((err) => this.fail(title, err)));
     context.subscriptions.push(
       this,
-      command('graft.vscode.applyClipboard', () => this.applyClipboard()),
-      command('graft.vscode.applySelection', () => this.applySelection()),
-      command('graft.vscode.previewClipboard', () => this.previewClipboard()),
-      command('graft.vscode.suggestClipboard', () => this.suggestClipboard()),
-      command('graft.vscode.showReport', () => this.showReport()),
+      command('graft.vscode.applyClipboard', 'Apply', () => this.applyClipboard()),
+      command('graft.vscode.applySelection', 'Apply', () => this.applySelection()),
+      command('graft.vscode.previewClipboard', 'Preview', () => this.previewClipboard()),
+      command('graft.vscode.suggestClipboard', 'Suggest', () => this.suggestClipboard()),
+      command('graft.vscode.showReport', 'Report', () => this.showReport()),
       vscode.workspace.onDidChangeConfiguration(async (e) => {
         if (e.affectsConfiguration('graft')) {
           await this.stop();
@@ -89,6 +91,7 @@ class Graft implements vscode.Disposable {
     const bin = binary.path;
     if (!bin) {
       this.output.appendLine(`graft binary not found: ${binary.wanted} (${binary.source})`);
+      this.failed('Graft: not running', missingBinaryMessage(binary));
       void missingBinary(binary);
       return;
     }
@@ -111,7 +114,7 @@ class Graft implements vscode.Disposable {
         // the client: show their results as the extension's commands do.
         executeCommand: async (command, args, next) => {
           const res = await next(command, args);
-          await this.shown(command, res).catch((err) => this.fail(err));
+          await this.shown(command, res).catch((err) => this.fail('Report', err));
           return res;
         },
       },
@@ -152,7 +155,7 @@ class Graft implements vscode.Disposable {
     if (text === undefined) {
       return;
     }
-    await this.apply({ text, uri: targetUri() });
+    await this.apply({ text, uri: targetUri() }, 'clipboard');
   }
 
   private async applySelection(): Promise<void> {
@@ -163,11 +166,11 @@ class Graft implements vscode.Disposable {
       return;
     }
     // The selection is the answer, not the target: blocks must name their files.
-    await this.apply({ text });
+    await this.apply({ text }, 'selection');
   }
 
-  private async apply(args: { text: string; uri?: string }): Promise<void> {
-    const res = await this.execute<ApplyResult>('graft.apply', args);
+  private async apply(args: { text: string; uri?: string }, source: AnswerSource): Promise<void> {
+    const res = await this.execute<ApplyResult>('graft.apply', args, source);
     this.report('Apply', res);
   }
 
@@ -176,7 +179,7 @@ class Graft implements vscode.Disposable {
     if (text === undefined) {
       return;
     }
-    const res = await this.execute<PreviewResult>('graft.preview', { text, uri: targetUri() });
+    const res = await this.execute<PreviewResult>('graft.preview', { text, uri: targetUri() }, 'clipboard');
     this.report('Preview', res);
     const opened = await this.openPreview(res.edit);
     if (opened === 0) {
@@ -193,17 +196,24 @@ class Graft implements vscode.Disposable {
     if (text === undefined) {
       return;
     }
-    const res = await this.execute<SuggestResult>('graft.suggest', { text, uri: targetUri() });
+    const res = await this.execute<SuggestResult>('graft.suggest', { text, uri: targetUri() }, 'clipboard');
     this.report('Suggest', res);
   }
 
-  /** execute runs one of the server's commands. */
-  private async execute<T>(command: string, args: object): Promise<T> {
+  /**
+   * execute runs one of the server's commands on an answer taken from
+   * source; its error says what the person can do.
+   */
+  private async execute<T>(command: string, args: object, source: AnswerSource): Promise<T> {
     const client = this.client;
     if (!client || !client.isRunning()) {
-      throw new Error('the graft server is not running (see the Graft output)');
+      throw new Error('the graft server is not running: the Graft output says why.');
     }
-    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
+    try {
+      return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
+    } catch (err) {
+      throw new Error(explainError(err instanceof Error ? err.message : String(err), source));
+    }
   }
 
   /** shown shows the reply of a server command run from a code action or a lens. */
@@ -232,6 +242,20 @@ class Graft implements vscode.Disposable {
     this.output.appendLine(this.lastReport);
     this.status.text = summarize(res);
     this.status.tooltip = 'Graft: show the last report';
+    this.status.backgroundColor = undefined;
+    this.status.show();
+  }
+
+  /**
+   * failed shows in the status bar that the last command did nothing, and
+   * keeps its message as the last report, so that neither says what an
+   * earlier command did.
+   */
+  private failed(text: string, message: string): void {
+    this.lastReport = `# ${text.replace(/^Graft: /, '')}\n\n${message}\n`;
+    this.status.text = text;
+    this.status.tooltip = message;
+    this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     this.status.show();
   }
 
@@ -269,9 +293,13 @@ class Graft implements vscode.Disposable {
     return files.length;
   }
 
-  private fail(err: unknown): void {
+  /** fail says that the command title failed, and why. */
+  private fail(title: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
-    this.output.appendLine(`error: ${message}`);
+    this.output.appendLine(`error: ${title}: ${message}`);
+    if (title !== 'Report') {
+      this.failed(`Graft: ${title.toLowerCase()} failed`, message);
+    }
     void vscode.window.showErrorMessage(`Graft: ${message}`);
   }
 }
