@@ -153,26 +153,24 @@ func writeWorkspace(t *testing.T, dir string) {
 // writeSettings writes the user settings: no graft.path (the extension
 // runs the graft it comes with); nothing else opens or asks (welcome page,
 // workspace trust, telemetry, updates), and files are saved only when the
-// person saves them (VS Code in a browser saves after a delay by default),
-// and the built-in merge-conflict decorations stay off the answer's
-// <<<<<<< lines.
+// person saves them (VS Code in a browser saves after a delay by default).
+// The built-in merge-conflict support keeps its defaults, as the
+// extension sets them.
 func writeSettings(t *testing.T, userData string) {
 	t.Helper()
 	settings := map[string]any{
-		"graft.trace.server":                "messages",
-		"workbench.startupEditor":           "none",
-		"workbench.tips.enabled":            false,
-		"workbench.enableExperiments":       false,
-		"security.workspace.trust.enabled":  false,
-		"telemetry.telemetryLevel":          "off",
-		"update.mode":                       "none",
-		"extensions.autoCheckUpdates":       false,
-		"extensions.autoUpdate":             false,
-		"files.autoSave":                    "off",
-		"git.enabled":                       false,
-		"editor.minimap.enabled":            false,
-		"merge-conflict.codeLens.enabled":   false,
-		"merge-conflict.decorators.enabled": false,
+		"graft.trace.server":               "messages",
+		"workbench.startupEditor":          "none",
+		"workbench.tips.enabled":           false,
+		"workbench.enableExperiments":      false,
+		"security.workspace.trust.enabled": false,
+		"telemetry.telemetryLevel":         "off",
+		"update.mode":                      "none",
+		"extensions.autoCheckUpdates":      false,
+		"extensions.autoUpdate":            false,
+		"files.autoSave":                   "off",
+		"git.enabled":                      false,
+		"editor.minimap.enabled":           false,
 	}
 	data, err := json.MarshalIndent(settings, "", "  ")
 	if err != nil {

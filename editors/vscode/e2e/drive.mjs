@@ -393,12 +393,78 @@ await step('blocks-all-applied', async () => {
   await page.locator('.action-widget').waitFor({ state: 'hidden' });
 });
 
+/** lensTexts returns the code lenses the active editor shows. */
+async function lensTexts() {
+  return page.locator('.editor-group-container.active .monaco-editor .codelens-decoration').allInnerTexts();
+}
+
 /** notification waits for a notification whose text matches re, and returns it. */
 async function notification(re) {
   const item = page.locator('.notification-list-item').filter({ hasText: re }).first();
   await item.waitFor();
   return item;
 }
+
+// An answer pasted into a new, unsaved buffer: VS Code guesses its
+// language from the text (an answer full of Go reads as Go), and Graft
+// must read it as an answer whatever the language; VS Code's own
+// merge-conflict lenses ("Accept Current Change") must not sit on its
+// blocks, where one click mangles the answer.
+const calc = 'src/calc.go';
+const calcDisk = fs.readFileSync(path.join(workspace, calc), 'utf8');
+const calcAnswer = [
+  'Document Add:',
+  '',
+  calc,
+  '```go',
+  '<<<<<<< SEARCH',
+  'func Add(a, b int) int {',
+  '=======',
+  '// Add returns the sum of a and b.',
+  'func Add(a, b int) int {',
+  '>>>>>>> REPLACE',
+  '```',
+  '',
+].join('\n');
+const calcApplied = calcDisk.replace('func Add', '// Add returns the sum of a and b.\nfunc Add');
+assert.notEqual(calcApplied, calcDisk);
+
+await step('untitled-answer-as-go', async () => {
+  // File: New Untitled Text File (in a browser, VS Code leaves Ctrl+N to it).
+  await page.keyboard.press('Control+Alt+N');
+  await page.locator('.tab.active[aria-label^="Untitled-"]').waitFor();
+  await editorFocused();
+  await page.evaluate((t) => navigator.clipboard.writeText(t), calcAnswer);
+  await page.keyboard.press('Control+V');
+  await expectText(calcAnswer, 'the pasted answer');
+  // Whatever VS Code guessed, make it Go, as it guesses for such a text.
+  // As a person does: the language in the status bar, then Go.
+  await page.locator('.statusbar-item[id="status.editor.mode"]').click();
+  await quickInput();
+  await page.keyboard.type('Go');
+  await page.locator('.quick-input-list .monaco-list-row.focused[aria-label^="Go"]').waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  await page.locator('.statusbar-item[id="status.editor.mode"]', { hasText: /^Go$/ }).waitFor();
+  const lenses = await until('Graft\'s lens on the block of the untitled Go buffer', lensTexts,
+    (l) => l.some((t) => t.includes(`Apply → ${calc}`)));
+  console.log(`lenses on the untitled answer: ${JSON.stringify(lenses)}`);
+  assert.ok(!lenses.some((t) => /Accept (Current|Incoming|Both)/.test(t)), `merge-conflict lenses on the answer: ${JSON.stringify(lenses)}`);
+});
+
+await step('untitled-answer-applied', async () => {
+  await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: `Apply → ${calc}` }).first().click();
+  await expectStatus('Graft: 1 applied');
+  await open(calc);
+  await expectText(calcApplied, 'src/calc.go after the untitled answer\'s lens');
+  assert.equal(fs.readFileSync(path.join(workspace, calc), 'utf8'), calcDisk, 'the disk is untouched');
+});
+
+await step('no-merge-conflict-lens-on-answers', async () => {
+  await open('blocks.md');
+  const lenses = await until('the lenses of blocks.md', lensTexts, (l) => l.length > 0);
+  assert.ok(!lenses.some((t) => /Accept (Current|Incoming|Both)/.test(t)), `merge-conflict lenses on blocks.md: ${JSON.stringify(lenses)}`);
+});
 
 // A command that fails says so in the status bar, not the result of the
 // one before, and says what to do in the person's words.

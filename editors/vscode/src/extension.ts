@@ -101,9 +101,12 @@ class Graft implements vscode.Disposable {
       transport: TransportKind.stdio,
     };
     const clientOptions: LanguageClientOptions = {
-      // Files of any language, and unsaved Markdown answers; not the
-      // extension's own graft: documents.
-      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled', language: 'markdown' }],
+      // Files of any language, and unsaved documents of any language:
+      // VS Code guesses the language of an untitled document from what
+      // is pasted in (an answer full of Go reads as Go), and the server
+      // reads one that is no file as a possible answer whatever its
+      // language. Not the extension's own graft: documents.
+      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
       outputChannel: this.output,
       initializationOptions: {
         threshold: config.get<number>('threshold', 0.8),
