@@ -98,6 +98,7 @@ func TestCodeServer(t *testing.T) {
 		"GRAFT_E2E_WORKSPACE="+workspace,
 		"GRAFT_E2E_OUT="+out,
 		"GRAFT_E2E_CHROMIUM="+chromium,
+		"GRAFT_E2E_USER_DATA="+vs.userData,
 	)
 	// The driver and its Chromium go as a group; SIGTERM first, so that
 	// playwright closes the browser.

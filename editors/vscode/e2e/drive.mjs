@@ -9,6 +9,8 @@
 //   GRAFT_E2E_WORKSPACE  the workspace folder code-server opened
 //   GRAFT_E2E_OUT        the folder for the screenshots, one per step
 //   GRAFT_E2E_CHROMIUM   the Chromium binary
+//   GRAFT_E2E_USER_DATA  code-server's user data folder (its Machine/
+//                        settings.json holds the Remote tab's settings)
 //
 // Each step logs "ok N name"; a failing one saves fail-<name>.png and the
 // page's notifications, and the script exits 1.
@@ -22,6 +24,7 @@ const url = env('GRAFT_E2E_URL');
 const workspace = env('GRAFT_E2E_WORKSPACE');
 const out = env('GRAFT_E2E_OUT');
 const chromiumPath = env('GRAFT_E2E_CHROMIUM');
+const userData = env('GRAFT_E2E_USER_DATA');
 
 /** The bound of every wait: generous, for two busy cores. */
 const timeout = 60_000;
@@ -477,6 +480,48 @@ await step('error-replaces-status', async () => {
   console.log(`notifications: ${JSON.stringify(shown)}`);
   assert.ok(!shown.some((t) => /dialect|text: /.test(t)), `the server's words in a notification: ${JSON.stringify(shown)}`);
   await page.keyboard.press('Escape');
+});
+
+// graft.path set to a binary that is not there: the notification's "Open
+// Settings" opens the tab where graft.path can be set. It is
+// machine-overridable, so in code-server (a remote window) that is the
+// Remote tab; the User tab finds no such setting.
+const machineSettings = path.join(userData, 'Machine', 'settings.json');
+fs.mkdirSync(path.dirname(machineSettings), { recursive: true });
+const machineBefore = fs.existsSync(machineSettings) ? fs.readFileSync(machineSettings, 'utf8') : undefined;
+
+await step('missing-binary-open-settings', async () => {
+  // Close what is left of the notifications: the next one is to be clicked.
+  await command('Notifications: Clear All Notifications');
+  fs.writeFileSync(machineSettings, JSON.stringify({ 'graft.path': '/nonexistent/graft' }, null, 2));
+  const note = await notification(/"graft\.path" is set to "\/nonexistent\/graft", which was not found/);
+  await expectStatus('Graft: not running');
+  await page.screenshot({ path: path.join(out, `${String(stepNo).padStart(2, '0')}-missing-binary.png`) });
+  await note.locator('a.monaco-button', { hasText: 'Open Settings' }).click();
+  const editor = page.locator('.settings-editor');
+  await editor.waitFor();
+  const tab = await until('the Remote tab to be the one open',
+    () => editor.locator('.settings-tabs-widget .action-label.checked').innerText(), (t) => /^Remote/.test(t));
+  console.log(`settings tab: ${JSON.stringify(tab)}`);
+  const setting = editor.locator('.setting-item-contents', { hasText: 'Graft: Path' }).first();
+  await until('graft.path, with its value, on the Remote tab', () => setting.locator('input').inputValue(), (v) => v === '/nonexistent/graft');
+  assert.equal(await editor.locator('.no-results-message:visible').count(), 0, 'the settings editor found graft.path');
+});
+
+await step('binary-back', async () => {
+  if (machineBefore === undefined) {
+    fs.rmSync(machineSettings);
+  } else {
+    fs.writeFileSync(machineSettings, machineBefore);
+  }
+  // The extension starts its own graft again: the answer's lenses are
+  // back, and a command reaches the server.
+  await open('blocks.md');
+  await until('blocks.md\'s lenses from the restarted server', lensTexts,
+    (l) => l.length === 3 && l.every((t) => t.trim() === 'Applied → src/shapes.py'));
+  await command('Graft: Preview Edit Blocks from Clipboard');
+  await notification(/the clipboard holds no edit blocks/);
+  await expectStatus('Graft: preview failed');
 });
 
 await browser.close();

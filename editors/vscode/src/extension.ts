@@ -358,9 +358,24 @@ async function missingBinary(binary: Binary): Promise<void> {
     'Copy Install Command',
   );
   if (pick === 'Open Settings') {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'graft.path');
+    await openSetting('graft.path');
   } else if (pick === 'Copy Install Command') {
     await vscode.env.clipboard.writeText(installCommand);
+  }
+}
+
+/**
+ * openSetting opens the Settings editor at a setting of the extension, on
+ * the tab where it can be set: in a remote window (Remote - SSH, WSL,
+ * code-server) a machine-overridable setting such as graft.path is the
+ * remote machine's, on the Remote tab (the User tab finds no such
+ * setting there).
+ */
+async function openSetting(key: string): Promise<void> {
+  if (vscode.env.remoteName) {
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: key });
+  } else {
+    await vscode.commands.executeCommand('workbench.action.openSettings', key);
   }
 }
 
