@@ -251,7 +251,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			g.forgetLocked(f) // a file whose blocks all failed
 		}
 	}
-	g.showSummary(ctx, out, blocks)
+	g.showSummary(ctx, out)
 	g.refreshLenses()
 	return out, nil
 }
@@ -303,28 +303,26 @@ func (f *suggestedFile) same(b dialect.Block) *suggestion {
 }
 
 // showSummary tells the person what graft.suggest made of the answer.
-func (g *suggestions) showSummary(ctx context.Context, out *suggestResult, blocks []dialect.Block) {
+func (g *suggestions) showSummary(ctx context.Context, out *suggestResult) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Graft: %d suggested", len(out.Suggestions))
 	typ := protocol.MessageTypeInfo
-	already := 0
+	count := map[string]int{}
 	for _, r := range out.Blocks {
-		if r.Status == string(engine.StatusAlreadyApplied) {
-			already++
+		count[r.Status]++
+	}
+	// The words of graft.apply's summary, and of the editors' status.
+	for _, st := range []engine.Status{engine.StatusAlreadyApplied, engine.StatusFailed, engine.StatusSkipped} {
+		if n := count[string(st)]; n > 0 {
+			fmt.Fprintf(&b, ", %d %s", n, strings.ReplaceAll(string(st), "-", " "))
 		}
 	}
-	if already > 0 {
-		fmt.Fprintf(&b, ", %d already applied", already)
-	}
-	if n := len(blocks) - len(out.Suggestions) - already; n > 0 {
-		fmt.Fprintf(&b, ", %d not", n)
-		for _, r := range out.Blocks {
-			if r.Status == string(engine.StatusFailed) {
-				typ = protocol.MessageTypeWarning
-				first, _, _ := strings.Cut(r.Message, "\n")
-				fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
-				break
-			}
+	for _, r := range out.Blocks {
+		if r.Status == string(engine.StatusFailed) {
+			typ = protocol.MessageTypeWarning
+			first, _, _ := strings.Cut(r.Message, "\n")
+			fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
+			break
 		}
 	}
 	g.s.showMessage(ctx, typ, b.String())
