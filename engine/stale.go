@@ -242,19 +242,22 @@ func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Er
 	vb := min(len(vl), va+len(s))
 	// The search's lines are the version's, one for one: the edit's change
 	// is the change from its search to its replacement, at line va.
-	edit := diff(s, t)
-	made := make([]string, 0, len(vl)-(vb-va)+len(t))
-	made = append(append(append(made, vl[:va]...), t...), vl[vb:]...)
-	for i := range edit {
-		edit[i].Start += va
-		edit[i].End += va
-		edit[i].ReplStart += va
-		edit[i].ReplEnd += va
+	change := func() ([]string, []lcs.Diff) {
+		edit := diff(s, t)
+		made := make([]string, 0, len(vl)-(vb-va)+len(t))
+		made = append(append(append(made, vl[:va]...), t...), vl[vb:]...)
+		for i := range edit {
+			edit[i].Start += va
+			edit[i].End += va
+			edit[i].ReplStart += va
+			edit[i].ReplEnd += va
+		}
+		return made, edit
 	}
 	// The search stands once in the version, as written or white space
 	// aside: the model read it there, whatever the resolver finds in the
 	// text now (a near copy elsewhere, white space aside or similar).
-	return staleIn(v, vl, cur, va, vb, made, edit, nil)
+	return staleIn(v, vl, cur, va, vb, change, nil)
 }
 
 // staleMatched is staleAt for a search the resolver found in the version
@@ -262,21 +265,33 @@ func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Er
 // the match makes of the version, which an elision or a forgotten line
 // places at other lines than the search's own.
 func staleMatched(v Version, vlf string, vl, cur []string, vm *Match, m *Match) *Error {
-	made := splitLines(strings.TrimPrefix(vm.Apply(vlf), bom))
-	return staleIn(v, vl, cur, vm.StartLine-1, min(len(vl), vm.EndLine), made, linesDiff(vl, made), m)
+	change := func() ([]string, []lcs.Diff) {
+		made := splitLines(strings.TrimPrefix(vm.Apply(vlf), bom))
+		return made, linesDiff(vl, made)
+	}
+	return staleIn(v, vl, cur, vm.StartLine-1, min(len(vl), vm.EndLine), change, m)
 }
 
 // staleIn returns the refusal of an edit found at lines [va, vb) of the
 // version v (lines vl), which would make of the version the lines made by
-// the edits edit, when the text (lines cur) has changed since the lines
-// the edit changes, or nil. When m, the resolver's match in the text, is
+// the edits edit (as change returns them, asked only when the text has
+// changed near those lines), when the text (lines cur) has changed since
+// the lines the edit changes, or nil. When m, the resolver's match in the text, is
 // given, a match at another place than those lines now is no stale edit:
 // the version did not tell better where the model read it.
-func staleIn(v Version, vl, cur []string, va, vb int, made []string, edit []lcs.Diff, m *Match) *Error {
+func staleIn(v Version, vl, cur []string, va, vb int, change func() ([]string, []lcs.Diff), m *Match) *Error {
+	since := linesDiff(vl, cur)
+	near := false
+	for _, h := range since {
+		near = near || h.End >= va && h.Start <= vb
+	}
+	if !near {
+		return nil // nothing changed since where the search stands
+	}
+	made, edit := change()
 	if len(edit) == 0 {
 		return nil
 	}
-	since := linesDiff(vl, cur)
 	clash := false
 	for _, h := range since {
 		if h.End < va || h.Start > vb {
