@@ -66,10 +66,6 @@ func (s *server) announceRoots() {
 	s.opt.Roots(dirs, &Router{s: s})
 }
 
-// notAppliedByEditor starts the message of a block whose edit the editor
-// refused (see server.send).
-const notAppliedByEditor = "not applied by the editor"
-
 // errStopped is the error of a request routed to a server that stopped.
 var errStopped = errors.New("the editor's graft serve has stopped")
 
@@ -187,7 +183,7 @@ func stale(out *applyResult) bool {
 		if b.Status == string(engine.StatusApplied) {
 			return false
 		}
-		refused = refused || strings.HasPrefix(b.Message, notAppliedByEditor)
+		refused = refused || b.refused
 	}
 	return refused
 }
