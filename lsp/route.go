@@ -355,16 +355,18 @@ type routeGuardKey struct{}
 // with the connection whatever happens (a call waiting for the editor's
 // answer then gets none). release ends it, once the call has replied.
 func (s *server) routeContext(ctx context.Context) (hctx context.Context, g *routeGuard, release func()) {
-	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	// Not hctx, the result, which the return sets while the goroutine
+	// reads this.
+	cctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	g = &routeGuard{stop: context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })}
 	go func() {
 		select {
 		case <-s.conn.Done():
 			cancel(errStopped)
-		case <-hctx.Done():
+		case <-cctx.Done():
 		}
 	}()
-	return context.WithValue(hctx, routeGuardKey{}, g), g, func() {
+	return context.WithValue(cctx, routeGuardKey{}, g), g, func() {
 		g.stop()
 		cancel(nil)
 	}
