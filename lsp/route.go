@@ -251,10 +251,10 @@ func (s *server) routed(ctx context.Context, _ json.RawMessage) (any, error) {
 	return s.apply(ctx, call.params, nil)
 }
 
-// refuseNotUTF8Params returns an InvalidParams error, as graft.apply's
-// when its argument is not UTF-8, when the text of cp is not UTF-8 or
-// one of its edits, JSON as it came over the wire, holds text that is
-// not.
+// refuseNotUTF8Params returns an InvalidParams error when the text of cp
+// is not UTF-8, or when one of its edits (JSON as it came over the wire)
+// holds text that is not, as graft.apply refuses an argument that is
+// not: decoded, the bad bytes would become U+FFFD in the files.
 func refuseNotUTF8Params(cp commandParams) error {
 	const refusal = "%s: not valid UTF-8 (%v): graft will not write U+FFFD in place of the bytes; send the answer as UTF-8"
 	if err := checkUTF8(cp.Text); err != nil {

@@ -1,8 +1,12 @@
 package lsp
 
 import (
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+
+	"go.lsp.dev/jsonrpc2"
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/workspace"
@@ -98,6 +102,46 @@ func TestStale(t *testing.T) {
 			out := &applyResult{Applied: tc.applied, FailureReason: tc.reason, Blocks: s.reports(&plan{res: res})}
 			if got := stale(out); got != tc.want {
 				t.Errorf("stale = %v, want %v; blocks %+v", got, tc.want, out.Blocks)
+			}
+		})
+	}
+}
+
+// TestRefuseNotUTF8Params refuses a routed request whose text or edits
+// are not UTF-8, as graft.apply refuses its argument, and lets through
+// one that is, a U+FFFD written as such included.
+func TestRefuseNotUTF8Params(t *testing.T) {
+	edit := func(s string) []json.RawMessage {
+		return []json.RawMessage{json.RawMessage(`{"filePath":"a.txt","oldString":"x","newString":"` + s + `"}`)}
+	}
+	tests := []struct {
+		name string
+		cp   commandParams
+		want string // the start of the error; empty for none
+	}{
+		{"UTF-8 text", commandParams{Text: "b\u00e9ta\n\ufffd"}, ""},
+		{"UTF-8 edits", commandParams{Edits: edit(`b\u00e9ta \ufffd`)}, ""},
+		{"text with a byte that is not UTF-8", commandParams{Text: "a\nb\xe9ta"}, "text: not valid UTF-8 (byte 0xe9 on line 2 is not UTF-8)"},
+		{"text with a cut character", commandParams{Text: "b\xc3"}, "text: not valid UTF-8 (byte 0xc3 on line 1 is not UTF-8)"},
+		{"edits with a byte that is not UTF-8", commandParams{Edits: edit("b\xe9ta")}, "edits: not valid UTF-8 (byte 0xe9 on line 1 is not UTF-8)"},
+		{"edits with half a surrogate pair", commandParams{Edits: edit(`b\udce9ta`)}, `edits: not valid UTF-8 (\udce9 on line 1 is half of a UTF-16 surrogate pair`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := refuseNotUTF8Params(tc.cp)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want == "":
+			case err == nil:
+				t.Errorf("not refused; want %q", tc.want)
+			case !strings.HasPrefix(err.Error(), tc.want):
+				t.Errorf("error %q, want it to start %q", err, tc.want)
+			default:
+				var jerr *jsonrpc2.Error
+				if !errors.As(err, &jerr) || jerr.Code != jsonrpc2.InvalidParams {
+					t.Errorf("error %#v, want InvalidParams", err)
+				}
 			}
 		})
 	}
