@@ -56,6 +56,9 @@ type blockReport struct {
 	workspace.BlockReport
 	URI   protocol.DocumentURI `json:"uri,omitempty"`
 	Range *protocol.Range      `json:"range,omitempty"`
+	// refused says the editor refused the block's edit (an
+	// *editorRefusal), which the reply shows only in the message.
+	refused bool
 }
 
 // applyResult is the reply to graft.apply.
@@ -250,6 +253,7 @@ func (s *server) reports(p *plan) []blockReport {
 	for i := range p.res.Blocks {
 		b := &p.res.Blocks[i]
 		out[i].BlockReport = b.Report()
+		out[i].refused = errors.As(b.Err, new(*editorRefusal))
 		abs := b.Abs()
 		if abs == "" {
 			continue
@@ -353,7 +357,7 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		}
 		for _, fe := range files {
 			if !appliedDespiteFailure(fe, reply, caps.failureHandling) {
-				p.res.Fail(fe.file, fmt.Errorf("not applied by the editor: %s", reason))
+				p.res.Fail(fe.file, &editorRefusal{reason: reason})
 			}
 		}
 		return &applyResult{Applied: false, FailureReason: reason}, nil
@@ -370,6 +374,16 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 	}
 	return &applyResult{Applied: true}, nil
 }
+
+// An editorRefusal is the error of a block whose edit the editor did not
+// apply.
+type editorRefusal struct {
+	// reason is why, as the editor said or as the server puts it when
+	// the editor did not say.
+	reason string
+}
+
+func (e *editorRefusal) Error() string { return "not applied by the editor: " + e.reason }
 
 // appliedDespiteFailure reports whether the changes of fe were applied
 // although the client did not apply the whole edit: only with the "abort"
