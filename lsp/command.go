@@ -383,7 +383,11 @@ type editorRefusal struct {
 	reason string
 }
 
-func (e *editorRefusal) Error() string { return "not applied by the editor: " + e.reason }
+func (e *editorRefusal) Error() string { return workspace.ErrNotApplied.Error() + ": " + e.reason }
+
+// Unwrap makes the refusal workspace.ErrNotApplied, which reports give the
+// reason "not-applied".
+func (e *editorRefusal) Unwrap() error { return workspace.ErrNotApplied }
 
 // appliedDespiteFailure reports whether the changes of fe were applied
 // although the client did not apply the whole edit: only with the "abort"
