@@ -21,11 +21,14 @@ func (es *textEdits) add(cur string, cs []engine.Change) {
 	sorted := append([]engine.Change(nil), cs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
 	// Later changes first: each leaves the offsets of the earlier ones
-	// in cur as they are.
+	// in cur as they are. The text is made anew only for a change that
+	// has another before it (a match's changes are mostly one).
 	for k := len(sorted) - 1; k >= 0; k-- {
-		es.addOne(cur, sorted[k])
 		c := sorted[k]
-		cur = cur[:c.Start] + c.Text + cur[c.End:]
+		es.addOne(cur, c)
+		if k > 0 {
+			cur = cur[:c.Start] + c.Text + cur[c.End:]
+		}
 	}
 }
 
