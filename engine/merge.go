@@ -489,8 +489,8 @@ func (m *merger) renamedKept(o op) error {
 	return &Error{
 		Reason: ReasonConflict,
 		Summary: fmt.Sprintf("conflict at line %d: the model's copy of the line has %q where the file has %q, and its change renames %q to %q on other lines; the line would keep the old name: quote it as the file has it",
-			o.f+1, from, to, to, from),
-		Detail: fmt.Sprintf("file line %d now reads:\n  %s\nthe model's copy of it, which the edit leaves unchanged, reads:\n  %s\n", o.f+1, m.ix.text(o.f), m.s[o.s].text),
+			m.ix.d.shown(o.f+1), from, to, to, from),
+		Detail: fmt.Sprintf("file line %d now reads:\n  %s\nthe model's copy of it, which the edit leaves unchanged, reads:\n  %s\n", m.ix.d.shown(o.f+1), m.ix.text(o.f), m.s[o.s].text),
 	}
 }
 
@@ -547,7 +547,7 @@ func (m *merger) renamedMissing(o op) error {
 					return &Error{
 						Reason: ReasonConflict,
 						Summary: fmt.Sprintf("conflict: the model's copy has a line the file does not, %q, which the file has at line %d with %q for %q, the rename the edit makes on other lines; quote the lines as the file has them",
-							strings.TrimSpace(line), f+1, to, from),
+							strings.TrimSpace(line), m.ix.d.shown(f+1), to, from),
 					}
 				}
 			}
@@ -665,7 +665,7 @@ func (m *merger) blankBefore(side blankSide) int {
 func (m *merger) conflict(h, f, s int) error {
 	hk := m.hs[h]
 	var b strings.Builder
-	fmt.Fprintf(&b, "file line %d now reads:\n  %s\n", f+1, m.ix.text(f))
+	fmt.Fprintf(&b, "file line %d now reads:\n  %s\n", m.ix.d.shown(f+1), m.ix.text(f))
 	if s >= 0 {
 		fmt.Fprintf(&b, "the model's copy of it reads:\n  %s\n", m.s[s].text)
 	} else {
@@ -680,7 +680,7 @@ func (m *merger) conflict(h, f, s int) error {
 	}
 	return &Error{
 		Reason:  ReasonConflict,
-		Summary: fmt.Sprintf("conflict at line %d: the edit changes a line that differs in the file from the model's copy", f+1),
+		Summary: fmt.Sprintf("conflict at line %d: the edit changes a line that differs in the file from the model's copy", m.ix.d.shown(f+1)),
 		Detail:  b.String(),
 	}
 }

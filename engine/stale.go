@@ -65,10 +65,10 @@ func (doc *Document) stale(e Edit, m *Match, err error, history []Version) (*Mat
 		// answer was written against: never stale.
 		return nil, nil
 	}
-	if m != nil && len(doc.moved) > 0 {
+	if m != nil && len(d.moved) > 0 {
 		// Where the match landed, in the lines of the answer's text.
 		bm := *m
-		bm.StartLine, bm.EndLine = doc.moved.Back(m.StartLine, m.EndLine)
+		bm.StartLine, bm.EndLine = d.shownSpan(m.StartLine, m.EndLine)
 		m = &bm
 	}
 	var cur []string // the lines of the answer's text, split once
@@ -168,8 +168,8 @@ func (doc *Document) madeSince(v Version, vl, cur []string, va int, old, new str
 	return &Match{
 		Strategy:       "history",
 		Score:          1,
-		StartLine:      doc.moved.forward(a),
-		EndLine:        doc.moved.forward(b),
+		StartLine:      doc.d.moved.forward(a),
+		EndLine:        doc.d.moved.forward(b),
 		AlreadyApplied: true,
 		Notes: []string{fmt.Sprintf("already applied at lines %d-%d: the change made to these lines since %s is this edit's; nothing changed",
 			a, b, v.Name)},

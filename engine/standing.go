@@ -67,7 +67,7 @@ func (d *document) stands(m *Match, start, end int, why string) *Match {
 	if start == end && start == len(d.text) && a > 0 {
 		a, b = a-1, a-1
 	}
-	note := fmt.Sprintf("already applied at lines %d-%d: %s; nothing changed", a+1, b+1, why)
+	note := fmt.Sprintf("already applied at %s: %s; nothing changed", d.linesWord(a+1, b+1), why)
 	return &Match{
 		Strategy:       m.Strategy,
 		Score:          m.Score,
@@ -126,7 +126,8 @@ func (r *resolver) standingInstead(e *Error, old, new string) (*Match, string) {
 			places = append(places, "...")
 			break
 		}
-		places = append(places, fmt.Sprintf("%d-%d", d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1))
+		pa, pb := d.shownSpan(d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1)
+		places = append(places, fmt.Sprintf("%d-%d", pa, pb))
 	}
 	h := hits[0]
 	a, b := d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
@@ -236,8 +237,8 @@ func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
 		return nil
 	}
 	a, b := d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
-	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles lines %d-%d, but its replacement stands already at lines %d-%d: the edit may have been applied there before; quote the lines as they are now",
-		m.StartLine, m.EndLine, a, b)
+	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles %s, but its replacement stands already at %s: the edit may have been applied there before; quote the lines as they are now",
+		d.linesWord(m.StartLine, m.EndLine), d.linesWord(a, b))
 	e.Candidates = []Candidate{{StartLine: m.StartLine, EndLine: m.EndLine, Score: m.Score}, {StartLine: a, EndLine: b, Score: 1}}
 	return e
 }
@@ -267,7 +268,7 @@ func (r *resolver) standingByHint(m *Match, rd reading) *Match {
 	if k, ok := byHint([]Span{here, there}, rd.hint); !ok || k != 1 {
 		return m
 	}
-	return d.stands(m, start, end, fmt.Sprintf("the replacement is there already, where line hint %d points, while the search is at lines %d-%d", rd.hint, here.StartLine, here.EndLine))
+	return d.stands(m, start, end, fmt.Sprintf("the replacement is there already, where line hint %d points, while the search is at %s", d.shown(rd.hint), d.linesWord(here.StartLine, here.EndLine)))
 }
 
 // standingAligned returns the match of a change from old to new that
@@ -487,8 +488,8 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 	if 2*paired < len(added) || !telling || reg.first >= a && reg.last <= b {
 		return nil
 	}
-	e := refuse(ReasonConflict, "conflict: the lines this edit adds stand already at lines %d-%d, but not as it writes them: it may have been applied, and those lines edited since; read them, and quote them as they are now",
-		reg.first+1, reg.last+1)
+	e := refuse(ReasonConflict, "conflict: the lines this edit adds stand already at %s, but not as it writes them: it may have been applied, and those lines edited since; read them, and quote them as they are now",
+		r.d.linesWord(reg.first+1, reg.last+1))
 	e.Candidates = []Candidate{{StartLine: reg.first + 1, EndLine: reg.last + 1, Score: round3(reg.score)}}
 	return e
 }
