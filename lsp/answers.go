@@ -81,6 +81,30 @@ type blockState struct {
 	// number is the block's number as a person counts the answer's
 	// blocks (the file sections of one apply-patch share it).
 	number int
+	// places are, for a block refused as ambiguous, the places of its
+	// file it resembles equally, for the person to choose one.
+	places []place
+}
+
+// A place is one of the places an ambiguous block resembles: its lines in
+// the file as the person sees it, and the first of them that is not
+// blank, to tell it by.
+type place struct {
+	start, end int
+	first      string
+}
+
+// maxPlaces bounds the places offered for one ambiguous block.
+const maxPlaces = 5
+
+// clipTitle returns line quoted for a menu entry, cut to a length that
+// reads on one line.
+func clipTitle(line string) string {
+	const maxRunes = 50
+	if r := []rune(line); len(r) > maxRunes {
+		line = string(r[:maxRunes-1]) + "…"
+	}
+	return "`" + line + "`"
 }
 
 // answerLimit bounds the number of blocks an answer document gets
@@ -306,7 +330,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	st.blocks = make([]blockState, len(blocks))
 	for i, b := range blocks {
 		r := &res.Blocks[i]
-		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number}
+		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: files.places(r)}
 		diags = append(diags, diagnose(m, caps, &files, b, r))
 	}
 	return diags, st, nil
@@ -519,6 +543,33 @@ func (t *targetFiles) candidates(abs string, ee *engine.Error) []protocol.Diagno
 	return out
 }
 
+// places returns the places a block refused as ambiguous resembles, for
+// the person to choose one; nil for any other block.
+func (t *targetFiles) places(r *workspace.BlockResult) []place {
+	var ee *engine.Error
+	if r.Status != engine.StatusFailed || !errors.As(r.Err, &ee) || ee.Reason != engine.ReasonAmbiguous || len(ee.Candidates) < 2 {
+		return nil
+	}
+	m := t.mapper(r.Abs())
+	var out []place
+	for _, c := range ee.Candidates[:min(len(ee.Candidates), maxPlaces)] {
+		p := place{start: c.StartLine, end: c.EndLine}
+		for l := c.StartLine; l <= c.EndLine && l <= m.Lines(); l++ {
+			a, _ := m.Offset(workspace.Position{Line: l - 1}, workspace.UTF8)
+			z := len(m.Text())
+			if l < m.Lines() {
+				z, _ = m.Offset(workspace.Position{Line: l}, workspace.UTF8)
+			}
+			if line := strings.TrimSpace(m.Text()[a:z]); line != "" {
+				p.first = line
+				break
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // mapper returns the mapper of the text of the file at abs, as the plan
 // read it.
 func (t *targetFiles) mapper(abs string) *workspace.Mapper {
@@ -609,7 +660,7 @@ func (a *answers) codeActions(ctx context.Context, d *openDoc, r protocol.Range)
 		b := blocks[i]
 		name := "edit block"
 		if len(under) > 1 {
-			name = fmt.Sprintf("edit block %d", i+1)
+			name = fmt.Sprintf("edit block %d", b.number)
 		}
 		to := ""
 		if b.path != "" {
@@ -617,6 +668,15 @@ func (a *answers) codeActions(ctx context.Context, d *openDoc, r protocol.Range)
 		}
 		if b.resolves() {
 			out = append(out, codeAction("Apply "+name+to, cmdApply, ref, []int{i}))
+		}
+		for _, p := range b.places {
+			// The block resembles these places equally: the person
+			// chooses one, and only then is it applied, there.
+			act := codeAction(fmt.Sprintf("Apply %s at lines %d-%d%s: %s", name, p.start, p.end, to, clipTitle(p.first)), cmdApply, ref, []int{i})
+			cp := act.Command.Arguments[0].(commandParams)
+			cp.At = p.start
+			act.Command.Arguments[0] = cp
+			out = append(out, act)
 		}
 		out = append(out, codeAction("Preview "+name+to, cmdPreview, ref, []int{i}))
 	}

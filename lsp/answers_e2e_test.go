@@ -483,7 +483,9 @@ func TestAnswerCodeActions(t *testing.T) {
 		{"over blocks 3 and 4", 33, 38, []string{
 			"Apply edit block 3 → mul.go", "Preview edit block 3 → mul.go",
 			"Preview edit block 4 → mul.go", "Apply all 5 edit blocks"}},
-		{"in the failed block 5", 45, 45, []string{"Preview edit block → dup.go", "Apply all 5 edit blocks"}},
+		{"in the ambiguous block 5", 45, 45, []string{
+			"Apply edit block at lines 4-5 → dup.go: `x := 1`", "Apply edit block at lines 9-10 → dup.go: `x := 1`",
+			"Preview edit block → dup.go", "Apply all 5 edit blocks"}},
 		{"between blocks", 15, 16, []string{"Apply all 5 edit blocks"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -689,5 +691,43 @@ func TestAnswerCodeLenses(t *testing.T) {
 	}
 	if got, want := e.Text(mul), strings.Replace(disk, "the product of a and b", "a times b", 1); got != want {
 		t.Errorf("mul.go after the Apply lens of block 3:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A block refused because its lines occur in two places offers one action
+// per place, for the person to choose; the one chosen applies there, and
+// nothing is applied before the choice.
+func TestAnswerChoosePlace(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	if _, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
+		t.Fatal(err)
+	}
+	dup := filepath.Join(dir, "dup.go")
+	before := answerRead(t, dup)
+	// The dup.go block is lines 42-51 of the answer.
+	actions := answerActions(t, e, answer, 43, 43)
+	first := "Apply edit block at lines 4-5 → dup.go: `x := 1`"
+	second := "Apply edit block at lines 9-10 → dup.go: `x := 1`"
+	answerAction(t, actions, first)
+	for _, a := range actions {
+		if a.Title == "Apply edit block → dup.go" {
+			t.Errorf("the ambiguous block is offered to apply without a place: %q", actionTitles(actions))
+		}
+	}
+	if e.IsOpen(dup) {
+		t.Fatalf("dup.go was opened, so edited, before a place was chosen")
+	}
+	if _, err := answerRun(t, e, answerAction(t, actions, second)); err != nil {
+		t.Fatal(err)
+	}
+	want := "package calc\n\nfunc helper() {\n\tx := 1\n\t_ = x\n}\n\nfunc other() {\n\tx := 2\n\t_ = x\n}\n"
+	if before != "package calc\n\nfunc helper() {\n\tx := 1\n\t_ = x\n}\n\nfunc other() {\n\tx := 1\n\t_ = x\n}\n" {
+		t.Fatalf("dup.go is not what the test expects:\n%s", before)
+	}
+	waitText(t, e, dup, want)
+	if got := answerRead(t, dup); got != before {
+		t.Errorf("dup.go changed on disk:\n%s", got)
 	}
 }

@@ -42,6 +42,11 @@ type commandParams struct {
 	Answer *answerRef `json:"answer"`
 	// Blocks, with Answer, picks some of its blocks by index.
 	Blocks []int `json:"blocks"`
+	// At, with Answer and one of its Blocks, is the line of the block's
+	// file where the person chose to apply it: one of the places a block
+	// refused as ambiguous resembles equally. It is the block's line
+	// hint, which picks that place.
+	At int `json:"at,omitempty"`
 }
 
 // An answerRef names an open document holding an agent's answer.
@@ -160,6 +165,12 @@ func (s *server) parse(cp commandParams, view *workspace.View) ([]dialect.Block,
 				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "answer %s has no block %d", cp.Answer.URI, i)
 			}
 			blocks = append(blocks, all[i])
+		}
+		if cp.At != 0 {
+			if len(cp.Blocks) != 1 || cp.At < 0 {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "at: a line, 1 or more, for one block of the answer")
+			}
+			blocks[0].Line = cp.At
 		}
 	}
 	if strings.TrimSpace(cp.Text) != "" {
