@@ -127,6 +127,7 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 	}
 	sg.rng = g.protocolRange(f, sg.start, trimLineBreak(f.text, sg.start, sg.end))
 	sg.summary = summarizeChange(f.text, fc.Edits)
+	g.pinLocked(f, sg, fc.Edits)
 	return nil
 }
 
