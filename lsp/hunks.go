@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -26,17 +27,25 @@ type hunk struct {
 	n int
 	// old is the text the hunk replaces, new what it puts there.
 	old, new string
-	// rs and re are where old stands in the region of the pinned block
-	// (its Edit.Old).
-	rs, re int
+	// block is the hunk pinned: the exact edit of its region, which
+	// starts at ps in the file's text, into the region with the hunk
+	// made. Its line hint follows the buffer.
+	block dialect.Block
+	ps    int
+	// res is the last resolution of block (of the suggestion's block,
+	// before the first).
+	res workspace.BlockResult
 	// start and end are where old stood in the file's text when the
-	// suggestion was last resolved; rng is that range, and diag the range
-	// its diagnostic covers (without the line break that ends it), in the
+	// hunk was last resolved; rng is that range, and diag the range its
+	// diagnostic covers (without the line break that ends it), in the
 	// client's encoding.
 	start, end int
 	rng, diag  protocol.Range
 	summary    string
 }
+
+// pending reports whether the hunk resolves in its file's text.
+func (h *hunk) pending() bool { return h.res.Status == engine.StatusApplied }
 
 // hunkID returns the id of h, a hunk of sg.
 func (sg *suggestion) hunkID(h *hunk) string { return fmt.Sprintf("%s.%d", sg.id, h.n) }
@@ -61,8 +70,9 @@ type hunkEntry struct {
 	Score    float64 `json:"score"`
 	// Summary says in one line what the hunk changes.
 	Summary string `json:"summary"`
-	// State is "pending", or "stale" when the block no longer resolves;
-	// Message then says why, and Range is where the hunk was last seen.
+	// State is "pending", or "stale" when the hunk no longer resolves
+	// (the person changed its lines); Message then says why, and Range
+	// is where the hunk was last seen.
 	State   string `json:"state"`
 	Message string `json:"message"`
 	// Dialect is the format the block was written in.
@@ -75,9 +85,9 @@ func (g *suggestions) entries(f *suggestedFile, sg *suggestion) []hunkEntry {
 	if uri == "" {
 		uri = fileURI(f.abs)
 	}
-	strategy, score := sg.how()
 	out := make([]hunkEntry, 0, len(sg.hunks))
 	for _, h := range sg.hunks {
+		strategy, score := sg.how(h)
 		e := hunkEntry{
 			ID:       sg.hunkID(h),
 			URI:      uri,
@@ -93,155 +103,178 @@ func (g *suggestions) entries(f *suggestedFile, sg *suggestion) []hunkEntry {
 			State:    suggestionPending,
 			Dialect:  sg.orig.Dialect,
 		}
-		if !sg.pending() {
-			e.State, e.Message = suggestionStale, sg.res.Message
+		if !h.pending() {
+			e.State, e.Message = suggestionStale, h.res.Message
 		}
 		out = append(out, e)
 	}
 	return out
 }
 
-// how returns how the suggestion resolves: as its block first resolved
-// while the pinned block resolves exactly, else as it resolves now.
-func (sg *suggestion) how() (string, float64) {
-	if sg.res.Strategy == "exact" && sg.res.Score >= 1 && sg.strategy != "" {
-		return sg.strategy, sg.score
+// how returns how the hunk h of sg resolves: as the block first
+// resolved while the pinned hunk resolves exactly, else as it resolves
+// now.
+func (sg *suggestion) how(h *hunk) (string, float64) {
+	if h.res.Strategy == "exact" && h.res.Score >= 1 {
+		return sg.res.Strategy, sg.res.Score
 	}
-	return sg.res.Strategy, sg.res.Score
+	return h.res.Strategy, h.res.Score
 }
 
-// pinLocked makes the changes of sg, resolved in the text of f as edits,
-// its hunks, and pins its block on them: the exact edit of the lines they
-// change (and of those the block quoted) into those lines with the hunks
-// made. A hunk that makes the same change as one of the hunks before, in
-// the same order, keeps its id. g.mu is held.
-func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, edits []workspace.TextEdit) {
-	if !sg.pinned {
-		sg.strategy, sg.score = sg.res.Strategy, sg.res.Score
-	}
-	ps, pe := pinRegion(f.text, f.mapper, edits, sg.res.ResolvedStartLine, sg.res.ResolvedEndLine)
-	prev := sg.hunks
-	hunks := make([]*hunk, 0, len(edits))
-	rel := make([]workspace.TextEdit, 0, len(edits))
-	j := 0
-	for _, e := range edits {
-		h := &hunk{old: f.text[e.Start:e.End], new: e.New, rs: e.Start - ps, re: e.End - ps, start: e.Start, end: e.End}
-		if k := slices.IndexFunc(prev[j:], func(p *hunk) bool { return p.old == h.old && p.new == h.new }); k >= 0 {
-			h.n = prev[j+k].n
-			j += k + 1
-		} else {
-			sg.nhunk++
-			h.n = sg.nhunk
-		}
-		h.rng = g.protocolRange(f, h.start, h.end)
-		h.diag = g.protocolRange(f, h.start, trimLineBreak(f.text, h.start, h.end))
-		h.summary = summarizeChange(f.text, []workspace.TextEdit{e})
-		hunks = append(hunks, h)
-		rel = append(rel, workspace.TextEdit{Start: h.rs, End: h.re, New: h.new})
-	}
-	sg.hunks = hunks
+// pinLocked makes h the hunk of the edit e of the text of f, pinned on
+// its region there. g.mu is held.
+func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e workspace.TextEdit) {
+	h.old, h.new, h.start, h.end = f.text[e.Start:e.End], e.New, e.Start, e.End
+	h.rng = g.protocolRange(f, h.start, h.end)
+	h.diag = g.protocolRange(f, h.start, trimLineBreak(f.text, h.start, h.end))
+	h.summary = summarizeChange(f.text, []workspace.TextEdit{e})
+	ps, pe := pinRegion(f.text, e)
 	old := f.text[ps:pe]
-	b := dialect.Block{Edit: engine.Edit{
+	h.ps = ps
+	h.block = dialect.Block{Edit: engine.Edit{
 		Path:    sg.orig.Path,
 		Old:     old,
-		New:     workspace.ApplyEdits(old, rel),
+		New:     old[:e.Start-ps] + e.New + old[e.End-ps:],
 		Line:    strings.Count(f.text[:ps], "\n") + 1,
 		Dialect: sg.orig.Dialect,
 		Source:  sg.orig.Source,
 	}}
 	if old == "" {
-		// Only in an empty file: the block inserts at its top.
-		b.Op, b.Line = engine.OpInsert, 0
+		// Only in an empty file: the hunk inserts at its top.
+		h.block.Op, h.block.Line = engine.OpInsert, 0
 	}
-	sg.block, sg.pinned = b, true
 }
 
-// pinRegion returns the region a block with edits is pinned on, in text:
-// the whole lines from the first edit to the last, and the lines first to
-// last (1-based, the lines the block quoted; 0 for none). A region that
-// would be empty, an insertion at the end of the file, takes the line
-// before it, so that the pinned block has a place to be found at.
-//
-// A block that changes part of a line (a str-replace of a few words) is
-// pinned on exactly what it changes: resolved again, the block then
-// changes that part as it did, where a region of whole lines would make
-// its change one of whole lines.
-func pinRegion(text string, m *workspace.Mapper, edits []workspace.TextEdit, first, last int) (int, int) {
-	ps, pe := edits[0].Start, edits[len(edits)-1].End
+// pinRegion returns the region the edit e of text is pinned on: its
+// lines and the line on either side, which find it again where its own
+// lines occur elsewhere too (a line "}", an insertion). An edit of part
+// of a line (a block that replaced a few words) is pinned on exactly what
+// it changes: resolved again, it changes that part as it did, where a
+// region of whole lines would make its change one of whole lines.
+func pinRegion(text string, e workspace.TextEdit) (int, int) {
 	lineStart := func(i int) bool { return i == 0 || text[i-1] == '\n' }
-	lineEnd := func(i int) bool { return i == len(text) || lineStart(i) }
-	whole := true
-	for _, e := range edits {
-		whole = whole && lineStart(e.Start) && lineEnd(e.End)
+	if e.Start < e.End && !(lineStart(e.Start) && (e.End == len(text) || lineStart(e.End))) {
+		return e.Start, e.End
 	}
-	if !whole && ps < pe {
-		return ps, pe
+	ps := strings.LastIndexByte(text[:e.Start], '\n') + 1
+	pe := e.End
+	if !lineStart(pe) {
+		pe = lineEndAt(text, pe)
 	}
-	if first >= 1 && first <= last && last <= m.Lines() {
-		if a, err := m.Offset(workspace.Position{Line: first - 1}, workspace.UTF8); err == nil {
-			ps = min(ps, a)
-		}
-		if last == m.Lines() {
-			pe = len(text)
-		} else if z, err := m.Offset(workspace.Position{Line: last}, workspace.UTF8); err == nil {
-			pe = max(pe, z)
-		}
-	}
-	ps = strings.LastIndexByte(text[:ps], '\n') + 1
-	if pe == ps || pe > 0 && text[pe-1] != '\n' {
-		if i := strings.IndexByte(text[pe:], '\n'); i >= 0 {
-			pe += i + 1
-		} else {
-			pe = len(text)
-		}
-	}
-	if pe == ps && ps > 0 {
+	// The line on either side.
+	if ps > 0 {
 		ps = strings.LastIndexByte(text[:ps-1], '\n') + 1
 	}
-	return ps, pe
+	return ps, lineEndAt(text, pe)
 }
 
-// relEdits returns the hunks hs as edits of the pinned block's region.
-func relEdits(hs []*hunk) []workspace.TextEdit {
-	rel := make([]workspace.TextEdit, len(hs))
-	for i, h := range hs {
-		rel[i] = workspace.TextEdit{Start: h.rs, End: h.re, New: h.new}
+// lineEndAt returns where the line at i ends in text, after its line
+// break; i itself at the end of the text.
+func lineEndAt(text string, i int) int {
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		return i + j + 1
 	}
-	slices.SortFunc(rel, func(a, b workspace.TextEdit) int { return cmp.Compare(a.Start, b.Start) })
-	return rel
+	return len(text)
 }
 
-// with returns the pinned block of sg with only the hunks hs made.
-func (sg *suggestion) with(hs []*hunk) dialect.Block {
-	b := sg.block
-	b.New = workspace.ApplyEdits(b.Old, relEdits(hs))
-	return b
-}
-
-// fold makes the hunks hs, which the editor applied, part of the pinned
-// block's region: the other hunks move along, and the block's New stays.
-func (sg *suggestion) fold(hs []*hunk) {
-	var made []*hunk
-	delta := 0
-	keep := make([]*hunk, 0, len(sg.hunks))
-	for _, h := range sg.hunks {
-		if slices.Contains(hs, h) {
-			made = append(made, h)
-			delta += len(h.new) - (h.re - h.rs)
+// resolveHunksLocked resolves each hunk of sg again, against the text of
+// f, which must be that of f in view. A hunk whose change now stands in
+// the text is gone, as accepted; one that no longer resolves stays,
+// stale, saying why. The edits a hunk's block makes are the hunk again,
+// pinned on the text as it is; a hunk that resolves other than exactly
+// (the person edited its lines) is the edits its block now makes, of
+// which the one that makes the same change keeps its id. It returns an
+// error only when ctx is done. g.mu is held.
+func (g *suggestions) resolveHunksLocked(ctx context.Context, view *workspace.View, f *suggestedFile, sg *suggestion) error {
+	opt := workspace.PlanOptions{Engine: g.engineOptions(), History: g.s.history}
+	var hunks []*hunk
+	sent := sg.sent
+	sg.sent = nil
+	// An accepted hunk, which the editor said it applied, goes as its
+	// change now stands, or comes back if the editor did not make it.
+	for _, h := range slices.Concat(sg.hunks, sent) {
+		stale := func(err error) {
+			h.res.Status, h.res.Err, h.res.Message = engine.StatusFailed, err, err.Error()
+			h.start, h.end = clampOffsets(f.text, h.start, h.end)
+			h.ps, _ = clampOffsets(f.text, h.ps, h.ps)
+			h.rng = g.protocolRange(f, h.start, h.end)
+			h.diag = g.protocolRange(f, h.start, trimLineBreak(f.text, h.start, h.end))
+			hunks = append(hunks, h)
+		}
+		if f.err != nil {
+			stale(f.err)
 			continue
 		}
-		h.rs, h.re = h.rs+delta, h.re+delta
-		keep = append(keep, h)
+		res, err := workspace.Plan(ctx, view, []dialect.Block{h.block}, opt)
+		if err != nil {
+			return err
+		}
+		h.res = res.Blocks[0]
+		if h.res.Status == engine.StatusAlreadyApplied {
+			g.s.log.Info("hunk applied already", zap.String("id", sg.hunkID(h)), zap.String("path", h.res.Path))
+			continue
+		}
+		if !h.pending() {
+			err := h.res.Err
+			if err == nil {
+				err = errors.New(h.res.Message)
+			}
+			stale(err)
+			continue
+		}
+		fc := res.Files[0]
+		if fc.Before != f.text {
+			stale(fmt.Errorf("%s changed while the hunk was resolved; it is resolved again at the next change", fc.Path))
+			continue
+		}
+		kept := false
+		for _, e := range fc.Edits {
+			nh := &hunk{n: h.n, res: h.res}
+			if kept || f.text[e.Start:e.End] != h.old || e.New != h.new {
+				sg.nhunk++
+				nh.n = sg.nhunk
+			}
+			kept = kept || nh.n == h.n
+			g.pinLocked(f, sg, nh, e)
+			hunks = append(hunks, nh)
+		}
 	}
-	sg.block.Old = workspace.ApplyEdits(sg.block.Old, relEdits(made))
-	sg.hunks = keep
+	slices.SortStableFunc(hunks, func(a, b *hunk) int { return cmp.Compare(a.start, b.start) })
+	for _, h := range hunks {
+		if slices.ContainsFunc(sent, func(s *hunk) bool { return s.n == h.n }) {
+			g.s.log.Warn("an accepted hunk is not in the document: pending again", zap.String("id", sg.hunkID(h)))
+		}
+	}
+	sg.hunks = hunks
+	sg.settle()
+	return nil
 }
 
-// drop removes the hunks hs, which the person rejected: the pinned block
-// no longer makes them.
-func (sg *suggestion) drop(hs []*hunk) {
+// settle sets the status of sg from its hunks': applied while any is
+// pending or on its way to the editor, already applied when none is
+// left, else failed, as the first hunk fails; and its range, that of its
+// hunks.
+func (sg *suggestion) settle() {
+	switch {
+	case len(sg.hunks) == 0 && len(sg.sent) == 0:
+		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusAlreadyApplied, nil, ""
+		return
+	case len(sg.hunks) == 0:
+		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusApplied, nil, ""
+		return
+	case slices.ContainsFunc(sg.hunks, (*hunk).pending):
+		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusApplied, nil, ""
+	default:
+		h := sg.hunks[0]
+		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusFailed, h.res.Err, h.res.Message
+	}
+	sg.rng = protocol.Range{Start: sg.hunks[0].rng.Start, End: sg.hunks[len(sg.hunks)-1].rng.End}
+}
+
+// remove removes the hunks hs of sg, which were accepted or rejected.
+func (sg *suggestion) remove(hs []*hunk) {
 	sg.hunks = slices.DeleteFunc(sg.hunks, func(h *hunk) bool { return slices.Contains(hs, h) })
-	sg.block.New = workspace.ApplyEdits(sg.block.Old, relEdits(sg.hunks))
+	sg.settle()
 }
 
 // A pick is what graft.accept or graft.reject names in one suggestion:
@@ -306,9 +339,11 @@ func (g *suggestions) pickLocked(a suggestionArgs) ([]pick, error) {
 
 // picksOf returns every hunk of f, suggestion by suggestion.
 func picksOf(f *suggestedFile) []pick {
-	out := make([]pick, len(f.list))
-	for i, sg := range f.list {
-		out[i] = pick{f: f, sg: sg}
+	var out []pick
+	for _, sg := range f.list {
+		if len(sg.hunks) > 0 {
+			out = append(out, pick{f: f, sg: sg})
+		}
 	}
 	return out
 }
@@ -320,28 +355,39 @@ type acceptResult struct {
 	// Accepted are the ids of the hunks the editor applied, and of those
 	// whose change stood in the document already.
 	Accepted []string `json:"accepted"`
-	// Blocks report each suggestion the hunks are part of, as graft.apply
-	// reports a block: what was sent of it.
+	// Blocks report each hunk, as graft.apply reports a block, with the
+	// hunk's id: what was sent of it, or why nothing was. A suggestion
+	// whose changes all stood already is reported whole, with its id.
 	Blocks []suggestReport `json:"blocks"`
 }
 
-// A target is the hunks of one suggestion that graft.accept sends.
+// A target is a hunk that graft.accept sends.
 type target struct {
-	f     *suggestedFile
-	sg    *suggestion
-	hunks []*hunk
+	f  *suggestedFile
+	sg *suggestion
+	h  *hunk
+}
+
+// hunkReport returns the report of the hunk h of sg, in f.
+func (g *suggestions) hunkReport(view *workspace.View, f *suggestedFile, sg *suggestion, h *hunk) suggestReport {
+	r := suggestReport{ID: sg.hunkID(h)}
+	r.BlockReport = h.res.Report()
+	r.Index = sg.res.Index
+	r.URI = g.uriFor(view, f.abs)
+	rng := h.rng
+	r.Range = &rng
+	return r
 }
 
 // accept is graft.accept, and graft.applySuggestion (command) as its
 // alias: it sends the hunks a names, one, a suggestion's, a document's or
 // all, to the editor as one WorkspaceEdit, exactly those changes, each
-// document's for the buffer version they were computed for. The
-// suggestions are resolved again against the documents as they are now
-// first: a hunk is never applied against a version it was not computed
-// for, and the editor refuses the edit when the buffer changed on its way
-// (the hunks then stay pending). The hunks the editor applied become part
-// of their block, whose other hunks stay pending; a block with none left
-// is gone.
+// document's for the buffer version they were computed for. The hunks
+// are resolved again against the documents as they are now first: a hunk
+// is never applied against a version it was not computed for, and the
+// editor refuses the edit when the buffer changed on its way (the hunks
+// then stay pending). The hunks the editor applied are gone; the other
+// hunks of their blocks stay pending, and a block with none left is gone.
 func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command string) (any, error) {
 	a, err := decodeSuggestionArgs(arg)
 	if err != nil {
@@ -376,25 +422,31 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 		}
 	}
 	out := &acceptResult{Accepted: []string{}}
-	var targets []target
-	var stale, landed []pick
+	var targets, stale []target
 	for _, p := range picks {
-		switch {
-		case p.sg.landed() || !slices.Contains(p.f.list, p.sg):
-			landed = append(landed, p)
-		case !p.sg.pending():
-			stale = append(stale, p)
-		default:
-			if hs := p.hunks(); len(hs) > 0 {
-				targets = append(targets, target{f: p.f, sg: p.sg, hunks: hs})
-			} else {
-				landed = append(landed, p) // its change was made meanwhile
+		if p.sg.landed() || !slices.Contains(p.f.list, p.sg) {
+			// Every change of the block was made meanwhile.
+			out.Accepted = append(out.Accepted, p.ids...)
+			out.Blocks = append(out.Blocks, g.report(view, p.f, p.sg))
+			continue
+		}
+		hs := p.hunks()
+		for _, id := range p.ids {
+			if !slices.ContainsFunc(hs, func(h *hunk) bool { return p.sg.hunkID(h) == id }) {
+				// The hunk's change was made meanwhile.
+				out.Accepted = append(out.Accepted, id)
+				r := suggestReport{ID: id}
+				r.Index, r.Path, r.Status, r.Dialect = p.sg.res.Index, p.sg.res.Path, string(engine.StatusAlreadyApplied), p.sg.orig.Dialect
+				out.Blocks = append(out.Blocks, r)
 			}
 		}
-	}
-	for _, p := range landed {
-		out.Accepted = append(out.Accepted, p.ids...)
-		out.Blocks = append(out.Blocks, g.report(view, p.f, p.sg))
+		for _, h := range hs {
+			if h.pending() {
+				targets = append(targets, target{f: p.f, sg: p.sg, h: h})
+			} else {
+				stale = append(stale, target{f: p.f, sg: p.sg, h: h})
+			}
+		}
 	}
 	if len(targets) == 0 {
 		defer g.mu.Unlock()
@@ -404,13 +456,13 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 			g.s.showMessage(ctx, protocol.MessageTypeInfo, "Graft: the change is made already")
 			return out, nil
 		}
-		sg := stale[0].sg
-		out.FailureReason = fmt.Sprintf("the suggestion no longer applies: %s", strings.TrimSpace(sg.res.Message))
-		if len(picks) > 1 {
-			out.FailureReason = fmt.Sprintf("none of the %d suggestions applies any more: %s", len(picks), strings.TrimSpace(sg.res.Message))
+		msg := strings.TrimSpace(stale[0].h.res.Message)
+		out.FailureReason = "the hunk no longer applies: " + msg
+		if len(stale) > 1 {
+			out.FailureReason = fmt.Sprintf("none of the %d hunks applies any more: %s", len(stale), msg)
 		}
-		for _, p := range stale {
-			out.Blocks = append(out.Blocks, g.report(view, p.f, p.sg))
+		for _, t := range stale {
+			out.Blocks = append(out.Blocks, g.hunkReport(view, t.f, t.sg, t.h))
 		}
 		first, _, _ := strings.Cut(out.FailureReason, "\n")
 		g.s.showMessage(ctx, protocol.MessageTypeWarning, "Graft: "+first)
@@ -421,13 +473,9 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 	if err != nil {
 		return nil, err
 	}
-	n := 0
-	for _, t := range targets {
-		n += len(t.hunks)
-	}
 	label := "Graft: accept hunk"
-	if n > 1 {
-		label = fmt.Sprintf("Graft: accept %d hunks", n)
+	if len(targets) > 1 {
+		label = fmt.Sprintf("Graft: accept %d hunks", len(targets))
 	}
 	sent, err := g.s.send(ctx, p, label)
 	if err != nil {
@@ -440,20 +488,23 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 	defer g.mu.Unlock()
 	var touched []*suggestedFile
 	for i, t := range targets {
-		out.Blocks = append(out.Blocks, suggestReport{blockReport: reports[i], ID: t.sg.id})
+		out.Blocks = append(out.Blocks, suggestReport{blockReport: reports[i], ID: t.sg.hunkID(t.h)})
 		if !sent.Applied || !p.res.Blocks[i].Status.OK() {
 			continue
 		}
-		for _, h := range t.hunks {
-			out.Accepted = append(out.Accepted, t.sg.hunkID(h))
-		}
-		t.sg.fold(t.hunks)
-		if len(t.sg.hunks) == 0 {
-			t.f.remove([]*suggestion{t.sg})
-		}
+		// Shown no more; the next resolution, once the document holds
+		// the change, finds it made and drops it, or the hunk back if the
+		// editor did not make it after all (Neovim 0.7.2 says it applied
+		// an edit it skipped as stale).
+		out.Accepted = append(out.Accepted, t.sg.hunkID(t.h))
+		t.sg.sent = append(t.sg.sent, t.h)
+		t.sg.remove([]*hunk{t.h})
 		if !slices.Contains(touched, t.f) {
 			touched = append(touched, t.f)
 		}
+	}
+	for _, t := range stale {
+		out.Blocks = append(out.Blocks, g.hunkReport(view, t.f, t.sg, t.h))
 	}
 	for _, f := range touched {
 		g.publishLocked(ctx, view, f)
@@ -461,16 +512,16 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 	if len(touched) > 0 {
 		g.refreshLenses()
 	}
-	g.s.log.Info("accept", zap.Int("hunks", n), zap.Strings("accepted", out.Accepted), zap.Bool("client", sent.Applied))
+	g.s.log.Info("accept", zap.Int("hunks", len(targets)), zap.Strings("accepted", out.Accepted), zap.Bool("client", sent.Applied))
 	return out, nil
 }
 
 // planLocked returns the plan that makes exactly the hunks of targets:
-// each suggestion's pinned block with only those hunks, resolved against
-// view, bottom up in each file, whose edits are the hunks themselves. A
-// file whose text in view is not the one the hunks were resolved in, or
-// where the blocks do not make exactly the hunks, is failed: nothing of
-// it is sent. g.mu is held.
+// each hunk's pinned block, resolved against view, bottom up in each
+// file, with the hunks themselves as the file's edits. A file whose text
+// in view is not the one the hunks were resolved in, or where the blocks
+// do not make exactly the hunks, is failed: nothing of it is sent. g.mu
+// is held.
 func (g *suggestions) planLocked(ctx context.Context, view *workspace.View, targets []target) (*plan, error) {
 	// Bottom up: each change leaves the lines above it, where the others
 	// are, as they were, and so their line hints right.
@@ -478,16 +529,16 @@ func (g *suggestions) planLocked(ctx context.Context, view *workspace.View, targ
 		if a.f != b.f {
 			return strings.Compare(a.f.abs, b.f.abs)
 		}
-		return b.hunks[0].start - a.hunks[0].start
+		return b.h.start - a.h.start
 	})
 	blocks := make([]dialect.Block, len(targets))
 	for i, t := range targets {
-		blocks[i] = t.sg.with(t.hunks)
+		blocks[i] = t.h.block
 	}
 	g.s.mu.Lock()
-	threshold, caps := g.s.settings.Threshold, g.s.caps
+	caps := g.s.caps
 	g.s.mu.Unlock()
-	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}, History: g.s.history})
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: g.engineOptions(), History: g.s.history})
 	if err != nil {
 		return nil, err
 	}
@@ -499,11 +550,8 @@ func (g *suggestions) planLocked(ctx context.Context, view *workspace.View, targ
 		f := g.files[fc.Abs()]
 		var edits []workspace.TextEdit
 		for _, t := range targets {
-			if t.f != f {
-				continue
-			}
-			for _, h := range t.hunks {
-				edits = append(edits, workspace.TextEdit{Start: h.start, End: h.end, New: h.new})
+			if t.f == f {
+				edits = append(edits, workspace.TextEdit{Start: t.h.start, End: t.h.end, New: t.h.new})
 			}
 		}
 		slices.SortFunc(edits, func(a, b workspace.TextEdit) int { return cmp.Compare(a.Start, b.Start) })
@@ -548,8 +596,8 @@ func (g *suggestions) reject(ctx context.Context, arg json.RawMessage, command s
 	for _, p := range picks {
 		hs := p.hunks()
 		rejected += len(hs)
-		p.sg.drop(hs)
-		if len(p.sg.hunks) == 0 {
+		p.sg.remove(hs)
+		if len(p.sg.hunks) == 0 && len(p.sg.sent) == 0 {
 			gone += p.f.remove([]*suggestion{p.sg})
 		}
 		if !slices.Contains(touched, p.f) {

@@ -20,19 +20,19 @@ import (
 
 // suggestions are the pending suggestions of graft.suggest: the blocks of
 // an agent's answer, each shown where it would land in its target
-// document (a diagnostic over the region, code actions and code lenses
-// there) until the person applies or dismisses it.
+// document as hunks, its contiguous changes (a diagnostic over each, code
+// actions and code lenses there), until the person accepts or rejects
+// them, one by one or all at once.
 //
-// Every suggestion is resolved on its own against its document as it is,
-// and again after each change of the document, so that it follows the
-// buffer as the person edits it: the region it would change moves with
-// the lines above it, and a suggestion whose region no longer resolves
-// says why and cannot be applied. A suggestion whose change has landed
-// (the person made it by hand, or graft.apply applied the same block)
-// resolves as already applied, and goes as an applied one does: it is no
-// longer pending, and its diagnostic and lenses are cleared. Applying one
-// re-resolves it against the buffer version the edit is sent for: a
-// suggestion is never applied against a version it was not computed for.
+// Every hunk is resolved on its own against its document as it is, and
+// again after each change of the document, so that it follows the buffer
+// as the person edits it: it moves with the lines above it, and a hunk
+// whose lines no longer resolve says why and cannot be accepted. A hunk
+// whose change has landed (the person made it by hand, or graft.apply
+// applied the same block) resolves as already applied, and goes as an
+// accepted one does. Accepting a hunk resolves it again against the
+// buffer version its edit is sent for: a hunk is never applied against a
+// version it was not computed for.
 //
 // Handlers run one at a time, but the refreshes after a change run on
 // timers: mu guards everything below it.
@@ -70,45 +70,38 @@ type suggestedFile struct {
 }
 
 // A suggestion is one block of an answer, pending in its target file as
-// hunks: the block's contiguous changes, each accepted or rejected on its
-// own.
+// hunks: the block's contiguous changes (the engine's own, the plan's
+// FileChange.Edits), each accepted or rejected on its own.
 //
-// Once it first resolves, the block is pinned: block becomes the exact
-// edit of its region (the lines from its first change to its last, and
-// those it quoted) into that region with the pending hunks made, and the
-// hunks its changes, as edits of the region. Accepting a hunk makes it
-// part of the region's text; rejecting one drops it from the edit. Each
-// resolution of the pinned block, after the document changed, pins it
-// again on the text it found, and its changes, the engine's own (the
-// plan's FileChange.Edits), are the hunks.
+// Once the block resolves, each hunk is pinned: it becomes the exact edit
+// of its lines and the line on either side (of the part of a line it
+// changes, for a block that changes part of a line) into those lines with
+// the hunk made. Each hunk is then resolved on its own after the document
+// changes, and follows the buffer as suggestions do: a hunk stays valid
+// when the person edits elsewhere, between the hunks of its block
+// included, and when other hunks are accepted or rejected.
 type suggestion struct {
 	id string
-	// orig is the block as the answer wrote it, by which graft.suggest
-	// knows the same suggestion made again.
+	// orig is the block as the answer wrote it: what graft.suggest
+	// resolves, and by which it knows the same suggestion made again.
 	orig dialect.Block
-	// block is what is resolved: orig until it first resolves, then the
-	// pinned edit. Its line hint follows the buffer: the line the region
-	// starts on, or for an insertion the line it goes after, in the text
-	// last resolved.
-	block dialect.Block
-	// hunks are the pending changes, in the order of the text; nhunk
-	// numbers them.
-	hunks []*hunk
-	nhunk int
-	// pinned says block is pinned: it resolved once.
-	pinned bool
-	// strategy and score are how orig first resolved, which the pinned
-	// block, exact, does not tell.
-	strategy string
-	score    float64
-	// res is the block's last resolution, as graft.apply reports it.
+	// res is the block's resolution, as graft.apply reports it; once its
+	// hunks are made, its status says whether any is pending (applied),
+	// none (already applied: the suggestion is gone) or only stale ones
+	// (failed, and why the first does not apply).
 	res workspace.BlockResult
 	// start and end are the byte offsets, in the file's text, of the
-	// region the suggestion changes; for a stale one, where that region
-	// was last seen.
+	// region the block changes, where it resolved; rng is the range of
+	// the region, then of the hunks.
 	start, end int
 	rng        protocol.Range
-	summary    string
+	// hunks are the block's changes not yet accepted or rejected, in the
+	// order of the text; nhunk numbers them.
+	hunks []*hunk
+	nhunk int
+	// sent are the hunks accepted, which the editor said it applied, until
+	// the document is seen to hold them.
+	sent []*hunk
 }
 
 // pending reports whether the suggestion resolves in its file's text.
@@ -179,7 +172,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 	var touched []*suggestedFile
 	failed := -1
 	for i, b := range blocks {
-		sg := &suggestion{orig: b, block: b}
+		sg := &suggestion{orig: b}
 		sg.res = workspace.BlockResult{Index: i, Path: b.Path, Dialect: b.Dialect}
 		f, err := g.fileFor(view, b)
 		if err != nil && b.Err != nil {
@@ -234,7 +227,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			continue
 		}
 		f := files[i]
-		if old := f.same(sg.block); old != nil {
+		if old := f.same(sg.orig); old != nil {
 			// The same suggestion again: it stays one, as it was.
 			sg = old
 		} else {

@@ -547,7 +547,7 @@ func TestSuggestRegionDeleted(t *testing.T) {
 			t.Errorf("action %q offered for a suggestion that no longer applies", a.Title)
 		}
 	}
-	suggestAction(t, actions, "Reject suggestion")
+	suggestAction(t, actions, "Reject hunk")
 	if l := suggestList(t, e, path); len(l) != 1 || l[0].State != "stale" || l[0].Message == "" {
 		t.Errorf("graft.suggestions: %+v, want it stale with a reason", l)
 	}

@@ -49,7 +49,7 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 		f.mapper = workspace.NewMapper(f.text)
 	}
 	for _, sg := range f.list {
-		if err := g.resolveLocked(ctx, view, f, sg); err != nil {
+		if err := g.resolveHunksLocked(ctx, view, f, sg); err != nil {
 			return err
 		}
 	}
@@ -70,9 +70,10 @@ func sameVersion(a, b *int32) bool {
 	return *a == *b
 }
 
-// resolveLocked resolves sg against the text of f, which must be that of
-// f in view, and records the outcome in sg. It returns an error only when
-// ctx is done. g.mu is held.
+// resolveLocked resolves the block of sg, a suggestion being made,
+// against the text of f, which must be that of f in view, records the
+// outcome in sg, and makes its hunks of its changes. It returns an error
+// only when ctx is done. g.mu is held.
 func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f *suggestedFile, sg *suggestion) error {
 	stale := func(err error) {
 		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusFailed, err, err.Error()
@@ -83,11 +84,7 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 		stale(f.err)
 		return nil
 	}
-	g.s.mu.Lock()
-	threshold := g.s.settings.Threshold
-	g.s.mu.Unlock()
-	opt := engine.Options{Threshold: threshold}
-	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.block}, workspace.PlanOptions{Engine: opt, History: g.s.history})
+	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.orig}, workspace.PlanOptions{Engine: g.engineOptions(), History: g.s.history})
 	if err != nil {
 		return err
 	}
@@ -126,9 +123,21 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 		}
 	}
 	sg.rng = g.protocolRange(f, sg.start, trimLineBreak(f.text, sg.start, sg.end))
-	sg.summary = summarizeChange(f.text, fc.Edits)
-	g.pinLocked(f, sg, fc.Edits)
+	sg.hunks = nil
+	for _, e := range fc.Edits {
+		sg.nhunk++
+		h := &hunk{n: sg.nhunk, res: sg.res}
+		g.pinLocked(f, sg, h, e)
+		sg.hunks = append(sg.hunks, h)
+	}
 	return nil
+}
+
+// engineOptions returns the engine options of the server's settings.
+func (g *suggestions) engineOptions() engine.Options {
+	g.s.mu.Lock()
+	defer g.s.mu.Unlock()
+	return engine.Options{Threshold: g.s.settings.Threshold}
 }
 
 // trimLineBreak returns where a region's range ends: before the line break
@@ -167,27 +176,26 @@ func (g *suggestions) protocolRange(f *suggestedFile, start, end int) protocol.R
 	return protocol.Range{Start: pos(start), End: pos(end)}
 }
 
-// follow carries the places of f's suggestions from its text to new,
-// the text the document holds now: the region of each and its line hint
-// move with the lines inserted or deleted above it. An insertion whose
-// place was inside lines that changed loses it, and fails to resolve.
+// follow carries the places of f's hunks from its text to new, the text
+// the document holds now: the region each is pinned on, its line hint,
+// and where it was last seen move with the lines inserted or deleted
+// above them.
 func (f *suggestedFile) follow(new string) {
 	edits := lineDiffEdits(f.text, new)
+	shift := func(start, end int) (int, int, bool) {
+		s, lost := shiftOffset(edits, start)
+		e, _ := shiftOffset(edits, end)
+		return s, max(s, e), lost
+	}
 	for _, sg := range f.list {
-		start, lostStart := shiftOffset(edits, sg.start)
-		end, _ := shiftOffset(edits, sg.end)
-		sg.start, sg.end = start, max(start, end)
-		e := &sg.block.Edit
-		switch {
-		case e.Op == engine.OpInsert && (e.Line == 0 || e.Line == engine.AtEnd):
-			// The top and the end of the file stay where they are.
-		case e.Op == engine.OpInsert && lostStart:
-			sg.block.Err = &engine.Error{Reason: engine.ReasonInvalid,
-				Summary: "the lines around the place this insertion goes were changed: it no longer knows where it goes"}
-		case e.Op == engine.OpInsert:
-			e.Line = strings.Count(new[:start], "\n")
-		case e.Op == engine.OpReplace && !e.ReplaceAll && !lostStart:
-			e.Line = strings.Count(new[:start], "\n") + 1
+		sg.start, sg.end, _ = shift(sg.start, sg.end)
+		for _, h := range sg.hunks {
+			h.start, h.end, _ = shift(h.start, h.end)
+			ps, _, lost := shift(h.ps, h.ps)
+			h.ps = ps
+			if e := &h.block.Edit; e.Op == engine.OpReplace && !lost {
+				e.Line = strings.Count(new[:ps], "\n") + 1
+			}
 		}
 	}
 }

@@ -52,48 +52,37 @@ func (g *suggestions) forgetLocked(f *suggestedFile) {
 	}
 }
 
-// diagnostics returns the diagnostics that show sg: a hint over each
-// hunk, or while it no longer applies, a warning over its region saying
-// why.
+// diagnostics returns the diagnostics that show the hunks of sg: a hint
+// over each pending one, and over one that no longer applies, a warning
+// saying why.
 func (sg *suggestion) diagnostics() []protocol.Diagnostic {
-	if !sg.pending() {
-		return []protocol.Diagnostic{sg.staleDiagnostic()}
-	}
-	strategy, score := sg.how()
 	out := make([]protocol.Diagnostic, len(sg.hunks))
 	for i, h := range sg.hunks {
-		out[i] = sg.hunkDiagnostic(h, i, strategyOf(strategy, score))
+		out[i] = sg.hunkDiagnostic(h, i)
 	}
 	return out
 }
 
-// hunkDiagnostic returns the hint that shows h, the hunk i of sg.
-func (sg *suggestion) hunkDiagnostic(h *hunk, i int, strategy string) protocol.Diagnostic {
+// hunkDiagnostic returns the diagnostic that shows h, the hunk i of sg.
+func (sg *suggestion) hunkDiagnostic(h *hunk, i int) protocol.Diagnostic {
 	what := "Suggestion"
 	if len(sg.hunks) > 1 {
 		what = fmt.Sprintf("Suggestion, hunk %d of %d", i+1, len(sg.hunks))
 	}
-	return protocol.Diagnostic{
+	d := protocol.Diagnostic{
 		Range:    h.diag,
 		Severity: protocol.DiagnosticSeverityHint,
 		Source:   "graft",
 		Code:     "suggestion",
-		Message:  fmt.Sprintf("%s (%s): %s", what, strategy, h.summary),
 		Data:     map[string]string{"id": sg.hunkID(h), "block": sg.id},
 	}
-}
-
-// staleDiagnostic returns the warning that shows sg while it no longer
-// applies.
-func (sg *suggestion) staleDiagnostic() protocol.Diagnostic {
-	return protocol.Diagnostic{
-		Range:    sg.rng,
-		Severity: protocol.DiagnosticSeverityWarning,
-		Source:   "graft",
-		Code:     "suggestion",
-		Message:  "Suggestion no longer applies: " + strings.TrimSpace(sg.res.Message),
-		Data:     map[string]string{"id": sg.id, "block": sg.id},
+	if !h.pending() {
+		d.Severity = protocol.DiagnosticSeverityWarning
+		d.Message = what + " no longer applies: " + strings.TrimSpace(h.res.Message)
+		return d
 	}
+	d.Message = fmt.Sprintf("%s (%s): %s", what, strategyOf(sg.how(h)), h.summary)
+	return d
 }
 
 // strategyOf says how a block resolved: its strategy, with the score of a
@@ -174,8 +163,8 @@ func (g *suggestions) docFileLocked(ctx context.Context, d *openDoc) *suggestedF
 }
 
 // codeActions returns the actions of the hunks under r in d: "Accept
-// hunk", "Reject hunk", and "Accept all in file" and "Reject all in file";
-// over a suggestion that no longer applies, "Reject suggestion".
+// hunk", "Reject hunk", and "Accept all in file" and "Reject all in
+// file"; over a hunk that no longer applies, "Reject hunk" alone.
 func (g *suggestions) codeActions(ctx context.Context, d *openDoc, r protocol.Range) []protocol.CodeAction {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -186,30 +175,29 @@ func (g *suggestions) codeActions(ctx context.Context, d *openDoc, r protocol.Ra
 	uri := d.uri
 	pending := 0
 	for _, sg := range f.list {
-		if sg.pending() {
-			pending += len(sg.hunks)
+		for _, h := range sg.hunks {
+			if h.pending() {
+				pending++
+			}
 		}
 	}
 	var actions []protocol.CodeAction
 	for _, sg := range f.list {
-		if !sg.pending() {
-			if rangesTouch(sg.rng, r) {
-				actions = append(actions, protocol.CodeAction{
-					Title:       "Reject suggestion (it no longer applies)",
-					Kind:        protocol.QuickFix,
-					Diagnostics: []protocol.Diagnostic{sg.staleDiagnostic()},
-					Command:     suggestionCommand("Reject suggestion", cmdReject, uri, sg.id),
-				})
-			}
-			continue
-		}
-		strategy, score := sg.how()
 		for i, h := range sg.hunks {
 			if !rangesTouch(h.diag, r) {
 				continue
 			}
-			diag := sg.hunkDiagnostic(h, i, strategyOf(strategy, score))
+			diag := sg.hunkDiagnostic(h, i)
 			id := sg.hunkID(h)
+			if !h.pending() {
+				actions = append(actions, protocol.CodeAction{
+					Title:       "Reject hunk (it no longer applies)",
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{diag},
+					Command:     suggestionCommand("Reject hunk", cmdReject, uri, id),
+				})
+				continue
+			}
 			title := "Accept hunk: " + h.summary
 			actions = append(actions,
 				protocol.CodeAction{
@@ -264,8 +252,8 @@ func positionLess(p, q protocol.Position) bool {
 
 // codeLenses returns the lenses of d's hunks: "Accept" and "Reject" above
 // each pending one, "Accept all" and "Reject all" at the top of a document
-// with more than one, and above a suggestion that no longer applies, a
-// "Reject" that says so.
+// with more than one, and above a hunk that no longer applies, a "Reject"
+// that says so.
 func (g *suggestions) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLens {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -279,18 +267,17 @@ func (g *suggestions) codeLenses(ctx context.Context, d *openDoc) []protocol.Cod
 	var lenses []protocol.CodeLens
 	pending := 0
 	for _, sg := range f.list {
-		if !sg.pending() {
-			lenses = append(lenses, protocol.CodeLens{Range: line(sg.rng.Start.Line),
-				Command: suggestionCommand("Suggestion no longer applies: reject", cmdReject, d.uri, sg.id)})
-			continue
-		}
-		strategy, score := sg.how()
 		for _, h := range sg.hunks {
+			at, id := line(h.diag.Start.Line), sg.hunkID(h)
+			if !h.pending() {
+				lenses = append(lenses, protocol.CodeLens{Range: at,
+					Command: suggestionCommand("Suggestion no longer applies: reject", cmdReject, d.uri, id)})
+				continue
+			}
 			pending++
-			at := line(h.diag.Start.Line)
 			lenses = append(lenses,
-				protocol.CodeLens{Range: at, Command: suggestionCommand(fmt.Sprintf("Accept (%s)", strategyOf(strategy, score)), cmdAccept, d.uri, sg.hunkID(h))},
-				protocol.CodeLens{Range: at, Command: suggestionCommand("Reject", cmdReject, d.uri, sg.hunkID(h))})
+				protocol.CodeLens{Range: at, Command: suggestionCommand(fmt.Sprintf("Accept (%s)", strategyOf(sg.how(h))), cmdAccept, d.uri, id)},
+				protocol.CodeLens{Range: at, Command: suggestionCommand("Reject", cmdReject, d.uri, id)})
 		}
 	}
 	slices.SortStableFunc(lenses, func(a, b protocol.CodeLens) int { return cmp.Compare(a.Range.Start.Line, b.Range.Start.Line) })
