@@ -42,6 +42,10 @@ type hunk struct {
 	start, end int
 	rng, diag  protocol.Range
 	summary    string
+	// moved says the last change of the text left the hunk's region as
+	// it was, moved at most: the hunk stands where it was moved to, as it
+	// was last resolved.
+	moved bool
 }
 
 // pending reports whether the hunk resolves in its file's text.
@@ -205,6 +209,15 @@ func (g *suggestions) resolveHunksLocked(ctx context.Context, view *workspace.Vi
 			stale(f.err)
 			continue
 		}
+		if h.moved && h.end <= len(f.text) && f.text[h.start:h.end] == h.old {
+			// Its lines are as they were: pinned again where they are,
+			// without resolving it. Accepting it resolves it all the same.
+			h.moved = false
+			g.pinLocked(f, sg, h, workspace.TextEdit{Start: h.start, End: h.end, New: h.new})
+			hunks = append(hunks, h)
+			continue
+		}
+		h.moved = false
 		res, err := workspace.Plan(ctx, view, []dialect.Block{h.block}, opt)
 		if err != nil {
 			return err

@@ -443,3 +443,36 @@ func TestHunksAliases(t *testing.T) {
 		t.Errorf("buffer:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestHunksEditedInside changes the lines of one hunk by hand: that hunk
+// no longer applies and says why, the other of its block stays pending
+// and is accepted as it was.
+func TestHunksEditedInside(t *testing.T) {
+	dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
+	e, path, h := hunksStart(t, lsptest.VSCode(dir), dir)
+	if err := e.Edit(path, &h[1].Range, "\treturn 4\n"); err != nil {
+		t.Fatal(err)
+	}
+	l := hunksList(t, e, nil)
+	if len(l) != 2 || l[0].ID != h[0].ID || l[0].State != "pending" || l[1].ID != h[1].ID || l[1].State != "stale" || l[1].Message == "" {
+		t.Fatalf("graft.suggestions after editing the second hunk's line: %+v, want the first pending, the second stale", l)
+	}
+	if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool {
+		return len(ds) == 2 && hunksOnLine(ds[0], 3) && ds[1].Severity == protocol.DiagnosticSeverityWarning
+	}, suggestWait); err != nil {
+		t.Fatal(err)
+	}
+	var accepted hunksAccepted
+	suggestExecute(t, e, "graft.accept", map[string]any{"id": h[1].ID}, &accepted)
+	if accepted.Applied || accepted.FailureReason == "" || len(e.AppliedEdits()) != 0 {
+		t.Fatalf("accepting the stale hunk: %+v, want a refusal saying why, nothing sent", accepted)
+	}
+	suggestExecute(t, e, "graft.accept", map[string]any{"uri": lsptest.URI(path)}, &accepted)
+	edited := strings.Replace(hunksMainGo, hunksOld2, "\treturn 4\n", 1)
+	if want := strings.Replace(edited, hunksOld1, hunksNew1, 1); !accepted.Applied || e.Text(path) != want || !slices.Equal(accepted.Accepted, []string{h[0].ID}) {
+		t.Fatalf("accepting all in the document: %+v\n%s\nwant the pending hunk alone:\n%s", accepted, e.Text(path), want)
+	}
+	if l := hunksList(t, e, nil); len(l) != 1 || l[0].ID != h[1].ID || l[0].State != "stale" {
+		t.Errorf("left %+v, want the stale hunk", l)
+	}
+}

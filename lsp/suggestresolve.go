@@ -41,7 +41,15 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 	if f.mapper != nil && err == nil && f.err == nil && doc.Text == f.text && sameVersion(version, f.version) {
 		return nil
 	}
-	if f.mapper != nil && err == nil && f.err == nil && doc.Text != f.text {
+	// A pending hunk that the change leaves as it was, moved at most,
+	// stands where follow puts it, and need not be resolved again.
+	carry := f.mapper != nil && err == nil && f.err == nil
+	for _, sg := range f.list {
+		for _, h := range sg.hunks {
+			h.moved = carry && h.pending()
+		}
+	}
+	if carry && doc.Text != f.text {
 		f.follow(doc.Text)
 	}
 	f.text, f.version, f.err = doc.Text, version, err
@@ -179,7 +187,8 @@ func (g *suggestions) protocolRange(f *suggestedFile, start, end int) protocol.R
 // follow carries the places of f's hunks from its text to new, the text
 // the document holds now: the region each is pinned on, its line hint,
 // and where it was last seen move with the lines inserted or deleted
-// above them.
+// above them. A hunk whose region the change touches is moved no more
+// (moved false): it must be resolved again.
 func (f *suggestedFile) follow(new string) {
 	edits := lineDiffEdits(f.text, new)
 	shift := func(start, end int) (int, int, bool) {
@@ -187,9 +196,20 @@ func (f *suggestedFile) follow(new string) {
 		e, _ := shiftOffset(edits, end)
 		return s, max(s, e), lost
 	}
+	// touched reports whether the change touches the region [ps, pe) of
+	// the text: changes or inserts lines inside it.
+	touched := func(ps, pe int) bool {
+		for _, e := range edits {
+			if e.Start < pe && e.End > ps || e.Start == e.End && e.Start > ps && e.Start < pe {
+				return true
+			}
+		}
+		return ps == pe
+	}
 	for _, sg := range f.list {
 		sg.start, sg.end, _ = shift(sg.start, sg.end)
-		for _, h := range sg.hunks {
+		for _, h := range slices.Concat(sg.hunks, sg.sent) {
+			h.moved = h.moved && !touched(h.ps, h.ps+len(h.block.Old))
 			h.start, h.end, _ = shift(h.start, h.end)
 			ps, _, lost := shift(h.ps, h.ps)
 			h.ps = ps
