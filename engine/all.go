@@ -101,6 +101,6 @@ func (r *resolver) standingAll(at []int, n int, why string) *Match {
 		StartLine:      a,
 		EndLine:        b,
 		AlreadyApplied: true,
-		Notes:          []string{fmt.Sprintf("already applied at lines %d-%d: %s; nothing changed", a, b, why)},
+		Notes:          []string{fmt.Sprintf("already applied at %s: %s; nothing changed", d.linesWord(a, b), why)},
 	}
 }

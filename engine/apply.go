@@ -115,6 +115,6 @@ func (d *document) insert(after int, text string) (*Match, error) {
 		StartLine: after + 1,
 		EndLine:   after,
 		Changes:   []Change{{Start: at, End: at, Text: d.endings(at, at, body)}},
-		Notes:     []string{fmt.Sprintf("inserted %d line(s) after line %d", strings.Count(strings.TrimSuffix(body, "\n"), "\n")+1, after)},
+		Notes:     []string{fmt.Sprintf("inserted %d line(s) after line %d", strings.Count(strings.TrimSuffix(body, "\n"), "\n")+1, d.shown(after))},
 	}, nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/bits"
 	"slices"
 	"sort"
@@ -29,12 +30,11 @@ type Document struct {
 	// the tests resolve both ways and expect the same.
 	exhaustive bool
 	// base is the document of the text the first of the edits applied to
-	// reach this one was resolved against (nil: this one's), and moved
-	// records how those edits moved its lines. What changed since an
-	// earlier version is judged against base: the changes of the same
-	// answer's earlier blocks are not history.
-	base  *document
-	moved LineMap
+	// reach this one was resolved against (nil: this one's); its
+	// document's moved records how those edits moved its lines. What
+	// changed since an earlier version is judged against base: the
+	// changes of the same answer's earlier blocks are not history.
+	base *document
 }
 
 // NewDocument prepares text for resolving edits against it.
@@ -67,7 +67,7 @@ func (doc *Document) Apply(m *Match) *Document {
 	}
 	nd, a, b, k := doc.d.edited(m.Apply(doc.d.text), lo, hi)
 	next := &Document{d: nd, base: doc.origin()}
-	next.moved = append(append(make(LineMap, 0, len(doc.moved)+1), doc.moved...), lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(doc.d.text)})
+	nd.moved = append(append(make(LineMap, 0, len(doc.d.moved)+1), doc.d.moved...), lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(doc.d.text)})
 	if doc.ix != nil {
 		next.ix = doc.ix.edited(nd, a, b, k)
 	}
@@ -94,6 +94,39 @@ type document struct {
 
 	lf      string // the text without BOM, every "\r\n" turned into "\n"
 	lfStart []int  // start of each line in lf; nil when lf is the body itself
+
+	// moved records how the edits applied to reach this text from the
+	// one a person sees (the file before an answer) moved its lines; nil
+	// for that text itself.
+	moved LineMap
+}
+
+// shown returns the 1-based line of the text the person sees for line,
+// a 1-based line of d: every line number a message gives counts the lines
+// of the file as the person sees it, before the answer's earlier blocks
+// moved them. A line an earlier block wrote is shown as the first line
+// of what that block replaced.
+func (d *document) shown(line int) int {
+	if len(d.moved) == 0 {
+		return line
+	}
+	a, _ := d.moved.Back(line, line)
+	return a
+}
+
+// linesWord names the lines a-b of d, 1-based, as the person sees them:
+// "lines 12-15".
+func (d *document) linesWord(a, b int) string {
+	a, b = d.shownSpan(a, b)
+	return fmt.Sprintf("lines %d-%d", a, b)
+}
+
+// shownSpan is shown for the lines a-b, 1-based, both included.
+func (d *document) shownSpan(a, b int) (int, int) {
+	if len(d.moved) == 0 {
+		return a, b
+	}
+	return d.moved.Back(a, b)
 }
 
 func newDocument(text string) *document { return splitDocument(text, nil, nil) }

@@ -105,6 +105,12 @@ func checkApply(t *testing.T, text string, m *Match) {
 	got := doc.Apply(m)
 	want := NewDocument(m.Apply(text))
 	want.index()
+	// The new text's lines are those of a new document, but for how the
+	// edit moved them from the text as it was.
+	if len(got.d.moved) != 1 {
+		t.Fatalf("%q with %+v: the document records %d edits that moved its lines, want 1", text, m.Changes, len(got.d.moved))
+	}
+	want.d.moved = got.d.moved
 	if !reflect.DeepEqual(got.d, want.d) {
 		t.Fatalf("%q with %+v: the document is\n%+v\nwant\n%+v", text, m.Changes, got.d, want.d)
 	}

@@ -158,17 +158,17 @@ func checkSimilarEnough(r *resolver, f *fuzzyDecision) *Error {
 	}
 	e := &Error{
 		Reason: ReasonBelowThreshold,
-		Summary: fmt.Sprintf("no place is similar enough: the best, lines %d-%d, is %.0f%% similar and %.0f%% is needed",
-			best.first+1, best.last+1, 100*best.score, 100*f.thr),
+		Summary: fmt.Sprintf("no place is similar enough: the best, %s, is %.0f%% similar and %.0f%% is needed",
+			r.d.linesWord(best.first+1, best.last+1), 100*best.score, 100*f.thr),
 	}
 	if best.score >= f.thr {
-		e.Summary = fmt.Sprintf("no place is similar enough: at the best, lines %d-%d, only %.0f%% of the search is nearly as written; read the file again",
-			best.first+1, best.last+1, 100*best.cover)
+		e.Summary = fmt.Sprintf("no place is similar enough: at the best, %s, only %.0f%% of the search is nearly as written; read the file again",
+			r.d.linesWord(best.first+1, best.last+1), 100*best.cover)
 	}
 	if best.score < 0.5 {
 		e.Reason = ReasonNotFound
-		e.Summary = fmt.Sprintf("not found: nothing in the file resembles the search; the closest, lines %d-%d, is %.0f%% similar",
-			best.first+1, best.last+1, 100*best.score)
+		e.Summary = fmt.Sprintf("not found: nothing in the file resembles the search; the closest, %s, is %.0f%% similar",
+			r.d.linesWord(best.first+1, best.last+1), 100*best.score)
 	}
 	// Show the most similar places first; the cheapest alignment
 	// (best) may be a short one.
@@ -190,8 +190,8 @@ func checkAllCompared(r *resolver, f *fuzzyDecision) *Error {
 	if !f.c.truncated || best.cover >= 1 && best.score >= 0.98 {
 		return nil
 	}
-	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles more places than are compared (the best, lines %d-%d, is %.0f%% similar); quote lines that are unique to the place to change",
-		best.first+1, best.last+1, 100*best.score)
+	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles more places than are compared (the best, %s, is %.0f%% similar); quote lines that are unique to the place to change",
+		r.d.linesWord(best.first+1, best.last+1), 100*best.score)
 	e.Candidates = append(e.Candidates, r.candidate(f.s, best))
 	return e
 }
@@ -221,16 +221,16 @@ func checkOnePlace(r *resolver, f *fuzzyDecision) *Error {
 		var places []string
 		for _, t := range tied {
 			e.Candidates = append(e.Candidates, r.candidate(f.s, t))
-			places = append(places, fmt.Sprintf("lines %d-%d (%.0f%%)", t.first+1, t.last+1, 100*t.score))
+			places = append(places, fmt.Sprintf("%s (%.0f%%)", r.d.linesWord(t.first+1, t.last+1), 100*t.score))
 		}
 		e.Summary = fmt.Sprintf("ambiguous: the search resembles %d places about equally: %s; quote lines that tell them apart, or give a line number", len(tied), strings.Join(places, ", "))
 		if f.rd.hint > 0 {
-			e.Summary += fmt.Sprintf(" (line hint %d is not clearly closer to one)", f.rd.hint)
+			e.Summary += fmt.Sprintf(" (line hint %d is not clearly closer to one)", r.d.shown(f.rd.hint))
 		}
 		return e
 	}
 	f.chosen = tied[k]
-	f.note = byHintNote(f.rd.hint, spans[k], len(tied))
+	f.note = byHintNote(r.d, f.rd.hint, spans[k], len(tied))
 	return nil
 }
 
@@ -241,8 +241,8 @@ func checkNotMoved(r *resolver, f *fuzzyDecision) *Error {
 	if j < 0 {
 		return nil
 	}
-	e := refuse(ReasonAmbiguous, "ambiguous: the search's line %q is at line %d of the file, but the place most like the search, lines %d-%d, has another line there; the code may have changed or moved: read the file again",
-		strings.TrimSpace(f.s[j].text), at+1, f.chosen.first+1, f.chosen.last+1)
+	e := refuse(ReasonAmbiguous, "ambiguous: the search's line %q is at line %d of the file, but the place most like the search, %s, has another line there; the code may have changed or moved: read the file again",
+		strings.TrimSpace(f.s[j].text), r.d.shown(at+1), r.d.linesWord(f.chosen.first+1, f.chosen.last+1))
 	e.Candidates = append(e.Candidates, r.candidate(f.s, f.chosen))
 	e.line = at + 1
 	return e
@@ -285,12 +285,12 @@ func checkNoTwin(r *resolver, f *fuzzyDecision) *Error {
 	}
 	spans := []Span{{chosen.first + 1, chosen.last + 1}, {twin.first + 1, twin.last + 1}}
 	if !r.hintPicks(spans, f.rd.hint, 0) {
-		e := refuse(ReasonAmbiguous, "ambiguous: the search resembles lines %d-%d and lines %d-%d, which differ where the search matches neither (its line %q); quote the lines as the file has them, or give a line number",
-			chosen.first+1, chosen.last+1, twin.first+1, twin.last+1, strings.TrimSpace(f.s[line].text))
+		e := refuse(ReasonAmbiguous, "ambiguous: the search resembles %s and %s, which differ where the search matches neither (its line %q); quote the lines as the file has them, or give a line number",
+			r.d.linesWord(chosen.first+1, chosen.last+1), r.d.linesWord(twin.first+1, twin.last+1), strings.TrimSpace(f.s[line].text))
 		e.Candidates = append(e.Candidates, r.candidate(f.s, chosen), r.candidate(f.s, twin))
 		return e
 	}
-	f.note = fmt.Sprintf("line hint %d chose lines %d-%d over their twin, lines %d-%d", f.rd.hint, chosen.first+1, chosen.last+1, twin.first+1, twin.last+1)
+	f.note = fmt.Sprintf("line hint %d chose %s over their twin, %s", r.d.shown(f.rd.hint), r.d.linesWord(chosen.first+1, chosen.last+1), r.d.linesWord(twin.first+1, twin.last+1))
 	return nil
 }
 
@@ -471,12 +471,11 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		if o.kind != opPair || o.dist == 0 {
 			continue
 		}
-		f, t, ok := renamed(s[o.s].text, ix.text(o.f))
+		f, t, part, ok := renamedBy(s[o.s].text, ix.text(o.f))
 		if !ok {
 			continue
 		}
-		k := sub{}
-		k.from, k.to = differingPart(f, t)
+		k := sub{part[0], part[1]}
 		sn := by[k]
 		if sn == nil {
 			sn = &seen{from: f, to: t}
@@ -488,6 +487,32 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		}
 	}
 	return "", "", ""
+}
+
+// renamedBy returns the first word of a (the model's line) that b (the
+// file's) has another in place of, that other, and the part by which they
+// differ, when the two lines are the same tokens but for words that all
+// differ by that same part: "Int32 int32" for "Int64 int64", or one word
+// renamed wherever it stands (see renamed). White space does not count.
+func renamedBy(a, b string) (from, to string, part [2]string, ok bool) {
+	same := eachTokenPair(a, b, func(x, y string) bool {
+		if x == y {
+			return true
+		}
+		if !isWordByte(x[0]) || !isWordByte(y[0]) {
+			return false
+		}
+		p, q := differingPart(x, y)
+		if from == "" {
+			from, to, part = x, y, [2]string{p, q}
+			return true
+		}
+		return part == [2]string{p, q}
+	})
+	if !same || from == "" {
+		return "", "", [2]string{}, false
+	}
+	return from, to, part, true
 }
 
 // differingPart returns what is left of two words without the start and
@@ -669,7 +694,7 @@ func (r *resolver) candidate(s []sline, reg *region) Candidate {
 		file.WriteString(r.d.line(f))
 		file.WriteByte('\n')
 	}
-	diff := udiff.Unified("search", fmt.Sprintf("file lines %d-%d", reg.first+1, reg.last+1), search.String(), file.String())
+	diff := udiff.Unified("search", "file "+r.d.linesWord(reg.first+1, reg.last+1), search.String(), file.String())
 	return Candidate{StartLine: reg.first + 1, EndLine: reg.last + 1, Score: reg.score, Diff: clip(diff, 40)}
 }
 
@@ -691,8 +716,8 @@ func firstDistinct(s []sline) string {
 	return ""
 }
 
-func byHintNote(hint int, s Span, n int) string {
-	return fmt.Sprintf("line hint %d chose lines %d-%d among %d equally good places", hint, s.StartLine, s.EndLine, n)
+func byHintNote(d *document, hint int, s Span, n int) string {
+	return fmt.Sprintf("line hint %d chose %s among %d equally good places", d.shown(hint), d.linesWord(s.StartLine, s.EndLine), n)
 }
 
 // place merges the model's change into a region and builds the match.

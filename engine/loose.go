@@ -54,7 +54,7 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 		return nil, err, true
 	}
 	if len(hits) > 1 {
-		m.Notes = append(m.Notes, byHintNote(rd.hint, spans[pick], len(hits)))
+		m.Notes = append(m.Notes, byHintNote(r.d, rd.hint, spans[pick], len(hits)))
 	}
 	return m, nil, true
 }
@@ -250,7 +250,7 @@ func (r *resolver) fragment(h looseHit, rd reading, strategy string) (*Match, *E
 	if h.align != nil {
 		return nil, &Error{
 			Reason:  ReasonConflict,
-			Summary: fmt.Sprintf("conflict at line %d: the edit changes a part of the line that differs in the file from the model's copy", d.lineAt(h.start)+1),
+			Summary: fmt.Sprintf("conflict at line %d: the edit changes a part of the line that differs in the file from the model's copy", d.shown(d.lineAt(h.start)+1)),
 			Detail:  fmt.Sprintf("the file reads:\n  %s\nthe model's copy reads:\n  %s\nand the model changes it to:\n  %s\n", file, rd.old, rd.new),
 		}
 	}

@@ -43,6 +43,12 @@ type Match struct {
 func (m *Match) Apply(text string) string {
 	changes := append([]Change(nil), m.Changes...)
 	sort.SliceStable(changes, func(i, j int) bool { return changes[i].Start < changes[j].Start })
+	return ApplyChanges(text, changes)
+}
+
+// ApplyChanges returns text with the changes made, which must be in order
+// and apart.
+func ApplyChanges(text string, changes []Change) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	at := 0

@@ -482,39 +482,99 @@ func (m *merger) renamedKept(o op) error {
 	if !ok {
 		return nil
 	}
-	if m.dropped == nil {
-		m.dropped, m.added = map[string]int{}, map[string]int{}
-		count := func(line string, into map[string]int, by int) {
-			for i := 0; ; {
-				var w string
-				if w, i = nextToken(line, i); w == "" {
-					return
-				}
-				if isWordByte(w[0]) {
-					into[w] += by
-				}
-			}
-		}
-		for _, hk := range m.hs {
-			for j := hk.sa; j < hk.sb; j++ {
-				count(m.s[j].text, m.dropped, 1)
-				count(m.s[j].text, m.added, -1)
-			}
-			for i := hk.ta; i < hk.tb; i++ {
-				count(m.t[i], m.dropped, -1)
-				count(m.t[i], m.added, 1)
-			}
-		}
-	}
+	m.changeWords()
 	if m.dropped[to] <= 0 || m.added[from] <= 0 {
 		return nil
 	}
 	return &Error{
 		Reason: ReasonConflict,
 		Summary: fmt.Sprintf("conflict at line %d: the model's copy of the line has %q where the file has %q, and its change renames %q to %q on other lines; the line would keep the old name: quote it as the file has it",
-			o.f+1, from, to, to, from),
-		Detail: fmt.Sprintf("file line %d now reads:\n  %s\nthe model's copy of it, which the edit leaves unchanged, reads:\n  %s\n", o.f+1, m.ix.text(o.f), m.s[o.s].text),
+			m.ix.d.shown(o.f+1), from, to, to, from),
+		Detail: fmt.Sprintf("file line %d now reads:\n  %s\nthe model's copy of it, which the edit leaves unchanged, reads:\n  %s\n", m.ix.d.shown(o.f+1), m.ix.text(o.f), m.s[o.s].text),
 	}
+}
+
+// changeWords counts, once, the words the model's change takes out of its
+// search lines (dropped) and puts into its replacement (added).
+func (m *merger) changeWords() {
+	if m.dropped != nil {
+		return
+	}
+	m.dropped, m.added = map[string]int{}, map[string]int{}
+	count := func(line string, into map[string]int, by int) {
+		for i := 0; ; {
+			var w string
+			if w, i = nextToken(line, i); w == "" {
+				return
+			}
+			if isWordByte(w[0]) {
+				into[w] += by
+			}
+		}
+	}
+	for _, hk := range m.hs {
+		for j := hk.sa; j < hk.sb; j++ {
+			count(m.s[j].text, m.dropped, 1)
+			count(m.s[j].text, m.added, -1)
+		}
+		for i := hk.ta; i < hk.tb; i++ {
+			count(m.t[i], m.dropped, -1)
+			count(m.t[i], m.added, 1)
+		}
+	}
+}
+
+// renamedMissing refuses a line the model keeps that is not in the file
+// but would be a line of the region, or beside it, with the name the
+// model's change renames elsewhere put back: the model wrote the line as
+// it would be after its rename, and the alignment, short of that line,
+// may have shifted the rename onto lines it did not mean (a list that
+// repeats "- *fma_op").
+func (m *merger) renamedMissing(o op) error {
+	line := m.s[o.s].text
+	m.changeWords()
+	for to, n := range m.dropped {
+		if n <= 0 {
+			continue
+		}
+		for from, k := range m.added {
+			if k <= 0 || !strings.Contains(line, from) {
+				continue
+			}
+			key, _, _ := looseKey(renameWord(line, from, to))
+			for f := max(0, m.r.first-1); f <= min(m.ix.lineCount()-1, m.r.last+1); f++ {
+				if m.ix.keyOf(f) == key {
+					return &Error{
+						Reason: ReasonConflict,
+						Summary: fmt.Sprintf("conflict: the model's copy has a line the file does not, %q, which the file has at line %d with %q for %q, the rename the edit makes on other lines; quote the lines as the file has them",
+							strings.TrimSpace(line), m.ix.d.shown(f+1), to, from),
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// renameWord returns line with every word from replaced by to.
+func renameWord(line, from, to string) string {
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		j := i + 1
+		if isWordByte(line[i]) {
+			for j < len(line) && isWordByte(line[j]) {
+				j++
+			}
+			if line[i:j] == from {
+				b.WriteString(to)
+				i = j
+				continue
+			}
+		}
+		b.WriteString(line[i:j])
+		i = j
+	}
+	return b.String()
 }
 
 // agrees reports whether the model's change already holds the file's
@@ -532,7 +592,7 @@ func (m *merger) agrees(h, f int) bool {
 func (m *merger) searchOnly(o op) error {
 	h := m.hunkOf[o.s]
 	if h < 0 {
-		return nil
+		return m.renamedMissing(o)
 	}
 	m.enter(h)
 	l := &m.s[o.s]
@@ -605,7 +665,7 @@ func (m *merger) blankBefore(side blankSide) int {
 func (m *merger) conflict(h, f, s int) error {
 	hk := m.hs[h]
 	var b strings.Builder
-	fmt.Fprintf(&b, "file line %d now reads:\n  %s\n", f+1, m.ix.text(f))
+	fmt.Fprintf(&b, "file line %d now reads:\n  %s\n", m.ix.d.shown(f+1), m.ix.text(f))
 	if s >= 0 {
 		fmt.Fprintf(&b, "the model's copy of it reads:\n  %s\n", m.s[s].text)
 	} else {
@@ -620,7 +680,7 @@ func (m *merger) conflict(h, f, s int) error {
 	}
 	return &Error{
 		Reason:  ReasonConflict,
-		Summary: fmt.Sprintf("conflict at line %d: the edit changes a line that differs in the file from the model's copy", f+1),
+		Summary: fmt.Sprintf("conflict at line %d: the edit changes a line that differs in the file from the model's copy", m.ix.d.shown(f+1)),
 		Detail:  b.String(),
 	}
 }

@@ -38,6 +38,17 @@ func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
 	if m != nil {
 		m.Changes = finer(doc.d.text, m.Changes)
 	}
+	if re, ok := err.(*Error); ok && len(doc.d.moved) > 0 && len(re.Candidates) > 0 {
+		// The candidates' lines, as every line a message gives, count
+		// the lines the person sees (see document.shown).
+		shown := *re
+		shown.Candidates = append([]Candidate(nil), re.Candidates...)
+		for k := range shown.Candidates {
+			c := &shown.Candidates[k]
+			c.StartLine, c.EndLine = doc.d.shownSpan(c.StartLine, c.EndLine)
+		}
+		err = &shown
+	}
 	return m, err
 }
 
@@ -80,7 +91,7 @@ func (doc *Document) ResolveAfter(e Edit, opt Options, lines LineMap) (*Match, e
 // replace resolves an OpReplace edit.
 func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	if len(e.Scope) > 0 || e.EndOfFile {
-		m, err := resolveWithin(doc.d.text, e, opt)
+		m, err := resolveWithin(doc.d, e, opt)
 		return doc.d.standing(m, opt), err
 	}
 	doc.resolves++
@@ -421,7 +432,7 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 		m = r.splice(start, end, rd.new, strategy, 1)
 	}
 	if len(at) > 1 {
-		m.Notes = append(m.Notes, fmt.Sprintf("line hint %d chose lines %d-%d among %d identical places", rd.hint, spans[pick].StartLine, spans[pick].EndLine, len(at)))
+		m.Notes = append(m.Notes, fmt.Sprintf("line hint %d chose %s among %d identical places", d.shown(rd.hint), d.linesWord(spans[pick].StartLine, spans[pick].EndLine), len(at)))
 	}
 	return m, nil, true
 }
@@ -496,7 +507,7 @@ func (r *resolver) choose(spans []Span, hint int, what string) (int, *Error) {
 	for _, s := range spans {
 		e.Candidates = append(e.Candidates, Candidate{StartLine: s.StartLine, EndLine: s.EndLine, Score: 1})
 		if len(places) < 5 {
-			places = append(places, fmt.Sprintf("lines %d-%d", s.StartLine, s.EndLine))
+			places = append(places, r.d.linesWord(s.StartLine, s.EndLine))
 		}
 	}
 	more := ""
@@ -505,7 +516,7 @@ func (r *resolver) choose(spans []Span, hint int, what string) (int, *Error) {
 	}
 	e.Summary = fmt.Sprintf("ambiguous: %s %d%s times (%s); quote more lines around the place to change, or give its line number", what, len(spans), more, strings.Join(places, ", "))
 	if hint > 0 {
-		e.Summary += fmt.Sprintf("; line hint %d is not clearly closer to one of them", hint)
+		e.Summary += fmt.Sprintf("; line hint %d is not clearly closer to one of them", r.d.shown(hint))
 	}
 	return -1, e
 }

@@ -14,8 +14,8 @@ type section struct{ lo, hi int }
 // before it opened, and Old is resolved in each section that remains as if
 // it were the whole file. Old must resolve in exactly one of them, unless
 // the line hint picks one.
-func resolveWithin(text string, e Edit, opt Options) (*Match, error) {
-	d := newDocument(text)
+func resolveWithin(d *document, e Edit, opt Options) (*Match, error) {
+	text := d.text
 	secs := []section{{0, d.lineCount()}}
 	for _, sc := range e.Scope {
 		secs = scopeSections(d, secs, sc)
@@ -62,7 +62,7 @@ func resolveWithin(text string, e Edit, opt Options) (*Match, error) {
 	case 1:
 		m := hits[0].m
 		if len(e.Scope) > 0 {
-			m.Notes = append(m.Notes, fmt.Sprintf("inside the scope %q opened at line %d", strings.TrimSpace(e.Scope[len(e.Scope)-1]), hits[0].sec.lo))
+			m.Notes = append(m.Notes, fmt.Sprintf("inside the scope %q opened at line %d", strings.TrimSpace(e.Scope[len(e.Scope)-1]), d.shown(hits[0].sec.lo)))
 		}
 		return m, nil
 	}
@@ -70,7 +70,7 @@ func resolveWithin(text string, e Edit, opt Options) (*Match, error) {
 	var places []string
 	for k, h := range hits {
 		spans[k] = Span{h.m.StartLine, h.m.EndLine}
-		places = append(places, fmt.Sprintf("lines %d-%d", h.m.StartLine, h.m.EndLine))
+		places = append(places, d.linesWord(h.m.StartLine, h.m.EndLine))
 	}
 	if k, ok := byHint(spans, e.Line); ok {
 		return hits[k].m, nil
@@ -90,7 +90,26 @@ func resolveIn(text string, d *document, sec section, e Edit, opt Options) (*Mat
 	} else {
 		e.Line = 0
 	}
-	m, err := Resolve(text[base:d.offsetOfLine(sec.hi)], e, opt)
+	in := NewDocument(text[base:d.offsetOfLine(sec.hi)])
+	// The section's messages count the lines of the file as the person
+	// sees it: the lines above the section, and the edits that moved
+	// them, are mapped back.
+	in.d.moved = d.moved
+	if sec.lo > 0 {
+		in.d.moved = append(append(LineMap(nil), d.moved...), lineShift{start: 1, end: sec.lo, delta: -sec.lo})
+	}
+	m, err := in.resolve(e, opt)
+	if re, ok := err.(*Error); ok && len(re.Candidates) > 0 {
+		// The candidates are in the section's lines: those of d here, and
+		// Resolve maps d's to the person's.
+		shifted := *re
+		shifted.Candidates = append([]Candidate(nil), re.Candidates...)
+		for k := range shifted.Candidates {
+			shifted.Candidates[k].StartLine += sec.lo
+			shifted.Candidates[k].EndLine += sec.lo
+		}
+		err = &shifted
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +140,7 @@ func resolveTail(text string, d *document, sec section, e Edit, opt Options) (*M
 		case err == nil && m.EndLine-1 >= last:
 			return m, nil
 		case err == nil:
-			err = refuse(ReasonNotFound, "not found: the search is not at the end of the file (it matched lines %d-%d)", m.StartLine, m.EndLine)
+			err = refuse(ReasonNotFound, "not found: the search is not at the end of the file (it matched %s)", d.linesWord(m.StartLine, m.EndLine))
 		}
 		if firstErr == nil {
 			firstErr = err

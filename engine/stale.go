@@ -65,10 +65,10 @@ func (doc *Document) stale(e Edit, m *Match, err error, history []Version) (*Mat
 		// answer was written against: never stale.
 		return nil, nil
 	}
-	if m != nil && len(doc.moved) > 0 {
+	if m != nil && len(d.moved) > 0 {
 		// Where the match landed, in the lines of the answer's text.
 		bm := *m
-		bm.StartLine, bm.EndLine = doc.moved.Back(m.StartLine, m.EndLine)
+		bm.StartLine, bm.EndLine = d.shownSpan(m.StartLine, m.EndLine)
 		m = &bm
 	}
 	var cur []string // the lines of the answer's text, split once
@@ -168,8 +168,8 @@ func (doc *Document) madeSince(v Version, vl, cur []string, va int, old, new str
 	return &Match{
 		Strategy:       "history",
 		Score:          1,
-		StartLine:      doc.moved.forward(a),
-		EndLine:        doc.moved.forward(b),
+		StartLine:      doc.d.moved.forward(a),
+		EndLine:        doc.d.moved.forward(b),
 		AlreadyApplied: true,
 		Notes: []string{fmt.Sprintf("already applied at lines %d-%d: the change made to these lines since %s is this edit's; nothing changed",
 			a, b, v.Name)},
@@ -242,16 +242,22 @@ func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Er
 	vb := min(len(vl), va+len(s))
 	// The search's lines are the version's, one for one: the edit's change
 	// is the change from its search to its replacement, at line va.
-	edit := diff(s, t)
-	made := make([]string, 0, len(vl)-(vb-va)+len(t))
-	made = append(append(append(made, vl[:va]...), t...), vl[vb:]...)
-	for i := range edit {
-		edit[i].Start += va
-		edit[i].End += va
-		edit[i].ReplStart += va
-		edit[i].ReplEnd += va
+	change := func() ([]string, []lcs.Diff) {
+		edit := diff(s, t)
+		made := make([]string, 0, len(vl)-(vb-va)+len(t))
+		made = append(append(append(made, vl[:va]...), t...), vl[vb:]...)
+		for i := range edit {
+			edit[i].Start += va
+			edit[i].End += va
+			edit[i].ReplStart += va
+			edit[i].ReplEnd += va
+		}
+		return made, edit
 	}
-	return staleIn(v, vl, cur, va, vb, made, edit, m)
+	// The search stands once in the version, as written or white space
+	// aside: the model read it there, whatever the resolver finds in the
+	// text now (a near copy elsewhere, white space aside or similar).
+	return staleIn(v, vl, cur, va, vb, change, nil)
 }
 
 // staleMatched is staleAt for a search the resolver found in the version
@@ -259,19 +265,33 @@ func staleAt(v Version, vl, cur []string, va int, old, new string, m *Match) *Er
 // the match makes of the version, which an elision or a forgotten line
 // places at other lines than the search's own.
 func staleMatched(v Version, vlf string, vl, cur []string, vm *Match, m *Match) *Error {
-	made := splitLines(strings.TrimPrefix(vm.Apply(vlf), bom))
-	return staleIn(v, vl, cur, vm.StartLine-1, min(len(vl), vm.EndLine), made, linesDiff(vl, made), m)
+	change := func() ([]string, []lcs.Diff) {
+		made := splitLines(strings.TrimPrefix(vm.Apply(vlf), bom))
+		return made, linesDiff(vl, made)
+	}
+	return staleIn(v, vl, cur, vm.StartLine-1, min(len(vl), vm.EndLine), change, m)
 }
 
 // staleIn returns the refusal of an edit found at lines [va, vb) of the
 // version v (lines vl), which would make of the version the lines made by
-// the edits edit, when the text (lines cur) has changed since the lines
-// the edit changes, or nil.
-func staleIn(v Version, vl, cur []string, va, vb int, made []string, edit []lcs.Diff, m *Match) *Error {
+// the edits edit (as change returns them, asked only when the text has
+// changed near those lines), when the text (lines cur) has changed since
+// the lines the edit changes, or nil. When m, the resolver's match in the text, is
+// given, a match at another place than those lines now is no stale edit:
+// the version did not tell better where the model read it.
+func staleIn(v Version, vl, cur []string, va, vb int, change func() ([]string, []lcs.Diff), m *Match) *Error {
+	since := linesDiff(vl, cur)
+	near := false
+	for _, h := range since {
+		near = near || h.End >= va && h.Start <= vb
+	}
+	if !near {
+		return nil // nothing changed since where the search stands
+	}
+	made, edit := change()
 	if len(edit) == 0 {
 		return nil
 	}
-	since := linesDiff(vl, cur)
 	clash := false
 	for _, h := range since {
 		if h.End < va || h.Start > vb {

@@ -67,7 +67,7 @@ func (d *document) stands(m *Match, start, end int, why string) *Match {
 	if start == end && start == len(d.text) && a > 0 {
 		a, b = a-1, a-1
 	}
-	note := fmt.Sprintf("already applied at lines %d-%d: %s; nothing changed", a+1, b+1, why)
+	note := fmt.Sprintf("already applied at %s: %s; nothing changed", d.linesWord(a+1, b+1), why)
 	return &Match{
 		Strategy:       m.Strategy,
 		Score:          m.Score,
@@ -126,7 +126,8 @@ func (r *resolver) standingInstead(e *Error, old, new string) (*Match, string) {
 			places = append(places, "...")
 			break
 		}
-		places = append(places, fmt.Sprintf("%d-%d", d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1))
+		pa, pb := d.shownSpan(d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1)
+		places = append(places, fmt.Sprintf("%d-%d", pa, pb))
 	}
 	h := hits[0]
 	a, b := d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
@@ -236,8 +237,8 @@ func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
 		return nil
 	}
 	a, b := d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
-	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles lines %d-%d, but its replacement stands already at lines %d-%d: the edit may have been applied there before; quote the lines as they are now",
-		m.StartLine, m.EndLine, a, b)
+	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles %s, but its replacement stands already at %s: the edit may have been applied there before; quote the lines as they are now",
+		d.linesWord(m.StartLine, m.EndLine), d.linesWord(a, b))
 	e.Candidates = []Candidate{{StartLine: m.StartLine, EndLine: m.EndLine, Score: m.Score}, {StartLine: a, EndLine: b, Score: 1}}
 	return e
 }
@@ -267,7 +268,7 @@ func (r *resolver) standingByHint(m *Match, rd reading) *Match {
 	if k, ok := byHint([]Span{here, there}, rd.hint); !ok || k != 1 {
 		return m
 	}
-	return d.stands(m, start, end, fmt.Sprintf("the replacement is there already, where line hint %d points, while the search is at lines %d-%d", rd.hint, here.StartLine, here.EndLine))
+	return d.stands(m, start, end, fmt.Sprintf("the replacement is there already, where line hint %d points, while the search is at %s", d.shown(rd.hint), d.linesWord(here.StartLine, here.EndLine)))
 }
 
 // standingAligned returns the match of a change from old to new that
@@ -303,6 +304,9 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 	if !ok || reg.score < r.opt.threshold() || reg.ambiguousElision != "" {
 		return nil
 	}
+	if _, _, l := r.renaming(sl, &reg); l != "" {
+		return nil // the replacement names other code: a sibling's change
+	}
 	for _, o := range reg.ops {
 		if o.s >= 0 && added[o.s] && (o.kind != opPair || sl[o.s].loose != ix.loose(o.f)) {
 			return nil // a line the change adds is not there
@@ -335,14 +339,26 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 	}
 	if len(removed) > 0 {
 		// Where the search lines up, no line the change takes out is
-		// there as it is: a copy of it elsewhere may remain.
+		// there, as it is or rewritten into a line the change neither
+		// keeps nor writes (a line the change deletes that was edited
+		// since is not deleted: "m = n.Value" taken out where the file
+		// has "m = n.ValueOut" now); a copy of it elsewhere may remain.
 		osl := r.searchLines(olines)
 		oreg, ok := ix.align(osl, min(lo, a), max(hi, b+1))
 		if !ok {
 			return nil
 		}
+		kept := map[string]bool{} // the lines the change keeps or writes, loosely
+		for i, l := range osl {
+			if !removed[i] {
+				kept[l.loose] = true
+			}
+		}
+		for _, l := range sl {
+			kept[l.loose] = true
+		}
 		for _, o := range oreg.ops {
-			if o.kind == opPair && removed[o.s] && osl[o.s].loose == ix.loose(o.f) {
+			if o.kind == opPair && removed[o.s] && (osl[o.s].loose == ix.loose(o.f) || !kept[ix.loose(o.f)]) {
 				return nil
 			}
 		}
@@ -472,8 +488,8 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 	if 2*paired < len(added) || !telling || reg.first >= a && reg.last <= b {
 		return nil
 	}
-	e := refuse(ReasonConflict, "conflict: the lines this edit adds stand already at lines %d-%d, but not as it writes them: it may have been applied, and those lines edited since; read them, and quote them as they are now",
-		reg.first+1, reg.last+1)
+	e := refuse(ReasonConflict, "conflict: the lines this edit adds stand already at %s, but not as it writes them: it may have been applied, and those lines edited since; read them, and quote them as they are now",
+		r.d.linesWord(reg.first+1, reg.last+1))
 	e.Candidates = []Candidate{{StartLine: reg.first + 1, EndLine: reg.last + 1, Score: round3(reg.score)}}
 	return e
 }

@@ -89,7 +89,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 			sameLine = sameLine || h.line == best.line
 		}
 		if sameLine || !r.hintPicks(spans, rd.hint, 0) {
-			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d about equally (%.0f%% similar); quote more of the line", best.line+1, tied[0].line+1, 100*score)
+			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d about equally (%.0f%% similar); quote more of the line", r.d.shown(best.line+1), r.d.shown(tied[0].line+1), 100*score)
 			for _, h := range append([]hit{best}, tied...) {
 				e.Candidates = append(e.Candidates, Candidate{StartLine: h.line + 1, EndLine: h.line + 1, Score: 1 - float64(h.dist)/float64(n)})
 			}
@@ -116,7 +116,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 			if r.hintPicks(spans, rd.hint, 0) {
 				break
 			}
-			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d, which differ where the search matches neither; quote the text as the file has it, or give a line number", best.line+1, h.line+1)
+			e := refuse(ReasonAmbiguous, "ambiguous: the search resembles parts of lines %d and %d, which differ where the search matches neither; quote the text as the file has it, or give a line number", r.d.shown(best.line+1), r.d.shown(h.line+1))
 			for _, c := range []hit{best, h} {
 				e.Candidates = append(e.Candidates, Candidate{StartLine: c.line + 1, EndLine: c.line + 1, Score: 1 - float64(c.dist)/float64(n)})
 			}
@@ -135,7 +135,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	if err != nil {
 		return nil, err, true
 	}
-	m.Notes = append(m.Notes, fmt.Sprintf("matched part of line %d, %d character(s) differ from the search", best.line+1, best.dist))
+	m.Notes = append(m.Notes, fmt.Sprintf("matched part of line %d, %d character(s) differ from the search", r.d.shown(best.line+1), best.dist))
 	return m, nil, true
 }
 

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/graft-editor/graft/lsp/lsptest"
 )
@@ -370,6 +371,26 @@ func TestAnswerNotForOtherLanguages(t *testing.T) {
 	}
 	if lenses := answerLenses(t, e, goFile); len(lenses) != 0 {
 		t.Errorf("code lenses in a Go file: %+v", lenses)
+	}
+}
+
+func TestAnswerUntitledAnyLanguage(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	text := answerRead(t, filepath.Join(dir, "answer.md"))
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	// VS Code guesses the language of an unsaved buffer from what is
+	// pasted in: an answer full of Go reads as Go. The buffer is no file,
+	// so it is read as an answer all the same.
+	for _, lang := range []string{"go", "python", "markdown"} {
+		u := uri.URI("untitled:Untitled-" + lang)
+		if err := e.OpenURI(u, lang, text); err != nil {
+			t.Fatal(err)
+		}
+		diags, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
+		if err != nil {
+			t.Fatalf("an untitled %s buffer holding an answer: %v", lang, err)
+		}
+		checkDiags(t, dir, text, diags, mixedDiags, true)
 	}
 }
 

@@ -422,8 +422,8 @@ func TestApplyStaleVersion(t *testing.T) {
 				t.Fatalf("buffer %q: a stale edit was applied", e.Text(path))
 			}
 			if opt.Flavor == lsptest.FlavorVSCode {
-				if r.Applied || r.FailureReason == "" || statuses(r.Blocks) != "failed" {
-					t.Fatalf("reply %+v", r)
+				if r.Applied || r.FailureReason == "" || statuses(r.Blocks) != "failed" || r.Blocks[0].Reason != "not-applied" {
+					t.Fatalf("reply %+v; want the block failed, reason not-applied", r)
 				}
 				return
 			}

@@ -56,6 +56,9 @@ type blockReport struct {
 	workspace.BlockReport
 	URI   protocol.DocumentURI `json:"uri,omitempty"`
 	Range *protocol.Range      `json:"range,omitempty"`
+	// refused says the editor refused the block's edit (an
+	// *editorRefusal), which the reply shows only in the message.
+	refused bool
 }
 
 // applyResult is the reply to graft.apply.
@@ -254,6 +257,7 @@ func (s *server) reports(p *plan) []blockReport {
 	for i := range p.res.Blocks {
 		b := &p.res.Blocks[i]
 		out[i].BlockReport = b.Report()
+		out[i].refused = errors.As(b.Err, new(*editorRefusal))
 		abs := b.Abs()
 		if abs == "" {
 			continue
@@ -357,7 +361,7 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		}
 		for _, fe := range files {
 			if !appliedDespiteFailure(fe, reply, caps.failureHandling) {
-				p.res.Fail(fe.file, fmt.Errorf("not applied by the editor: %s", reason))
+				p.res.Fail(fe.file, &editorRefusal{reason: reason})
 			}
 		}
 		return &applyResult{Applied: false, FailureReason: reason}, nil
@@ -374,6 +378,20 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 	}
 	return &applyResult{Applied: true}, nil
 }
+
+// An editorRefusal is the error of a block whose edit the editor did not
+// apply.
+type editorRefusal struct {
+	// reason is why, as the editor said or as the server puts it when
+	// the editor did not say.
+	reason string
+}
+
+func (e *editorRefusal) Error() string { return workspace.ErrNotApplied.Error() + ": " + e.reason }
+
+// Unwrap makes the refusal workspace.ErrNotApplied, which reports give the
+// reason "not-applied".
+func (e *editorRefusal) Unwrap() error { return workspace.ErrNotApplied }
 
 // appliedDespiteFailure reports whether the changes of fe were applied
 // although the client did not apply the whole edit: only with the "abort"

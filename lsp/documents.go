@@ -42,8 +42,15 @@ type openDoc struct {
 }
 
 // answerCandidate reports whether the document may hold an agent's
-// answer, by its language. s.mu is held.
+// answer: by its language, or, for a document that is no file (an unsaved
+// buffer: untitled: in VS Code), whatever its language. An editor guesses
+// the language of a new buffer from what is pasted in (an answer full of
+// Go reads as Go), and a buffer that is no file is no code a block edits;
+// the blocks in it decide. s.mu is held.
 func (s *server) answerCandidate(d *openDoc) bool {
+	if d.path == "" {
+		return true
+	}
 	langs := s.settings.AnswerLanguages
 	return slices.Contains(langs, "*") || slices.Contains(langs, d.languageID)
 }

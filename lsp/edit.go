@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -150,7 +151,7 @@ func textEdit(uri protocol.DocumentURI, version *int32, edits []protocol.TextEdi
 // which are the engine's own changes (only the lines and parts of lines
 // that change), each mapped to a range of the document.
 func protocolEdits(m *workspace.Mapper, f *workspace.FileChange, enc workspace.Encoding) ([]protocol.TextEdit, error) {
-	if workspace.ApplyEdits(f.Before, f.Edits) != f.After {
+	if engine.ApplyChanges(f.Before, f.Edits) != f.After {
 		// Never send edits that would leave the document other than the
 		// plan says: the bytes outside the model's change are sacred.
 		return nil, fmt.Errorf("the edits of %s do not make the text the plan made; nothing sent (a bug in Graft: please report it)", f.Path)
@@ -161,7 +162,7 @@ func protocolEdits(m *workspace.Mapper, f *workspace.FileChange, enc workspace.E
 		if err != nil {
 			return nil, fmt.Errorf("edit at bytes %d-%d: %w", e.Start, e.End, err)
 		}
-		edits = append(edits, protocol.TextEdit{Range: toProtocolRange(r), NewText: e.New})
+		edits = append(edits, protocol.TextEdit{Range: toProtocolRange(r), NewText: e.Text})
 	}
 	return edits, nil
 }

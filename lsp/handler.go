@@ -36,6 +36,7 @@ func (s *server) methods() map[string]method {
 		"textDocument/codeAction":             s.codeAction,
 		"textDocument/codeLens":               s.codeLens,
 		"$/setTrace":                          ignore,
+		methodRouted:                          s.routed,
 	}
 }
 

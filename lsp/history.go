@@ -24,13 +24,17 @@ import (
 // thin out with age (fileHistory.thinnest), so that continuous typing
 // keeps the minutes before as well as the last seconds; beyond
 // historyBytes, the oldest are dropped. A text larger than historyBytes
-// is not kept. A document's past is dropped when
-// its last spelling is closed; the past of files graft edited without the
-// client having them open is kept for at most historyUnopened files.
+// is not kept. The past of files the client does not have open (closed
+// since, so that a model answering after the person closed the file
+// still gets the stale check, or edited by graft without being opened) is
+// kept for at most historyUnopened files, the least recently used
+// dropped first.
 //
 // So one open document costs at most historyBytes (2 MiB) and a few
 // hundred bytes of bookkeeping (BenchmarkHistoryMemory); a typical source
-// file of 20 KB, typed at for minutes, costs 12 × 20 KB = 240 KB.
+// file of 20 KB, typed at for minutes, costs 12 × 20 KB = 240 KB. The
+// files not open cost at most historyUnopened × historyBytes (32 MiB) in
+// all, and typically 16 × 240 KB, under 4 MB.
 const (
 	historyGap      = 5 * time.Second
 	historyLines    = 10
@@ -132,7 +136,7 @@ func (h *history) changing(path string, buf *workspace.Buffer, changes []workspa
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if f != h.files[path] {
-		return // closed meanwhile
+		return // dropped meanwhile, closed and least recently used
 	}
 	if due && err == nil {
 		f.keep(keptVersion{text: snap.Text, at: h.now(), version: snap.Version})
@@ -161,12 +165,20 @@ func (h *history) Record(abs, before string) {
 	h.dropUnopenedLocked()
 }
 
-// closed drops the past of the file at path, whose last document the
-// client closed.
+// closed records that the client closed the last document of the file at
+// path. Its past is kept, as the past of a file graft edited without the
+// client having it open is, within historyUnopened such files: a model
+// that read the file before it was closed may answer after.
 func (h *history) closed(path string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	delete(h.files, path)
+	f := h.files[path]
+	if f == nil {
+		return
+	}
+	h.seq++
+	f.open, f.used, f.dirty = false, h.seq, false
+	h.dropUnopenedLocked()
 }
 
 // Versions returns the texts kept of the file at abs, most recent first,

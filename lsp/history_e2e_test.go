@@ -142,6 +142,48 @@ func TestStaleAfterOwnEdit(t *testing.T) {
 	}
 }
 
+// TestStaleAfterClose applies an edit through graft.apply to an open
+// document, which the person saves and closes; then a block quoting the
+// text before the edit, over the lines it changed, arrives for the file,
+// now read from disk: it is refused as stale against the text graft
+// replaced, which the server kept past the close, no edit is sent, and
+// the file keeps the first edit.
+func TestStaleAfterClose(t *testing.T) {
+	for _, tc := range historyEditors {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+			e, _ := lsptest.StartReady(t, tc.opt(dir))
+			path := filepath.Join(dir, "sum.go")
+			if err := e.Open(path, "go", sumGo); err != nil {
+				t.Fatal(err)
+			}
+			r := applyAnswer(t, e, sumAnswer(sumLoop))
+			if !r.Applied || statuses(r.Blocks) != "applied" {
+				t.Fatalf("first edit: %+v", r)
+			}
+			after := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
+			waitText(t, e, path, after)
+			// The person saves and closes the file.
+			if err := os.WriteFile(path, []byte(after), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Close(path); err != nil {
+				t.Fatal(err)
+			}
+			edits := len(e.AppliedEdits())
+
+			r = applyAnswer(t, e, sumAnswer(sumPositive))
+			wantStale(t, r, "the text graft replaced at ")
+			if data, err := os.ReadFile(path); err != nil || string(data) != after {
+				t.Errorf("the stale block changed the file (%v):\n%s", err, data)
+			}
+			if n := len(e.AppliedEdits()); n != edits {
+				t.Errorf("%d edits sent for a stale block", n-edits)
+			}
+		})
+	}
+}
+
 // TestStaleAfterPersonsEdit has the person change lines of the buffer,
 // then an answer quote them as they were: the answer's diagnostics and
 // graft.apply both refuse the block as stale against the buffer's earlier

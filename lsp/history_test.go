@@ -94,9 +94,45 @@ func TestHistoryKeepsBurstsNotKeystrokes(t *testing.T) {
 		t.Errorf("full-text changes within the gap kept %d versions, want none: %q", len(got)-3, texts(h, path))
 	}
 
+	// Closed, the file keeps its past, as a file graft edited unopened
+	// does.
 	h.closed(path)
-	if got := h.Versions(path); got != nil {
-		t.Errorf("kept %q after the close", texts(h, path))
+	if got := h.Versions(path); len(got) != 3 {
+		t.Errorf("kept %q after the close, want the 3 versions before it", texts(h, path))
+	}
+}
+
+// TestHistoryClosedBounds closes more documents than historyUnopened: the
+// past of the least recently closed goes, and an open document's stays.
+func TestHistoryClosedBounds(t *testing.T) {
+	h := newHistory(time.Now)
+	h.opened("/r/open.go", "o", 1)
+	for i := range historyUnopened + 3 {
+		path := fmt.Sprintf("/r/c%d.go", i)
+		h.opened(path, "c", 1)
+		h.Record(path, "before")
+	}
+	for i := range historyUnopened + 3 {
+		h.closed(fmt.Sprintf("/r/c%d.go", i))
+	}
+	for i := range 3 {
+		if got := h.Versions(fmt.Sprintf("/r/c%d.go", i)); got != nil {
+			t.Errorf("the file closed %d of %d kept its past", i+1, historyUnopened+3)
+		}
+	}
+	if got := h.Versions(fmt.Sprintf("/r/c%d.go", historyUnopened+2)); len(got) != 2 {
+		t.Errorf("the file closed last kept %d versions, want 2", len(got))
+	}
+	if got := h.Versions("/r/open.go"); len(got) != 1 {
+		t.Errorf("an open file's past dropped for closed ones")
+	}
+	if n := len(h.files); n != historyUnopened+1 {
+		t.Errorf("%d files kept, want %d closed and 1 open", n, historyUnopened)
+	}
+	// Opened again, a closed file goes on from its past.
+	h.opened(fmt.Sprintf("/r/c%d.go", historyUnopened+2), "now", 2)
+	if got := texts(h, fmt.Sprintf("/r/c%d.go", historyUnopened+2)); len(got) != 3 || got[0] != "now" {
+		t.Errorf("reopened: %q", got)
 	}
 }
 

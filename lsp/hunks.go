@@ -127,18 +127,18 @@ func (sg *suggestion) how(h *hunk) (string, float64) {
 
 // pinLocked makes h the hunk of the edit e of the text of f, pinned on
 // its region there. g.mu is held.
-func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e workspace.TextEdit) {
-	h.old, h.new, h.start, h.end = f.text[e.Start:e.End], e.New, e.Start, e.End
+func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e engine.Change) {
+	h.old, h.new, h.start, h.end = f.text[e.Start:e.End], e.Text, e.Start, e.End
 	h.rng = g.protocolRange(f, h.start, h.end)
 	h.diag = g.protocolRange(f, h.start, trimLineBreak(f.text, h.start, h.end))
-	h.summary = summarizeChange(f.text, []workspace.TextEdit{e})
+	h.summary = summarizeChange(f.text, []engine.Change{e})
 	ps, pe := pinRegion(f.text, e)
 	old := f.text[ps:pe]
 	h.ps = ps
 	h.block = dialect.Block{Edit: engine.Edit{
 		Path:    sg.orig.Path,
 		Old:     old,
-		New:     old[:e.Start-ps] + e.New + old[e.End-ps:],
+		New:     old[:e.Start-ps] + e.Text + old[e.End-ps:],
 		Line:    strings.Count(f.text[:ps], "\n") + 1,
 		Dialect: sg.orig.Dialect,
 		Source:  sg.orig.Source,
@@ -155,7 +155,7 @@ func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e wor
 // of a line (a block that replaced a few words) is pinned on exactly what
 // it changes: resolved again, it changes that part as it did, where a
 // region of whole lines would make its change one of whole lines.
-func pinRegion(text string, e workspace.TextEdit) (int, int) {
+func pinRegion(text string, e engine.Change) (int, int) {
 	lineStart := func(i int) bool { return i == 0 || text[i-1] == '\n' }
 	if e.Start < e.End && !(lineStart(e.Start) && (e.End == len(text) || lineStart(e.End))) {
 		return e.Start, e.End
@@ -213,7 +213,7 @@ func (g *suggestions) resolveHunksLocked(ctx context.Context, view *workspace.Vi
 			// Its lines are as they were: pinned again where they are,
 			// without resolving it. Accepting it resolves it all the same.
 			h.moved = false
-			g.pinLocked(f, sg, h, workspace.TextEdit{Start: h.start, End: h.end, New: h.new})
+			g.pinLocked(f, sg, h, engine.Change{Start: h.start, End: h.end, Text: h.new})
 			hunks = append(hunks, h)
 			continue
 		}
@@ -243,7 +243,7 @@ func (g *suggestions) resolveHunksLocked(ctx context.Context, view *workspace.Vi
 		kept := false
 		for _, e := range fc.Edits {
 			nh := &hunk{n: h.n, res: h.res}
-			if kept || f.text[e.Start:e.End] != h.old || e.New != h.new {
+			if kept || f.text[e.Start:e.End] != h.old || e.Text != h.new {
 				sg.nhunk++
 				nh.n = sg.nhunk
 			}
@@ -561,14 +561,14 @@ func (g *suggestions) planLocked(ctx context.Context, view *workspace.View, targ
 			continue
 		}
 		f := g.files[fc.Abs()]
-		var edits []workspace.TextEdit
+		var edits []engine.Change
 		for _, t := range targets {
 			if t.f == f {
-				edits = append(edits, workspace.TextEdit{Start: t.h.start, End: t.h.end, New: t.h.new})
+				edits = append(edits, engine.Change{Start: t.h.start, End: t.h.end, Text: t.h.new})
 			}
 		}
-		slices.SortFunc(edits, func(a, b workspace.TextEdit) int { return cmp.Compare(a.Start, b.Start) })
-		if f == nil || fc.Before != f.text || !apart(edits) || workspace.ApplyEdits(fc.Before, edits) != fc.After {
+		slices.SortFunc(edits, func(a, b engine.Change) int { return cmp.Compare(a.Start, b.Start) })
+		if f == nil || fc.Before != f.text || !apart(edits) || engine.ApplyChanges(fc.Before, edits) != fc.After {
 			res.Fail(i, fmt.Errorf("%s changed since its hunks were computed; nothing sent: try again", fc.Path))
 			continue
 		}
@@ -579,7 +579,7 @@ func (g *suggestions) planLocked(ctx context.Context, view *workspace.View, targ
 }
 
 // apart reports whether edits, in order, do not overlap.
-func apart(edits []workspace.TextEdit) bool {
+func apart(edits []engine.Change) bool {
 	for i := 1; i < len(edits); i++ {
 		if edits[i].Start < edits[i-1].End {
 			return false

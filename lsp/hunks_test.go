@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graft-editor/graft/workspace"
+	"github.com/graft-editor/graft/engine"
 )
 
 func TestPinRegion(t *testing.T) {
@@ -13,20 +13,20 @@ func TestPinRegion(t *testing.T) {
 	tests := []struct {
 		name string
 		text string
-		edit workspace.TextEdit
+		edit engine.Change
 		// want is the region the edit is pinned on.
 		want string
 	}{
-		{"a line, with the line on either side", text, workspace.TextEdit{Start: at("two"), End: at("three"), New: "TWO\n"}, "one\ntwo\nthree\n"},
-		{"the first line", text, workspace.TextEdit{Start: 0, End: at("two"), New: "ONE\n"}, "one\ntwo\n"},
-		{"the last line", text, workspace.TextEdit{Start: at("four"), End: len(text), New: ""}, "three\nfour\n"},
-		{"an insertion between lines", text, workspace.TextEdit{Start: at("three"), End: at("three"), New: "2.5\n"}, "two\nthree\n"},
-		{"an insertion at the top", text, workspace.TextEdit{Start: 0, End: 0, New: "zero\n"}, "one\n"},
-		{"an insertion at the end", text, workspace.TextEdit{Start: len(text), End: len(text), New: "five\n"}, "four\n"},
-		{"the last line, with no line break", "a\nb", workspace.TextEdit{Start: 2, End: 3, New: "B"}, "a\nb"},
-		{"part of a line: exactly that part", text, workspace.TextEdit{Start: at("hree"), End: at("hree") + 4, New: "HREE"}, "hree"},
-		{"part of a line to the end of the next", text, workspace.TextEdit{Start: at("wo"), End: at("four"), New: "x\n"}, "wo\nthree\n"},
-		{"an empty file", "", workspace.TextEdit{New: "new\n"}, ""},
+		{"a line, with the line on either side", text, engine.Change{Start: at("two"), End: at("three"), Text: "TWO\n"}, "one\ntwo\nthree\n"},
+		{"the first line", text, engine.Change{Start: 0, End: at("two"), Text: "ONE\n"}, "one\ntwo\n"},
+		{"the last line", text, engine.Change{Start: at("four"), End: len(text), Text: ""}, "three\nfour\n"},
+		{"an insertion between lines", text, engine.Change{Start: at("three"), End: at("three"), Text: "2.5\n"}, "two\nthree\n"},
+		{"an insertion at the top", text, engine.Change{Start: 0, End: 0, Text: "zero\n"}, "one\n"},
+		{"an insertion at the end", text, engine.Change{Start: len(text), End: len(text), Text: "five\n"}, "four\n"},
+		{"the last line, with no line break", "a\nb", engine.Change{Start: 2, End: 3, Text: "B"}, "a\nb"},
+		{"part of a line: exactly that part", text, engine.Change{Start: at("hree"), End: at("hree") + 4, Text: "HREE"}, "hree"},
+		{"part of a line to the end of the next", text, engine.Change{Start: at("wo"), End: at("four"), Text: "x\n"}, "wo\nthree\n"},
+		{"an empty file", "", engine.Change{Text: "new\n"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,13 +8,15 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"github.com/graft-editor/graft/engine"
-
-	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/internal/jsonutf8"
+	"github.com/graft-editor/graft/workspace"
 )
 
 // A Router runs requests that reach the server from outside its
@@ -25,7 +27,7 @@ import (
 // when its turn comes, and the edit goes to the editor as a versioned
 // workspace/applyEdit, exactly as an executeCommand from the editor does.
 //
-// Its Route method is an editorlink.Handler.
+// cmd/graft passes it the requests of the editor link (see Route).
 type Router struct {
 	s *server
 }
@@ -64,12 +66,54 @@ func (s *server) announceRoots() {
 	s.opt.Roots(dirs, &Router{s: s})
 }
 
-// notAppliedByEditor starts the message of a block whose edit the editor
-// refused (see server.send).
-const notAppliedByEditor = "not applied by the editor"
-
 // errStopped is the error of a request routed to a server that stopped.
 var errStopped = errors.New("the editor's graft serve has stopped")
+
+// A RouteRequest is a request that reaches the server from outside its
+// connection: the params of graft.apply, or of graft.suggest when Suggest
+// is set (CONTRACT.md). Text and Edits are UTF-8.
+type RouteRequest struct {
+	// Text holds edit blocks in any dialect.
+	Text string
+	// Edits are str-replace objects.
+	Edits []json.RawMessage
+	// URI is the target of blocks that name no file (a file:// URI).
+	URI string
+	// Atomic applies nothing unless every block resolves.
+	Atomic bool
+	// Format forces a dialect.
+	Format string
+	// Suggest shows the blocks as pending suggestions instead of
+	// applying them.
+	Suggest bool
+}
+
+// A RouteReply is the reply to a RouteRequest: graft.apply's, or
+// graft.suggest's.
+type RouteReply struct {
+	// Applied says the editor applied the edit (graft.apply); false for
+	// suggestions, which apply nothing.
+	Applied bool
+	// FailureReason is why the editor did not apply the edit, if it said.
+	FailureReason string
+	// Blocks report each block, as graft.apply and graft.suggest do.
+	Blocks []RouteBlock
+	// Suggestions are the pending suggestions a Suggest request made,
+	// each as graft.suggestions lists it, in JSON.
+	Suggestions []json.RawMessage
+}
+
+// A RouteBlock is a block's entry in a RouteReply.
+type RouteBlock struct {
+	workspace.BlockReport
+	// URI is the document the block names, as the editor spells it.
+	URI string
+	// Range is the region the block changed or would change, in the
+	// document; nil when there is none.
+	Range *protocol.Range
+	// ID names the suggestion the block became (Suggest requests only).
+	ID string
+}
 
 // Route runs req, for the workspace root root (one the server serves, as
 // Options.Roots named it), as graft.suggest when req.Suggest is set and
@@ -84,28 +128,40 @@ var errStopped = errors.New("the editor's graft serve has stopped")
 // block naming a file outside root (in another folder of the editor's
 // too, or through a symbolic link) fails as outside the workspace root,
 // as on the disk; and the report gives paths relative to root.
-func (r *Router) Route(ctx context.Context, root string, req *editorlink.Request) (*editorlink.Reply, error) {
+func (r *Router) Route(ctx context.Context, root string, req *RouteRequest) (*RouteReply, error) {
 	s := r.s
 	select {
 	case <-s.conn.Done():
 		return nil, errStopped
 	default:
 	}
-	cp := commandParams{Text: req.Text, Edits: req.Edits, URI: req.URI, Atomic: req.Atomic, Format: req.Format, Root: root}
+	call := &routedCall{
+		command: cmdApply,
+		params:  commandParams{Text: req.Text, Edits: req.Edits, URI: req.URI, Atomic: req.Atomic, Format: req.Format, Root: root},
+	}
+	if req.Suggest {
+		call.command = cmdSuggest
+	}
 	if err := s.checkRouteRoot(root); err != nil {
 		return nil, err
 	}
-	command := cmdApply
-	if req.Suggest {
-		command = cmdSuggest
-	}
 	for attempt := 1; ; attempt++ {
-		out, err := r.run(ctx, command, cp)
-		if err != nil || attempt == routeAttempts || !stale(out) {
-			return out, err
+		v, err := r.run(ctx, call)
+		if err != nil {
+			return nil, err
 		}
-		s.log.Info("routed edit refused by the editor as stale; resolving it again against the buffers",
-			zap.Int("attempt", attempt), zap.String("reason", out.FailureReason))
+		switch out := v.(type) {
+		case *applyResult:
+			if attempt == routeAttempts || !stale(out) {
+				return applyReply(out), nil
+			}
+			s.log.Info("routed edit refused by the editor as stale; resolving it again against the buffers",
+				zap.Int("attempt", attempt), zap.String("reason", out.FailureReason))
+		case *suggestResult:
+			return suggestReply(out)
+		default:
+			return nil, fmt.Errorf("reply of %s: unexpected %T", call.command, v)
+		}
 	}
 }
 
@@ -118,7 +174,7 @@ const routeAttempts = 3
 // reply and applied none, as it does with an edit computed for a version
 // of a buffer that changed meanwhile: then resolving the request again
 // is safe, since nothing of it landed.
-func stale(out *editorlink.Reply) bool {
+func stale(out *applyResult) bool {
 	if out.Applied || out.FailureReason == "" {
 		return false
 	}
@@ -127,12 +183,106 @@ func stale(out *editorlink.Reply) bool {
 		if b.Status == string(engine.StatusApplied) {
 			return false
 		}
-		refused = refused || strings.HasPrefix(b.Message, notAppliedByEditor)
+		refused = refused || b.refused
 	}
 	return refused
 }
 
-// run runs cp as command, once, in the connection's queue.
+// applyReply returns graft.apply's reply as a RouteReply.
+func applyReply(out *applyResult) *RouteReply {
+	rep := &RouteReply{Applied: out.Applied, FailureReason: out.FailureReason, Blocks: make([]RouteBlock, len(out.Blocks))}
+	for i, b := range out.Blocks {
+		rep.Blocks[i] = routeBlock(b, "")
+	}
+	return rep
+}
+
+// suggestReply returns graft.suggest's reply as a RouteReply.
+func suggestReply(out *suggestResult) (*RouteReply, error) {
+	rep := &RouteReply{Blocks: make([]RouteBlock, len(out.Blocks)), Suggestions: make([]json.RawMessage, len(out.Suggestions))}
+	for i, b := range out.Blocks {
+		rep.Blocks[i] = routeBlock(b.blockReport, b.ID)
+	}
+	for i, sg := range out.Suggestions {
+		data, err := json.Marshal(sg)
+		if err != nil {
+			return nil, fmt.Errorf("suggestion %s: %w", sg.ID, err)
+		}
+		rep.Suggestions[i] = data
+	}
+	return rep, nil
+}
+
+// routeBlock returns the entry of b, which became suggestion id (if any),
+// in a RouteReply.
+func routeBlock(b blockReport, id string) RouteBlock {
+	return RouteBlock{BlockReport: b.BlockReport, URI: string(b.URI), Range: b.Range, ID: id}
+}
+
+// A routedCall is a request a Router put in the connection's queue: the
+// command to run and its params. It travels in the context of a call of
+// methodRouted, whose handler runs the command with it.
+type routedCall struct {
+	command string
+	params  commandParams
+}
+
+// routedCallKey is the context key of a routedCall.
+type routedCallKey struct{}
+
+// methodRouted is the method of the calls a Router puts in the queue. A
+// client that sends it is answered as for any method the server does not
+// have: only the Router's calls carry a routedCall.
+const methodRouted = "graft/routed"
+
+// routed handles a call of methodRouted: it runs the routedCall in ctx,
+// with its typed params, and returns the command's typed result.
+func (s *server) routed(ctx context.Context, _ json.RawMessage) (any, error) {
+	call, ok := ctx.Value(routedCallKey{}).(*routedCall)
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", methodRouted)
+	}
+	if err := refuseNotUTF8Params(call.params); err != nil {
+		return nil, err
+	}
+	if call.command == cmdSuggest {
+		return s.suggestions.suggest(ctx, call.params)
+	}
+	return s.apply(ctx, call.params, nil)
+}
+
+// refuseNotUTF8Params returns an InvalidParams error when the text of cp
+// is not UTF-8, or when one of its edits (JSON as it came over the wire)
+// holds text that is not, as graft.apply refuses an argument that is
+// not: decoded, the bad bytes would become U+FFFD in the files.
+func refuseNotUTF8Params(cp commandParams) error {
+	const refusal = "%s: not valid UTF-8 (%v): graft will not write U+FFFD in place of the bytes; send the answer as UTF-8"
+	if err := checkUTF8(cp.Text); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, refusal, "text", err)
+	}
+	for _, e := range cp.Edits {
+		if err := jsonutf8.Check(e); err != nil {
+			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, refusal, "edits", err)
+		}
+	}
+	return nil
+}
+
+// checkUTF8 returns a *jsonutf8.Error naming the first byte of text that
+// is not UTF-8, or nil when it all is.
+func checkUTF8(text string) error {
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			return &jsonutf8.Error{Offset: i, Line: 1 + strings.Count(text[:i], "\n"), Byte: text[i]}
+		}
+		i += size
+	}
+	return nil
+}
+
+// run runs call once, in the connection's queue, and returns the
+// command's result.
 //
 // The end of ctx (the client hung up, was interrupted, or its time ran
 // out) drops the call while it waits for its turn, and stops it while it
@@ -141,22 +291,15 @@ func stale(out *editorlink.Reply) bool {
 // edit, and the server goes on as for any edit the editor applied. run
 // then returns at once, saying that the edit was sent, and the call's
 // reply, which nobody waits for, is dropped.
-func (r *Router) run(ctx context.Context, command string, cp commandParams) (*editorlink.Reply, error) {
+func (r *Router) run(ctx context.Context, call *routedCall) (any, error) {
 	s := r.s
-	arg, err := json.Marshal(cp)
-	if err != nil {
-		return nil, err
-	}
-	params, err := json.Marshal(map[string]any{"command": command, "arguments": []json.RawMessage{arg}})
-	if err != nil {
-		return nil, err
-	}
 	id := jsonrpc2.NewStringID(fmt.Sprintf("graft/route#%d", s.route.seq.Add(1)))
-	call, err := jsonrpc2.NewCall(id, "workspace/executeCommand", json.RawMessage(params))
+	req, err := jsonrpc2.NewCall(id, methodRouted, nil)
 	if err != nil {
 		return nil, err
 	}
 	hctx, g, release := s.routeContext(ctx)
+	hctx = context.WithValue(hctx, routedCallKey{}, call)
 	type result struct {
 		v   any
 		err error
@@ -173,11 +316,11 @@ func (r *Router) run(ctx context.Context, command string, cp commandParams) (*ed
 		done <- result{v, err}
 		return nil
 	}
-	if err := s.route.enqueue(hctx, reply, call); err != nil {
+	if err := s.route.enqueue(hctx, reply, req); err != nil {
 		release()
 		return nil, err
 	}
-	s.log.Debug("routed request queued", zap.String("id", fmt.Sprint(id)), zap.String("command", command))
+	s.log.Debug("routed request queued", zap.String("id", fmt.Sprint(id)), zap.String("command", call.command))
 	var res result
 	select {
 	case res = <-done:
@@ -192,18 +335,7 @@ func (r *Router) run(ctx context.Context, command string, cp commandParams) (*ed
 	if res.err != nil {
 		return nil, res.err
 	}
-	data, err := json.Marshal(res.v)
-	if err != nil {
-		return nil, err
-	}
-	var out editorlink.Reply
-	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, fmt.Errorf("reply of %s: %w", command, err)
-	}
-	if out.Blocks == nil {
-		out.Blocks = []editorlink.Block{}
-	}
-	return &out, nil
+	return res.v, nil
 }
 
 // A routeGuard holds a routed call to ctx's end until its edit is sent.
@@ -223,16 +355,18 @@ type routeGuardKey struct{}
 // with the connection whatever happens (a call waiting for the editor's
 // answer then gets none). release ends it, once the call has replied.
 func (s *server) routeContext(ctx context.Context) (hctx context.Context, g *routeGuard, release func()) {
-	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	// Not hctx, the result, which the return sets while the goroutine
+	// reads this.
+	cctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	g = &routeGuard{stop: context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })}
 	go func() {
 		select {
 		case <-s.conn.Done():
 			cancel(errStopped)
-		case <-hctx.Done():
+		case <-cctx.Done():
 		}
 	}()
-	return context.WithValue(hctx, routeGuardKey{}, g), g, func() {
+	return context.WithValue(cctx, routeGuardKey{}, g), g, func() {
 		g.stop()
 		cancel(nil)
 	}

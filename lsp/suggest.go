@@ -247,7 +247,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			g.forgetLocked(f) // a file whose blocks all failed
 		}
 	}
-	g.showSummary(ctx, out, blocks)
+	g.showSummary(ctx, out)
 	g.refreshLenses()
 	return out, nil
 }
@@ -298,15 +298,16 @@ func (f *suggestedFile) same(b dialect.Block) *suggestion {
 	return nil
 }
 
-// showSummary tells the person what graft.suggest made of the answer.
-func (g *suggestions) showSummary(ctx context.Context, out *suggestResult, blocks []dialect.Block) {
+// showSummary tells the person what graft.suggest made of the answer:
+// the blocks suggested (and their hunks, when there are more), in the
+// words of graft.apply's summary for the others.
+func (g *suggestions) showSummary(ctx context.Context, out *suggestResult) {
 	var b strings.Builder
 	typ := protocol.MessageTypeInfo
-	already, suggested := 0, 0
+	count := map[string]int{}
+	suggested := 0
 	for _, r := range out.Blocks {
-		if r.Status == string(engine.StatusAlreadyApplied) {
-			already++
-		}
+		count[r.Status]++
 		if r.ID != "" {
 			suggested++
 		}
@@ -315,18 +316,18 @@ func (g *suggestions) showSummary(ctx context.Context, out *suggestResult, block
 	if len(out.Hunks) != suggested {
 		fmt.Fprintf(&b, " (%d hunks)", len(out.Hunks))
 	}
-	if already > 0 {
-		fmt.Fprintf(&b, ", %d already applied", already)
+	// The words of graft.apply's summary, and of the editors' status.
+	for _, st := range []engine.Status{engine.StatusAlreadyApplied, engine.StatusFailed, engine.StatusSkipped} {
+		if n := count[string(st)]; n > 0 {
+			fmt.Fprintf(&b, ", %d %s", n, strings.ReplaceAll(string(st), "-", " "))
+		}
 	}
-	if n := len(blocks) - suggested - already; n > 0 {
-		fmt.Fprintf(&b, ", %d not", n)
-		for _, r := range out.Blocks {
-			if r.Status == string(engine.StatusFailed) {
-				typ = protocol.MessageTypeWarning
-				first, _, _ := strings.Cut(r.Message, "\n")
-				fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
-				break
-			}
+	for _, r := range out.Blocks {
+		if r.Status == string(engine.StatusFailed) {
+			typ = protocol.MessageTypeWarning
+			first, _, _ := strings.Cut(r.Message, "\n")
+			fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
+			break
 		}
 	}
 	g.s.showMessage(ctx, typ, b.String())

@@ -621,6 +621,16 @@ func TestSuggestRefusesFileOperations(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "new.go")); err == nil {
 		t.Error("new.go was created")
 	}
+	// In the words of graft.apply's summary and of the editors' status bars.
+	wantMessage(t, e, "Graft: 1 suggested, 1 failed: block 1 (new.go): ")
+}
+
+// wantMessage waits for the server to show a message that starts with prefix.
+func wantMessage(t *testing.T, e *lsptest.Editor, prefix string) {
+	t.Helper()
+	if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, prefix) }, suggestWait); err != nil {
+		t.Errorf("no message %q...: %v; shown: %+v", prefix, err, e.Messages())
+	}
 }
 
 func TestSuggestAtomic(t *testing.T) {
@@ -634,6 +644,7 @@ func TestSuggestAtomic(t *testing.T) {
 	if len(reply.Suggestions) != 0 || reply.Blocks[0].Status != "skipped" || reply.Blocks[1].Status != "failed" {
 		t.Errorf("atomic with a failing block: %+v, want nothing suggested", reply)
 	}
+	wantMessage(t, e, "Graft: 0 suggested, 1 failed, 1 skipped: block 2 (main.go): ")
 	if l := suggestList(t, e, ""); len(l) != 0 {
 		t.Errorf("suggestions %+v", l)
 	}

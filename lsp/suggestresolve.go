@@ -303,7 +303,7 @@ func shiftOffset(edits []udiff.Edit, off int) (to int, lost bool) {
 }
 
 // summarizeChange says in one line what the edits change in text.
-func summarizeChange(text string, edits []workspace.TextEdit) string {
+func summarizeChange(text string, edits []engine.Change) string {
 	count := func(s string) int { return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1 }
 	lines := func(s string) string {
 		if n := count(s); n != 1 {
@@ -334,7 +334,7 @@ func summarizeChange(text string, edits []workspace.TextEdit) string {
 	}
 	var s string
 	e := edits[0]
-	removed, added := text[e.Start:e.End], e.New
+	removed, added := text[e.Start:e.End], e.Text
 	switch {
 	case removed == "":
 		s = fmt.Sprintf("insert %s: %s", lines(added), gist(added))

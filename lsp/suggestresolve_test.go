@@ -7,7 +7,6 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/graft-editor/graft/engine"
-	"github.com/graft-editor/graft/workspace"
 )
 
 func TestShiftOffsetFollowsLinesAbove(t *testing.T) {
@@ -101,9 +100,9 @@ func TestSummarizeChange(t *testing.T) {
 			if out[0].Match == nil {
 				t.Fatalf("the edit does not resolve: %v", out[0].Err)
 			}
-			var edits []workspace.TextEdit
+			var edits []engine.Change
 			for _, c := range out[0].Match.Changes {
-				edits = append(edits, workspace.TextEdit{Start: c.Start, End: c.End, New: c.Text})
+				edits = append(edits, c)
 			}
 			if got := summarizeChange(tc.text, edits); got != tc.want {
 				t.Errorf("summary %q, want %q", got, tc.want)

@@ -18,26 +18,26 @@ func TestTextEditsCompose(t *testing.T) {
 		name    string
 		text    string
 		changes [][]engine.Change // each step's changes, of the text then
-		want    []TextEdit
+		want    []engine.Change
 	}{
 		{"one replacement", "abcdef", [][]engine.Change{{{Start: 1, End: 3, Text: "XY"}}},
-			[]TextEdit{{1, 3, "XY"}}},
+			[]engine.Change{{Start: 1, End: 3, Text: "XY"}}},
 		{"two apart, the later first", "abcdef", [][]engine.Change{{{Start: 4, End: 5, Text: "E"}}, {{Start: 0, End: 1, Text: "AA"}}},
-			[]TextEdit{{0, 1, "AA"}, {4, 5, "E"}}},
+			[]engine.Change{{Start: 0, End: 1, Text: "AA"}, {Start: 4, End: 5, Text: "E"}}},
 		{"a change inside what an earlier one wrote", "abcdef", [][]engine.Change{{{Start: 1, End: 3, Text: "XYZ"}}, {{Start: 2, End: 3, Text: "-"}}},
-			[]TextEdit{{1, 3, "X-Z"}}},
+			[]engine.Change{{Start: 1, End: 3, Text: "X-Z"}}},
 		{"a change across an earlier one's end", "abcdef", [][]engine.Change{{{Start: 1, End: 2, Text: "XX"}}, {{Start: 2, End: 5, Text: "."}}},
-			[]TextEdit{{1, 4, "X."}}},
+			[]engine.Change{{Start: 1, End: 4, Text: "X."}}},
 		{"an insertion before a replacement at its start", "abcdef", [][]engine.Change{{{Start: 2, End: 4, Text: "Q"}}, {{Start: 2, End: 2, Text: "+"}}},
-			[]TextEdit{{2, 2, "+"}, {2, 4, "Q"}}},
+			[]engine.Change{{Start: 2, End: 2, Text: "+"}, {Start: 2, End: 4, Text: "Q"}}},
 		{"an insertion right after a replacement", "abcdef", [][]engine.Change{{{Start: 2, End: 4, Text: "Q"}}, {{Start: 3, End: 3, Text: "+"}}},
-			[]TextEdit{{2, 4, "Q"}, {4, 4, "+"}}},
+			[]engine.Change{{Start: 2, End: 4, Text: "Q"}, {Start: 4, End: 4, Text: "+"}}},
 		{"a deletion, then an insertion where it was", "abcdef", [][]engine.Change{{{Start: 2, End: 4, Text: ""}}, {{Start: 2, End: 2, Text: "new"}}},
-			[]TextEdit{{2, 4, "new"}}},
+			[]engine.Change{{Start: 2, End: 4, Text: "new"}}},
 		{"a change undone", "abcdef", [][]engine.Change{{{Start: 2, End: 3, Text: "Z"}}, {{Start: 2, End: 3, Text: "c"}}},
-			[]TextEdit{{2, 3, "c"}}},
+			[]engine.Change{{Start: 2, End: 3, Text: "c"}}},
 		{"several changes of one match", "line1\nline2\nline3\n", [][]engine.Change{{{Start: 0, End: 5, Text: "L1"}, {Start: 12, End: 17, Text: "L3"}}},
-			[]TextEdit{{0, 5, "L1"}, {12, 17, "L3"}}},
+			[]engine.Change{{Start: 0, End: 5, Text: "L1"}, {Start: 12, End: 17, Text: "L3"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +47,7 @@ func TestTextEditsCompose(t *testing.T) {
 				es.add(cur, cs)
 				cur = (&engine.Match{Changes: cs}).Apply(cur)
 			}
-			if got := ApplyEdits(tt.text, es); got != cur {
+			if got := engine.ApplyChanges(tt.text, es); got != cur {
 				t.Errorf("the edits make %q, want %q", got, cur)
 			}
 			if len(es) != len(tt.want) {
@@ -85,7 +85,7 @@ func TestTextEditsRandom(t *testing.T) {
 			}
 			es.add(cur, cs)
 			cur = (&engine.Match{Changes: cs}).Apply(cur)
-			if got := ApplyEdits(text, es); got != cur {
+			if got := engine.ApplyChanges(text, es); got != cur {
 				t.Fatalf("round %d: the edits %+v make %q of %q, want %q", round, es, got, text, cur)
 			}
 			for k := 1; k < len(es); k++ {

@@ -38,6 +38,11 @@ var (
 	// ErrReadOnly: the file has no write permission; it is changed only
 	// when the caller forces it (graft apply --force).
 	ErrReadOnly = errors.New("read-only file; not changed without --force")
+	// ErrNotApplied: the editor that holds the document did not apply
+	// the change (it was made for a version of the buffer the person has
+	// edited since, or the editor refused it); the error that wraps it
+	// says why.
+	ErrNotApplied = errors.New("not applied by the editor")
 	// ErrExists: a file appeared where one was to be created or moved to.
 	// It matches fs.ErrExist too.
 	ErrExists error = existsError{}

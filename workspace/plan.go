@@ -134,7 +134,7 @@ type FileChange struct {
 	Blocks []int
 	// Edits make After of Before: the changes the blocks made, as the
 	// engine resolved them, as edits of Before, in order and apart.
-	Edits []TextEdit
+	Edits []engine.Change
 
 	abs, newAbs string // Path and NewPath, absolute
 }
@@ -523,7 +523,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		return i
 	}
 	if r.err != nil {
-		p.failIn(i, st.text, explainErr(st.lines, r.err), r.elapsed)
+		p.failIn(i, st.text, r.err, r.elapsed)
 		return i
 	}
 	text := r.next.Text()
@@ -621,8 +621,9 @@ func (p *planner) deletion(ctx context.Context, st *fileState, b dialect.Block) 
 		m   *engine.Match
 		err error
 	}
+	doc := st.engineDoc() // its lines count as the person sees them
 	r, err := await(ctx, func() resolved {
-		m, err := engine.Resolve(st.text, engine.Edit{Path: b.Path, Old: b.Old, Dialect: b.Dialect}, p.opt.Engine)
+		m, err := doc.Resolve(engine.Edit{Path: b.Path, Old: b.Old, Dialect: b.Dialect}, p.opt.Engine)
 		return resolved{m, err}
 	})
 	if err != nil {
@@ -632,7 +633,7 @@ func (p *planner) deletion(ctx context.Context, st *fileState, b dialect.Block) 
 	if err != nil {
 		// Why the removed lines are not there, with the candidates.
 		var e *engine.Error
-		if errors.As(explainErr(st.lines, err), &e) {
+		if errors.As(err, &e) {
 			c := *e
 			c.Summary = fmt.Sprintf("not deleted: the lines the deletion removes are not what %s holds: %s", rel, e.Summary)
 			return nil, &c

@@ -142,6 +142,8 @@ func (b *BlockResult) Reason() string {
 		return "no-file"
 	case errors.Is(b.Err, ErrIsDir), errors.Is(b.Err, ErrNotRegular):
 		return "not-a-file"
+	case errors.Is(b.Err, ErrNotApplied):
+		return "not-applied"
 	}
 	return string(engine.ReasonInvalid)
 }

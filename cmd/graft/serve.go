@@ -91,13 +91,7 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	if *link {
 		// The router is known once the server has its folders.
 		var router atomic.Pointer[lsp.Router]
-		srv := editorlink.NewServer(func(ctx context.Context, root string, req *editorlink.Request) (*editorlink.Reply, error) {
-			r := router.Load()
-			if r == nil {
-				return nil, errors.New("the server is not initialized")
-			}
-			return r.Route(ctx, root, req)
-		}, editorlink.ServerOptions{Logger: logger})
+		srv := editorlink.NewServer(routeLink(&router), editorlink.ServerOptions{Logger: logger})
 		defer srv.Close()
 		defer removeOnSIGTERM(srv)()
 		opt.Roots = func(roots []string, r *lsp.Router) {
@@ -124,6 +118,50 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 		logger.Error("server stopped", zap.Error(err))
 		return exitFailed
 	}
+}
+
+// routeLink returns the editor link's handler: it passes each request to
+// the Router that router holds, once the server has one, and returns its
+// reply.
+func routeLink(router *atomic.Pointer[lsp.Router]) editorlink.Handler {
+	return func(ctx context.Context, root string, req *editorlink.Request) (*editorlink.Reply, error) {
+		r := router.Load()
+		if r == nil {
+			return nil, errors.New("the server is not initialized")
+		}
+		rep, err := r.Route(ctx, root, &lsp.RouteRequest{
+			Text:    req.Text,
+			Edits:   req.Edits,
+			URI:     req.URI,
+			Atomic:  req.Atomic,
+			Format:  req.Format,
+			Suggest: req.Suggest,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return linkReply(rep), nil
+	}
+}
+
+// linkReply returns rep as the editor link sends it.
+func linkReply(rep *lsp.RouteReply) *editorlink.Reply {
+	out := &editorlink.Reply{
+		Applied:       rep.Applied,
+		FailureReason: rep.FailureReason,
+		Blocks:        make([]editorlink.Block, len(rep.Blocks)),
+		Suggestions:   rep.Suggestions,
+	}
+	for i, b := range rep.Blocks {
+		out.Blocks[i] = editorlink.Block{BlockReport: b.BlockReport, URI: b.URI, ID: b.ID}
+		if b.Range != nil {
+			out.Blocks[i].Range = &editorlink.Range{
+				Start: editorlink.Position{Line: b.Range.Start.Line, Character: b.Range.Start.Character},
+				End:   editorlink.Position{Line: b.Range.End.Line, Character: b.Range.End.Character},
+			}
+		}
+	}
+	return out
 }
 
 // stdio is the server's connection: standard input and output.

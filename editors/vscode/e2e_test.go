@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,8 +55,9 @@ func TestCodeServer(t *testing.T) {
 	if err != nil {
 		t.Skip("chromium is not installed: the end-to-end test drives VS Code in headless Chromium (apt-get install chromium)")
 	}
-	bin := lsptest.Build(t)
-	vsix := packageVSIX(t, npm, extensionTree(t, npm))
+	// The package for this machine, with its own graft built from this
+	// module: installing it is all a person does.
+	vsix := packageVSIX(t, node, extensionTree(t, npm), hostTarget(t))
 	entry := installCodeServer(t, node, npm)
 	driver := driverTree(t, npm)
 
@@ -75,7 +77,7 @@ func TestCodeServer(t *testing.T) {
 	if err := os.WriteFile(vs.config, []byte("auth: none\ncert: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeSettings(t, vs.userData, bin)
+	writeSettings(t, vs.userData)
 	vs.installExtension(t, vsix)
 	url := vs.serve(t, workspace, filepath.Join(root, "code-server.log"))
 
@@ -96,6 +98,7 @@ func TestCodeServer(t *testing.T) {
 		"GRAFT_E2E_WORKSPACE="+workspace,
 		"GRAFT_E2E_OUT="+out,
 		"GRAFT_E2E_CHROMIUM="+chromium,
+		"GRAFT_E2E_USER_DATA="+vs.userData,
 	)
 	// The driver and its Chromium go as a group; SIGTERM first, so that
 	// playwright closes the browser.
@@ -108,6 +111,13 @@ func TestCodeServer(t *testing.T) {
 	if err != nil {
 		t.Errorf("drive.mjs: %v (ctx: %v)", err, ctx.Err())
 		vs.dumpLogs(t)
+	}
+	// The server was the graft that came in the package.
+	bundled := regexp.MustCompile(`started (` + regexp.QuoteMeta(vs.extensions) + `/graft-editor\.graft-[^/]+/bin/graft) serve \(the binary that comes with the extension\)`)
+	if m := bundled.FindSubmatch(vs.graftLog()); m == nil {
+		t.Errorf("the Graft output does not say the extension started its own graft:\n%s", vs.graftLog())
+	} else {
+		t.Logf("the extension ran %s", m[1])
 	}
 }
 
@@ -141,29 +151,27 @@ func writeWorkspace(t *testing.T, dir string) {
 	lsptest.WriteTxtar(t, filepath.Join("e2e", "testdata", "workspace.txtar"), dir)
 }
 
-// writeSettings writes the user settings: graft.path is the binary under
-// test; nothing else opens or asks (welcome page, workspace trust,
-// telemetry, updates), files are saved only when the person saves them
-// (VS Code in a browser saves after a delay by default), and the built-in
-// merge-conflict decorations stay off the answer's <<<<<<< lines.
-func writeSettings(t *testing.T, userData, bin string) {
+// writeSettings writes the user settings: no graft.path (the extension
+// runs the graft it comes with); nothing else opens or asks (welcome page,
+// workspace trust, telemetry, updates), and files are saved only when the
+// person saves them (VS Code in a browser saves after a delay by default).
+// The built-in merge-conflict support keeps its defaults, as the
+// extension sets them.
+func writeSettings(t *testing.T, userData string) {
 	t.Helper()
 	settings := map[string]any{
-		"graft.path":                        bin,
-		"graft.trace.server":                "messages",
-		"workbench.startupEditor":           "none",
-		"workbench.tips.enabled":            false,
-		"workbench.enableExperiments":       false,
-		"security.workspace.trust.enabled":  false,
-		"telemetry.telemetryLevel":          "off",
-		"update.mode":                       "none",
-		"extensions.autoCheckUpdates":       false,
-		"extensions.autoUpdate":             false,
-		"files.autoSave":                    "off",
-		"git.enabled":                       false,
-		"editor.minimap.enabled":            false,
-		"merge-conflict.codeLens.enabled":   false,
-		"merge-conflict.decorators.enabled": false,
+		"graft.trace.server":               "messages",
+		"workbench.startupEditor":          "none",
+		"workbench.tips.enabled":           false,
+		"workbench.enableExperiments":      false,
+		"security.workspace.trust.enabled": false,
+		"telemetry.telemetryLevel":         "off",
+		"update.mode":                      "none",
+		"extensions.autoCheckUpdates":      false,
+		"extensions.autoUpdate":            false,
+		"files.autoSave":                   "off",
+		"git.enabled":                      false,
+		"editor.minimap.enabled":           false,
 	}
 	data, err := json.MarshalIndent(settings, "", "  ")
 	if err != nil {
@@ -304,6 +312,20 @@ func (vs *vscode) dumpLogs(t *testing.T) {
 	}
 }
 
+// graftLog returns the text of the extension's Graft output channel.
+func (vs *vscode) graftLog() []byte {
+	var out []byte
+	filepath.WalkDir(filepath.Join(vs.userData, "logs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if ok, _ := filepath.Match("*Graft*.log", d.Name()); ok {
+				out = append(out, readFile(p)...)
+			}
+		}
+		return nil
+	})
+	return out
+}
+
 // readFile returns a file's bytes, or nothing when it cannot be read.
 func readFile(p string) []byte {
 	data, _ := os.ReadFile(p)
@@ -317,4 +339,18 @@ func tail(text []byte, n int) string {
 		lines = append([]string{fmt.Sprintf("... (%d lines before)", len(lines)-n)}, lines[len(lines)-n:]...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// hostTarget is the vsce target of this machine, whose package the
+// end-to-end test installs: the extension with its own graft, as a person
+// gets it.
+func hostTarget(t *testing.T) string {
+	t.Helper()
+	for _, p := range platformTargets {
+		if p.goos == runtime.GOOS && p.goarch == runtime.GOARCH {
+			return p.target
+		}
+	}
+	t.Skipf("the extension has no package for %s/%s", runtime.GOOS, runtime.GOARCH)
+	return ""
 }

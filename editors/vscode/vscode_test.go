@@ -38,7 +38,18 @@ func TestExtension(t *testing.T) {
 		run(t, work, nil, npx(npm), "--no-install", "tsc", "--noEmit")
 	})
 	t.Run("package", func(t *testing.T) {
-		checkVSIX(t, packageVSIX(t, npm, work))
+		vsix := packageVSIX(t, node, work, "")
+		checkVSIX(t, vsix)
+		zr, err := zip.OpenReader(vsix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer zr.Close()
+		for _, f := range zr.File {
+			if strings.HasPrefix(f.Name, "extension/bin/") {
+				t.Errorf("the package for every platform holds %s: a binary is for one platform", f.Name)
+			}
+		}
 	})
 	t.Run("node", func(t *testing.T) {
 		// The tests read the extension's VS Code-free modules, bundled as
@@ -65,6 +76,7 @@ func checkVSIX(t *testing.T, path string) {
 	for _, want := range []string{
 		"extension.vsixmanifest", "extension/package.json", "extension/dist/extension.js",
 		"extension/readme.md", "extension/changelog.md", "extension/media/icon.png",
+		"extension/license.txt",
 	} {
 		if have[want] == 0 {
 			t.Errorf(".vsix lacks %s (or it is empty); it holds %v", want, have)
@@ -76,7 +88,8 @@ func checkVSIX(t *testing.T, path string) {
 		}
 	}
 	manifest := readZip(t, zr, "extension.vsixmanifest")
-	for _, want := range []string{`Id="graft"`, `Publisher="graft-editor"`, `Microsoft.VisualStudio.Code.Engine" Value="^1.82.0"`, "extension/media/icon.png"} {
+	for _, want := range []string{`Id="graft"`, `Publisher="graft-editor"`, `Microsoft.VisualStudio.Code.Engine" Value="^1.82.0"`, "extension/media/icon.png",
+		`<License>extension/LICENSE.txt</License>`} {
 		if !strings.Contains(manifest, want) {
 			t.Errorf("extension.vsixmanifest lacks %s:\n%s", want, manifest)
 		}

@@ -53,14 +53,14 @@ type Kind struct {
 	Name string
 	// Trap says the kind's cases must be refused.
 	Trap bool
-	// Next says the kind belongs to the next issue: for now only the
-	// absence of wrong edits is asked of it, not that it resolves.
-	Next bool
+	// Family is the family of mistakes the kind belongs to ("white
+	// space", "stale or mistyped lines"), which the corpus tables total.
+	Family string
 	// Doc says what the model got wrong.
 	Doc string
 }
 
-// Kinds returns every kind, those of the current issue first.
+// Kinds returns every kind.
 func Kinds() []Kind {
 	specs := kindSpecs()
 	kinds := make([]Kind, len(specs))

@@ -83,21 +83,19 @@ func Micros(outs []engine.Outcome) []float64 {
 }
 
 // Groups returns the names of the groups of kinds the corpus tables total,
-// in their order.
+// in their order: the families of mistakes, then the families of traps.
 func Groups() []string {
-	return []string{"current issue", "current issue, traps", "next issue", "next issue, traps"}
+	return []string{"control", "white space", "escaping", "stale or mistyped lines", "place",
+		"place, traps", "other code, traps", "stale or mistyped lines, traps"}
 }
 
-// Group returns the name of the group the kind is totalled in.
+// Group returns the name of the group the kind is totalled in: its
+// family, and for a trap its family of traps.
 func (k Kind) Group() string {
-	name := "current issue"
-	if k.Next {
-		name = "next issue"
-	}
 	if k.Trap {
-		name += ", traps"
+		return k.Family + ", traps"
 	}
-	return name
+	return k.Family
 }
 
 // A Tally counts the verdicts of a group of cases and the engine's time

@@ -65,10 +65,8 @@ func TestGroup(t *testing.T) {
 		k    corpus.Kind
 		want string
 	}{
-		{corpus.Kind{}, "current issue"},
-		{corpus.Kind{Trap: true}, "current issue, traps"},
-		{corpus.Kind{Next: true}, "next issue"},
-		{corpus.Kind{Next: true, Trap: true}, "next issue, traps"},
+		{corpus.Kind{Family: "white space"}, "white space"},
+		{corpus.Kind{Family: "place", Trap: true}, "place, traps"},
 	} {
 		if got := tt.k.Group(); got != tt.want {
 			t.Errorf("%+v: Group() = %q, want %q", tt.k, got, tt.want)

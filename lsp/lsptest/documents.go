@@ -21,6 +21,15 @@ func (e *Editor) Open(path, languageID, text string) error {
 	return e.openLocked(URI(path), languageID, text)
 }
 
+// OpenURI opens the document u that is no file (untitled:Untitled-1, as
+// VS Code names an unsaved buffer) holding text, sending didOpen with
+// version 1.
+func (e *Editor) OpenURI(u uri.URI, languageID, text string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.openLocked(u, languageID, text)
+}
+
 func (e *Editor) openLocked(u uri.URI, languageID, text string) error {
 	if _, ok := e.docs[u]; ok {
 		return fmt.Errorf("%s is already open", u)

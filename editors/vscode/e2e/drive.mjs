@@ -9,6 +9,8 @@
 //   GRAFT_E2E_WORKSPACE  the workspace folder code-server opened
 //   GRAFT_E2E_OUT        the folder for the screenshots, one per step
 //   GRAFT_E2E_CHROMIUM   the Chromium binary
+//   GRAFT_E2E_USER_DATA  code-server's user data folder (its Machine/
+//                        settings.json holds the Remote tab's settings)
 //
 // Each step logs "ok N name"; a failing one saves fail-<name>.png and the
 // page's notifications, and the script exits 1.
@@ -22,6 +24,7 @@ const url = env('GRAFT_E2E_URL');
 const workspace = env('GRAFT_E2E_WORKSPACE');
 const out = env('GRAFT_E2E_OUT');
 const chromiumPath = env('GRAFT_E2E_CHROMIUM');
+const userData = env('GRAFT_E2E_USER_DATA');
 
 /** The bound of every wait: generous, for two busy cores. */
 const timeout = 60_000;
@@ -391,6 +394,134 @@ await step('blocks-all-applied', async () => {
   assert.ok(!offered.some((t) => t && t.startsWith('Apply')), `no Apply action offered: ${JSON.stringify(offered)}`);
   await page.keyboard.press('Escape');
   await page.locator('.action-widget').waitFor({ state: 'hidden' });
+});
+
+/** lensTexts returns the code lenses the active editor shows. */
+async function lensTexts() {
+  return page.locator('.editor-group-container.active .monaco-editor .codelens-decoration').allInnerTexts();
+}
+
+/** notification waits for a notification whose text matches re, and returns it. */
+async function notification(re) {
+  const item = page.locator('.notification-list-item').filter({ hasText: re }).first();
+  await item.waitFor();
+  return item;
+}
+
+// An answer pasted into a new, unsaved buffer: VS Code guesses its
+// language from the text (an answer full of Go reads as Go), and Graft
+// must read it as an answer whatever the language; VS Code's own
+// merge-conflict lenses ("Accept Current Change") must not sit on its
+// blocks, where one click mangles the answer.
+const calc = 'src/calc.go';
+const calcDisk = fs.readFileSync(path.join(workspace, calc), 'utf8');
+const calcAnswer = [
+  'Document Add:',
+  '',
+  calc,
+  '```go',
+  '<<<<<<< SEARCH',
+  'func Add(a, b int) int {',
+  '=======',
+  '// Add returns the sum of a and b.',
+  'func Add(a, b int) int {',
+  '>>>>>>> REPLACE',
+  '```',
+  '',
+].join('\n');
+const calcApplied = calcDisk.replace('func Add', '// Add returns the sum of a and b.\nfunc Add');
+assert.notEqual(calcApplied, calcDisk);
+
+await step('untitled-answer-as-go', async () => {
+  // File: New Untitled Text File (in a browser, VS Code leaves Ctrl+N to it).
+  await page.keyboard.press('Control+Alt+N');
+  await page.locator('.tab.active[aria-label^="Untitled-"]').waitFor();
+  await editorFocused();
+  await page.evaluate((t) => navigator.clipboard.writeText(t), calcAnswer);
+  await page.keyboard.press('Control+V');
+  await expectText(calcAnswer, 'the pasted answer');
+  // Whatever VS Code guessed, make it Go, as it guesses for such a text.
+  // As a person does: the language in the status bar, then Go.
+  await page.locator('.statusbar-item[id="status.editor.mode"]').click();
+  await quickInput();
+  await page.keyboard.type('Go');
+  await page.locator('.quick-input-list .monaco-list-row.focused[aria-label^="Go"]').waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  await page.locator('.statusbar-item[id="status.editor.mode"]', { hasText: /^Go$/ }).waitFor();
+  const lenses = await until('Graft\'s lens on the block of the untitled Go buffer', lensTexts,
+    (l) => l.some((t) => t.includes(`Apply → ${calc}`)));
+  console.log(`lenses on the untitled answer: ${JSON.stringify(lenses)}`);
+  assert.ok(!lenses.some((t) => /Accept (Current|Incoming|Both)/.test(t)), `merge-conflict lenses on the answer: ${JSON.stringify(lenses)}`);
+});
+
+await step('untitled-answer-applied', async () => {
+  await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: `Apply → ${calc}` }).first().click();
+  await expectStatus('Graft: 1 applied');
+  await open(calc);
+  await expectText(calcApplied, 'src/calc.go after the untitled answer\'s lens');
+  assert.equal(fs.readFileSync(path.join(workspace, calc), 'utf8'), calcDisk, 'the disk is untouched');
+});
+
+await step('no-merge-conflict-lens-on-answers', async () => {
+  await open('blocks.md');
+  const lenses = await until('the lenses of blocks.md', lensTexts, (l) => l.length > 0);
+  assert.ok(!lenses.some((t) => /Accept (Current|Incoming|Both)/.test(t)), `merge-conflict lenses on blocks.md: ${JSON.stringify(lenses)}`);
+});
+
+// A command that fails says so in the status bar, not the result of the
+// one before, and says what to do in the person's words.
+await step('error-replaces-status', async () => {
+  await page.evaluate(() => navigator.clipboard.writeText('Sure! I changed the greeting for you.\n'));
+  await command('Graft: Apply Edit Blocks from Clipboard');
+  await notification(/the clipboard holds no edit blocks: copy an agent's answer/);
+  await expectStatus('Graft: apply failed');
+  const shown = await page.locator('.notification-list-item').allInnerTexts();
+  console.log(`notifications: ${JSON.stringify(shown)}`);
+  assert.ok(!shown.some((t) => /dialect|text: /.test(t)), `the server's words in a notification: ${JSON.stringify(shown)}`);
+  await page.keyboard.press('Escape');
+});
+
+// graft.path set to a binary that is not there: the notification's "Open
+// Settings" opens the tab where graft.path can be set. It is
+// machine-overridable, so in code-server (a remote window) that is the
+// Remote tab; the User tab finds no such setting.
+const machineSettings = path.join(userData, 'Machine', 'settings.json');
+fs.mkdirSync(path.dirname(machineSettings), { recursive: true });
+const machineBefore = fs.existsSync(machineSettings) ? fs.readFileSync(machineSettings, 'utf8') : undefined;
+
+await step('missing-binary-open-settings', async () => {
+  // Close what is left of the notifications: the next one is to be clicked.
+  await command('Notifications: Clear All Notifications');
+  fs.writeFileSync(machineSettings, JSON.stringify({ 'graft.path': '/nonexistent/graft' }, null, 2));
+  const note = await notification(/"graft\.path" is set to "\/nonexistent\/graft", which was not found/);
+  await expectStatus('Graft: not running');
+  await page.screenshot({ path: path.join(out, `${String(stepNo).padStart(2, '0')}-missing-binary.png`) });
+  await note.locator('a.monaco-button', { hasText: 'Open Settings' }).click();
+  const editor = page.locator('.settings-editor');
+  await editor.waitFor();
+  const tab = await until('the Remote tab to be the one open',
+    () => editor.locator('.settings-tabs-widget .action-label.checked').innerText(), (t) => /^Remote/.test(t));
+  console.log(`settings tab: ${JSON.stringify(tab)}`);
+  const setting = editor.locator('.setting-item-contents', { hasText: 'Graft: Path' }).first();
+  await until('graft.path, with its value, on the Remote tab', () => setting.locator('input').inputValue(), (v) => v === '/nonexistent/graft');
+  assert.equal(await editor.locator('.no-results-message:visible').count(), 0, 'the settings editor found graft.path');
+});
+
+await step('binary-back', async () => {
+  if (machineBefore === undefined) {
+    fs.rmSync(machineSettings);
+  } else {
+    fs.writeFileSync(machineSettings, machineBefore);
+  }
+  // The extension starts its own graft again: the answer's lenses are
+  // back, and a command reaches the server.
+  await open('blocks.md');
+  await until('blocks.md\'s lenses from the restarted server', lensTexts,
+    (l) => l.length === 3 && l.every((t) => t.trim() === 'Applied → src/shapes.py'));
+  await command('Graft: Preview Edit Blocks from Clipboard');
+  await notification(/the clipboard holds no edit blocks/);
+  await expectStatus('Graft: preview failed');
 });
 
 await browser.close();

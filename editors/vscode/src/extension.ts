@@ -14,17 +14,26 @@ import {
   ServerOptions,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { findExecutable, installCommand, missingBinaryMessage } from './binary';
+import { Binary, installCommand, missingBinaryMessage, resolveBinary } from './binary';
 import { previewFiles } from './preview';
 
 import {
+  AnswerSource,
   ApplyResult,
   PreviewResult,
   SuggestResult,
   WireWorkspaceEdit,
+  explainError,
   formatReport,
   summarize,
 } from './report';
+
+/** fromWhere names where each kind of binary comes from, for the log. */
+const fromWhere: Record<Binary['source'], string> = {
+  setting: 'graft.path',
+  bundled: 'the binary that comes with the extension',
+  path: 'graft on PATH',
+};
 
 /** The scheme of the extension's read-only documents: reports and previews. */
 const scheme = 'graft';
@@ -39,7 +48,8 @@ class Graft implements vscode.Disposable {
   private previews = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  /** extensionPath is the extension's folder, which holds its own graft binary (bin/). */
+  constructor(private readonly extensionPath: string) {
     this.output = vscode.window.createOutputChannel('Graft');
     this.status = vscode.window.createStatusBarItem('graft.status', vscode.StatusBarAlignment.Left, 0);
     this.status.name = 'Graft';
@@ -53,15 +63,15 @@ class Graft implements vscode.Disposable {
 
   /** register adds the extension's commands. */
   register(context: vscode.ExtensionContext): void {
-    const command = (id: string, run: () => Promise<void>) =>
-      vscode.commands.registerCommand(id, () => run().catch((err) => this.fail(err)));
+    const command = (id: string, title: string, run: () => Promise<void>) =>
+      vscode.commands.registerCommand(id, () => run().catch((err) => this.fail(title, err)));
     context.subscriptions.push(
       this,
-      command('graft.vscode.applyClipboard', () => this.applyClipboard()),
-      command('graft.vscode.applySelection', () => this.applySelection()),
-      command('graft.vscode.previewClipboard', () => this.previewClipboard()),
-      command('graft.vscode.suggestClipboard', () => this.suggestClipboard()),
-      command('graft.vscode.showReport', () => this.showReport()),
+      command('graft.vscode.applyClipboard', 'Apply', () => this.applyClipboard()),
+      command('graft.vscode.applySelection', 'Apply', () => this.applySelection()),
+      command('graft.vscode.previewClipboard', 'Preview', () => this.previewClipboard()),
+      command('graft.vscode.suggestClipboard', 'Suggest', () => this.suggestClipboard()),
+      command('graft.vscode.showReport', 'Report', () => this.showReport()),
       vscode.workspace.onDidChangeConfiguration(async (e) => {
         if (e.affectsConfiguration('graft')) {
           await this.stop();
@@ -71,14 +81,18 @@ class Graft implements vscode.Disposable {
     );
   }
 
-  /** start starts `graft serve`, or says how to install it when it is missing. */
+  /**
+   * start starts `graft serve`: the binary graft.path names, else the
+   * extension's own, else graft on PATH; or says how to get one.
+   */
   async start(): Promise<void> {
     const config = vscode.workspace.getConfiguration('graft');
-    const configured = config.get<string>('path', 'graft') || 'graft';
-    const bin = findExecutable(configured);
+    const binary = resolveBinary(config.get<string>('path'), this.extensionPath);
+    const bin = binary.path;
     if (!bin) {
-      this.output.appendLine(`graft binary not found: ${configured}`);
-      void missingBinary(configured);
+      this.output.appendLine(`graft binary not found: ${binary.wanted} (${binary.source})`);
+      this.failed('Graft: not running', missingBinaryMessage(binary));
+      void missingBinary(binary);
       return;
     }
     const serverOptions: ServerOptions = {
@@ -87,9 +101,12 @@ class Graft implements vscode.Disposable {
       transport: TransportKind.stdio,
     };
     const clientOptions: LanguageClientOptions = {
-      // Files of any language, and unsaved Markdown answers; not the
-      // extension's own graft: documents.
-      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled', language: 'markdown' }],
+      // Files of any language, and unsaved documents of any language:
+      // VS Code guesses the language of an untitled document from what
+      // is pasted in (an answer full of Go reads as Go), and the server
+      // reads one that is no file as a possible answer whatever its
+      // language. Not the extension's own graft: documents.
+      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
       outputChannel: this.output,
       initializationOptions: {
         threshold: config.get<number>('threshold', 0.8),
@@ -100,7 +117,7 @@ class Graft implements vscode.Disposable {
         // the client: show their results as the extension's commands do.
         executeCommand: async (command, args, next) => {
           const res = await next(command, args);
-          await this.shown(command, res).catch((err) => this.fail(err));
+          await this.shown(command, res).catch((err) => this.fail('Report', err));
           return res;
         },
       },
@@ -109,7 +126,7 @@ class Graft implements vscode.Disposable {
     this.client = client;
     try {
       await client.start();
-      this.output.appendLine(`started ${bin} serve`);
+      this.output.appendLine(`started ${bin} serve (${fromWhere[binary.source]})`);
     } catch (err) {
       this.client = undefined;
       this.output.appendLine(`starting ${bin} serve: ${String(err)}`);
@@ -141,7 +158,7 @@ class Graft implements vscode.Disposable {
     if (text === undefined) {
       return;
     }
-    await this.apply({ text, uri: targetUri() });
+    await this.apply({ text, uri: targetUri() }, 'clipboard');
   }
 
   private async applySelection(): Promise<void> {
@@ -152,11 +169,11 @@ class Graft implements vscode.Disposable {
       return;
     }
     // The selection is the answer, not the target: blocks must name their files.
-    await this.apply({ text });
+    await this.apply({ text }, 'selection');
   }
 
-  private async apply(args: { text: string; uri?: string }): Promise<void> {
-    const res = await this.execute<ApplyResult>('graft.apply', args);
+  private async apply(args: { text: string; uri?: string }, source: AnswerSource): Promise<void> {
+    const res = await this.execute<ApplyResult>('graft.apply', args, source);
     this.report('Apply', res);
   }
 
@@ -165,7 +182,7 @@ class Graft implements vscode.Disposable {
     if (text === undefined) {
       return;
     }
-    const res = await this.execute<PreviewResult>('graft.preview', { text, uri: targetUri() });
+    const res = await this.execute<PreviewResult>('graft.preview', { text, uri: targetUri() }, 'clipboard');
     this.report('Preview', res);
     const opened = await this.openPreview(res.edit);
     if (opened === 0) {
@@ -182,17 +199,24 @@ class Graft implements vscode.Disposable {
     if (text === undefined) {
       return;
     }
-    const res = await this.execute<SuggestResult>('graft.suggest', { text, uri: targetUri() });
+    const res = await this.execute<SuggestResult>('graft.suggest', { text, uri: targetUri() }, 'clipboard');
     this.report('Suggest', res);
   }
 
-  /** execute runs one of the server's commands. */
-  private async execute<T>(command: string, args: object): Promise<T> {
+  /**
+   * execute runs one of the server's commands on an answer taken from
+   * source; its error says what the person can do.
+   */
+  private async execute<T>(command: string, args: object, source: AnswerSource): Promise<T> {
     const client = this.client;
     if (!client || !client.isRunning()) {
-      throw new Error('the graft server is not running (see the Graft output)');
+      throw new Error('the graft server is not running: the Graft output says why.');
     }
-    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
+    try {
+      return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
+    } catch (err) {
+      throw new Error(explainError(err instanceof Error ? err.message : String(err), source));
+    }
   }
 
   /** shown shows the reply of a server command run from a code action or a lens. */
@@ -221,6 +245,20 @@ class Graft implements vscode.Disposable {
     this.output.appendLine(this.lastReport);
     this.status.text = summarize(res);
     this.status.tooltip = 'Graft: show the last report';
+    this.status.backgroundColor = undefined;
+    this.status.show();
+  }
+
+  /**
+   * failed shows in the status bar that the last command did nothing, and
+   * keeps its message as the last report, so that neither says what an
+   * earlier command did.
+   */
+  private failed(text: string, message: string): void {
+    this.lastReport = `# ${text.replace(/^Graft: /, '')}\n\n${message}\n`;
+    this.status.text = text;
+    this.status.tooltip = message;
+    this.status.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     this.status.show();
   }
 
@@ -258,9 +296,13 @@ class Graft implements vscode.Disposable {
     return files.length;
   }
 
-  private fail(err: unknown): void {
+  /** fail says that the command title failed, and why. */
+  private fail(title: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
-    this.output.appendLine(`error: ${message}`);
+    this.output.appendLine(`error: ${title}: ${message}`);
+    if (title !== 'Report') {
+      this.failed(`Graft: ${title.toLowerCase()} failed`, message);
+    }
     void vscode.window.showErrorMessage(`Graft: ${message}`);
   }
 }
@@ -309,16 +351,31 @@ async function clipboardText(): Promise<string | undefined> {
 }
 
 /** missingBinary tells the person how to get the binary. */
-async function missingBinary(configured: string): Promise<void> {
+async function missingBinary(binary: Binary): Promise<void> {
   const pick = await vscode.window.showErrorMessage(
-    missingBinaryMessage(configured),
+    missingBinaryMessage(binary),
     'Open Settings',
     'Copy Install Command',
   );
   if (pick === 'Open Settings') {
-    await vscode.commands.executeCommand('workbench.action.openSettings', 'graft.path');
+    await openSetting('graft.path');
   } else if (pick === 'Copy Install Command') {
     await vscode.env.clipboard.writeText(installCommand);
+  }
+}
+
+/**
+ * openSetting opens the Settings editor at a setting of the extension, on
+ * the tab where it can be set: in a remote window (Remote - SSH, WSL,
+ * code-server) a machine-overridable setting such as graft.path is the
+ * remote machine's, on the Remote tab (the User tab finds no such
+ * setting there).
+ */
+async function openSetting(key: string): Promise<void> {
+  if (vscode.env.remoteName) {
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: key });
+  } else {
+    await vscode.commands.executeCommand('workbench.action.openSettings', key);
   }
 }
 
@@ -326,7 +383,7 @@ let graft: Graft | undefined;
 
 /** activate starts the server and registers the commands. */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  graft = new Graft();
+  graft = new Graft(context.extensionPath);
   graft.register(context);
   await graft.start();
 }

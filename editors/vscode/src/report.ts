@@ -104,6 +104,24 @@ export function summarize(res: ApplyResult | PreviewResult | SuggestResult): str
   return parts.join(', ');
 }
 
+/**
+ * statusWord names a block's status as the reply means it: a block that
+ * resolves "would apply" in a preview and is "suggested" by suggest,
+ * where the server says "applied" for both.
+ */
+function statusWord(res: ApplyResult | PreviewResult | SuggestResult, status: string): string {
+  if (status !== 'applied') {
+    return status;
+  }
+  if ('suggestions' in res) {
+    return 'suggested';
+  }
+  if ('diff' in res) {
+    return 'would apply';
+  }
+  return status;
+}
+
 /** formatReport returns a reply as a Markdown report, block by block. */
 export function formatReport(title: string, res: ApplyResult | PreviewResult | SuggestResult): string {
   const lines = [`# ${title}: ${summarize(res).replace(/^Graft: /, '')}`, ''];
@@ -113,7 +131,7 @@ export function formatReport(title: string, res: ApplyResult | PreviewResult | S
   for (const b of res.blocks ?? []) {
     const where = b.range ? `:${b.range.start.line + 1}` : '';
     const how = b.strategy ? ` by ${b.strategy}${b.score ? ` (score ${b.score.toFixed(2)})` : ''}` : '';
-    lines.push(`- block ${b.index + 1} (${b.dialect || 'edit'}) ${b.path || '(no file)'}${where}: **${b.status}**${how}`);
+    lines.push(`- block ${b.index + 1} (${b.dialect || 'edit'}) ${b.path || '(no file)'}${where}: **${statusWord(res, b.status)}**${how}`);
     if (b.message) {
       for (const m of b.message.split('\n')) {
         lines.push(`  > ${m}`);
@@ -124,4 +142,21 @@ export function formatReport(title: string, res: ApplyResult | PreviewResult | S
     lines.push('', '```diff', res.diff.replace(/\n$/, ''), '```');
   }
   return lines.join('\n') + '\n';
+}
+
+/** Where a command took the answer from, in the person's words. */
+export type AnswerSource = 'clipboard' | 'selection';
+
+/**
+ * explainError says what went wrong with a command in the person's words,
+ * and what they can do: the server's error names its own inputs ("text:
+ * dialect: no edit blocks in the text").
+ */
+export function explainError(message: string, source?: AnswerSource): string {
+  if (/no edit blocks/.test(message)) {
+    const how = source === 'selection' ? 'select' : 'copy';
+    return `the ${source ?? 'text'} holds no edit blocks: ${how} an agent's answer ` +
+      '(its SEARCH/REPLACE blocks, diff or patch) and run the command again.';
+  }
+  return message;
 }

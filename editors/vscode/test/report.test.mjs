@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { summarize, formatReport } from '../out/report.mjs';
+import { summarize, formatReport, explainError } from '../out/report.mjs';
 
 const applied = { index: 0, path: 'a.go', dialect: 'search-replace', status: 'applied', strategy: 'exact', score: 1, startLine: 5, endLine: 5, message: '', range: { start: { line: 4, character: 0 }, end: { line: 5, character: 0 } } };
 const failed = { index: 3, path: 'b.go', dialect: 'search-replace', status: 'failed', strategy: '', score: 0, startLine: 0, endLine: 0, message: 'no match for the search text\nbest candidate: lines 3-4 (score 0.61)' };
@@ -39,4 +39,20 @@ test('formatReport: every block, where it landed, and why one was refused', () =
   ].join('\n'));
   const preview = formatReport('Preview', { edit: {}, diff: '--- a/a.go\n+++ b/a.go\n', blocks: [applied] });
   assert.match(preview, /```diff\n--- a\/a.go\n\+\+\+ b\/a.go\n```\n$/);
+  // A block's word is the reply's: a preview applies nothing, suggest suggests.
+  assert.match(preview, /^# Preview: 1 would apply\n/);
+  assert.match(preview, /^- block 1 \(search-replace\) a\.go:5: \*\*would apply\*\* by exact/m);
+  const suggest = formatReport('Suggest', { blocks: [applied, failed], suggestions: [{}] });
+  assert.match(suggest, /^# Suggest: 1 suggested, 1 failed\n/);
+  assert.match(suggest, /^- block 1 \(search-replace\) a\.go:5: \*\*suggested\*\* by exact/m);
+  assert.doesNotMatch(preview + suggest, /\*\*applied\*\*/);
+});
+
+test('explainError: the server\'s errors in the person\'s words, with what to do', () => {
+  const server = 'text: dialect: no edit blocks in the text';
+  assert.equal(explainError(server, 'clipboard'),
+    'the clipboard holds no edit blocks: copy an agent\'s answer (its SEARCH/REPLACE blocks, diff or patch) and run the command again.');
+  assert.equal(explainError(server, 'selection'),
+    'the selection holds no edit blocks: select an agent\'s answer (its SEARCH/REPLACE blocks, diff or patch) and run the command again.');
+  assert.equal(explainError('uri "x": not a file: URI', 'clipboard'), 'uri "x": not a file: URI');
 });

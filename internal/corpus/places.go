@@ -10,6 +10,10 @@ import (
 	"github.com/graft-editor/graft/engine"
 )
 
+// The kinds of this file vary where and how much a block quotes: a part
+// of a line, whole lines deleted, near twins, a far line hint, a big
+// region, several mistakes at once, chained edits.
+
 // buildSubline edits part of a line, or a span from the middle of one line
 // to the middle of another, sometimes with an extra blank inside the
 // quoted span (in Old and New alike).

@@ -9,8 +9,8 @@ import (
 	"github.com/graft-editor/graft/engine"
 )
 
-// The kinds of this file are made the way an independent corpus of model
-// mistakes caught the engine out (issue 9): a twin block and a search that
+// The kinds of this file are slips an independent corpus of model
+// mistakes caught the engine out with: a twin block and a search that
 // names neither twin, a change on a name the file spells one letter
 // differently, a fragment quoted with its operators' spacing collapsed, a
 // changed line whose aligned columns or trailing blanks the model's copy
