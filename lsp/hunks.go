@@ -135,11 +135,15 @@ func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e eng
 	ps, pe := pinRegion(f.text, e)
 	old := f.text[ps:pe]
 	h.ps = ps
+	line := strings.Count(f.text[:ps], "\n")
+	if p, err := f.mapper.Position(ps, workspace.UTF8); err == nil {
+		line = p.Line // found in the line index, not counted
+	}
 	h.block = dialect.Block{Edit: engine.Edit{
 		Path:    sg.orig.Path,
 		Old:     old,
 		New:     old[:e.Start-ps] + e.Text + old[e.End-ps:],
-		Line:    strings.Count(f.text[:ps], "\n") + 1,
+		Line:    line + 1,
 		Dialect: sg.orig.Dialect,
 		Source:  sg.orig.Source,
 	}}

@@ -476,3 +476,36 @@ func TestHunksEditedInside(t *testing.T) {
 		t.Errorf("left %+v, want the stale hunk", l)
 	}
 }
+
+// TestHunksFollowTypingWhereTheirLinesRepeat accepts a hunk whose lines
+// occur twice in the file, after the person typed lines above both: its
+// line follows the typing, and the hunk lands where it was suggested,
+// not on the copy above it.
+func TestHunksFollowTypingWhereTheirLinesRepeat(t *testing.T) {
+	const twice = "// first\n\nfunc f() int {\n\treturn 0\n}\n\n// second\n\nfunc f() int {\n\treturn 0\n}\n"
+	const answer = "main.go\n<<<<<<< SEARCH\n// second\n\nfunc f() int {\n\treturn 0\n}\n=======\n// second\n\nfunc f() int {\n\treturn 2\n}\n>>>>>>> REPLACE\n"
+	dir := suggestWorkspace(t, map[string]string{"main.go": twice})
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	path := filepath.Join(dir, "main.go")
+	if err := e.Open(path, "go", twice); err != nil {
+		t.Fatal(err)
+	}
+	var reply hunksSuggested
+	suggestExecute(t, e, "graft.suggest", map[string]any{"text": answer}, &reply)
+	if len(reply.Hunks) != 1 || reply.Hunks[0].Range != hunksLines(9, 10) {
+		t.Fatalf("graft.suggest: %+v, want one hunk over line 9", reply)
+	}
+	typed := "// one\n// two\n// three\n"
+	if err := e.Edit(path, &protocol.Range{}, typed); err != nil {
+		t.Fatal(err)
+	}
+	if l := hunksList(t, e, nil); len(l) != 1 || l[0].Range != hunksLines(12, 13) || l[0].State != "pending" {
+		t.Fatalf("graft.suggestions after typing: %+v, want the hunk over line 12", l)
+	}
+	var accepted hunksAccepted
+	suggestExecute(t, e, "graft.accept", map[string]any{"id": reply.Hunks[0].ID}, &accepted)
+	want := typed + "// first\n\nfunc f() int {\n\treturn 0\n}\n\n// second\n\nfunc f() int {\n\treturn 2\n}\n"
+	if !accepted.Applied || e.Text(path) != want {
+		t.Fatalf("graft.accept: %+v\n%s\nwant:\n%s", accepted, e.Text(path), want)
+	}
+}

@@ -206,16 +206,27 @@ func (f *suggestedFile) follow(new string) {
 		}
 		return ps == pe
 	}
+	// lineShift returns how many lines the change inserts (or, below
+	// zero, deletes) above the offset off of the text.
+	lineShift := func(off int) int {
+		n := 0
+		for _, e := range edits {
+			if e.End > off {
+				break
+			}
+			n += strings.Count(e.New, "\n") - strings.Count(f.text[e.Start:e.End], "\n")
+		}
+		return n
+	}
 	for _, sg := range f.list {
 		sg.start, sg.end, _ = shift(sg.start, sg.end)
 		for _, h := range slices.Concat(sg.hunks, sg.sent) {
 			h.moved = h.moved && !touched(h.ps, h.ps+len(h.block.Old))
 			h.start, h.end, _ = shift(h.start, h.end)
-			ps, _, lost := shift(h.ps, h.ps)
-			h.ps = ps
-			if e := &h.block.Edit; e.Op == engine.OpReplace && !lost {
-				e.Line = strings.Count(new[:ps], "\n") + 1
+			if e := &h.block.Edit; e.Op == engine.OpReplace {
+				e.Line += lineShift(h.ps)
 			}
+			h.ps, _, _ = shift(h.ps, h.ps)
 		}
 	}
 }
