@@ -402,17 +402,17 @@ func (g *suggestions) list(arg json.RawMessage) (any, error) {
 	view := g.s.docs.View()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	picks, err := g.pickLocked(a)
-	if err != nil {
-		return nil, err
-	}
-	out := []hunkEntry{}
-	var files []*suggestedFile
-	for _, p := range picks {
-		if !slices.Contains(files, p.f) {
-			files = append(files, p.f)
+	files := g.sortedLocked()
+	if a.URI != "" {
+		if _, err := uriPath(a.URI); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "uri %q: %v", a.URI, err)
+		}
+		files = nil
+		if f := g.lookupLocked(a.URI); f != nil {
+			files = append(files, f)
 		}
 	}
+	out := []hunkEntry{}
 	for _, f := range files {
 		if err := g.refreshLocked(ctx, view, f); err != nil {
 			return nil, err
