@@ -135,9 +135,11 @@ func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e eng
 	ps, pe := pinRegion(f.text, e)
 	old := f.text[ps:pe]
 	h.ps = ps
-	line := strings.Count(f.text[:ps], "\n")
+	var line int
 	if p, err := f.mapper.Position(ps, workspace.UTF8); err == nil {
 		line = p.Line // found in the line index, not counted
+	} else {
+		line = strings.Count(f.text[:ps], "\n")
 	}
 	h.block = dialect.Block{Edit: engine.Edit{
 		Path:    sg.orig.Path,
@@ -164,10 +166,9 @@ func pinRegion(text string, e engine.Change) (int, int) {
 	if e.Start < e.End && !(lineStart(e.Start) && (e.End == len(text) || lineStart(e.End))) {
 		return e.Start, e.End
 	}
-	ps := strings.LastIndexByte(text[:e.Start], '\n') + 1
-	pe := e.End
+	ps, pe := strings.LastIndexByte(text[:e.Start], '\n')+1, e.End
 	if !lineStart(pe) {
-		pe = lineEndAt(text, pe)
+		pe = lineEndAt(text, pe) // an insertion inside a line: all of it
 	}
 	// The line on either side.
 	if ps > 0 {
