@@ -117,9 +117,10 @@ const (
 	suggestionStale   = "stale"
 )
 
-// suggestReport is a block's entry in the reply to graft.suggest and
-// graft.applySuggestion: the report of graft.apply, with the id of the
-// suggestion the block is (none for a block that did not resolve).
+// suggestReport is a block's entry in the reply to graft.suggest, and a
+// hunk's in that of graft.accept: the report of graft.apply, with the id
+// of the suggestion the block is (none for a block that did not resolve),
+// or of the hunk.
 type suggestReport struct {
 	blockReport
 	ID string `json:"id,omitempty"`
