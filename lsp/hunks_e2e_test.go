@@ -509,3 +509,37 @@ func TestHunksFollowTypingWhereTheirLinesRepeat(t *testing.T) {
 		t.Fatalf("graft.accept: %+v\n%s\nwant:\n%s", accepted, e.Text(path), want)
 	}
 }
+
+// TestHunksInAFileNotOpen accepts a hunk of a file the editor has not
+// opened: its edit is for the file on disk (no version), the editor opens
+// the file to make it, and the other hunk follows into the buffer.
+func TestHunksInAFileNotOpen(t *testing.T) {
+	dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	path := filepath.Join(dir, "main.go")
+	var reply hunksSuggested
+	suggestExecute(t, e, "graft.suggest", map[string]any{"text": hunksAnswer}, &reply)
+	if len(reply.Hunks) != 2 || reply.Hunks[0].Version != nil || reply.Hunks[1].Range != hunksLines(11, 12) {
+		t.Fatalf("graft.suggest: %+v, want two hunks of the file on disk (no version)", reply)
+	}
+	var accepted hunksAccepted
+	suggestExecute(t, e, "graft.accept", map[string]any{"id": reply.Hunks[0].ID}, &accepted)
+	if !accepted.Applied {
+		t.Fatalf("graft.accept: %+v", accepted)
+	}
+	sent := e.AppliedEdits()
+	if len(sent) != 1 || len(sent[0].Decoded.Edit.DocumentChanges) != 1 {
+		t.Fatalf("applyEdit requests %+v, want one of one document change", sent)
+	}
+	if te := sent[0].Decoded.Edit.DocumentChanges[0].TextDocumentEdit; te == nil || te.TextDocument.Version != nil ||
+		!slices.Equal(te.Edits, []protocol.TextEdit{{Range: reply.Hunks[0].Range, NewText: hunksNew1}}) {
+		t.Fatalf("applyEdit %s, want the first hunk's edit for the file on disk", sent[0].Params)
+	}
+	if got, want := e.Text(path), strings.Replace(hunksMainGo, hunksOld1, hunksNew1, 1); got != want {
+		t.Errorf("buffer:\n%s\nwant:\n%s", got, want)
+	}
+	l := hunksList(t, e, nil)
+	if len(l) != 1 || l[0].ID != reply.Hunks[1].ID || l[0].Range != hunksLines(12, 13) || l[0].Version == nil || *l[0].Version != e.Version(path) {
+		t.Errorf("graft.suggestions: %+v, want the second hunk, one line down, in the buffer at version %d", l, e.Version(path))
+	}
+}
