@@ -78,6 +78,9 @@ type blockState struct {
 	// wrote it.
 	path   string
 	status engine.Status
+	// number is the block's number as a person counts the answer's
+	// blocks (the file sections of one apply-patch share it).
+	number int
 }
 
 // answerLimit bounds the number of blocks an answer document gets
@@ -303,7 +306,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	st.blocks = make([]blockState, len(blocks))
 	for i, b := range blocks {
 		r := &res.Blocks[i]
-		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status}
+		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number}
 		diags = append(diags, diagnose(m, caps, &files, b, r))
 	}
 	return diags, st, nil
@@ -569,7 +572,7 @@ func (a *answers) blocksOf(d *openDoc) (int32, []blockState) {
 	}
 	out := make([]blockState, len(blocks))
 	for i, b := range blocks {
-		out[i] = blockState{span: b.Source, path: b.Path}
+		out[i] = blockState{span: b.Source, path: b.Path, number: b.Number}
 	}
 	return snap.Version, out
 }
@@ -634,19 +637,34 @@ func applyAll(ref *answerRef, blocks []blockState) (protocol.CodeAction, bool) {
 			left = append(left, i)
 		}
 	}
+	// The blocks are counted as a person counts them: the files of one
+	// patch are one block.
+	counted := func(of []int) int {
+		n, last := 0, -1
+		for _, i := range of {
+			if b := blocks[i]; b.number == 0 || b.number != last {
+				n, last = n+1, b.number
+			}
+		}
+		return n
+	}
+	all := make([]int, len(blocks))
+	for i := range all {
+		all[i] = i
+	}
 	switch {
 	case len(left) == 0:
 		return protocol.CodeAction{}, false
 	case len(left) == len(blocks):
-		return codeAction(fmt.Sprintf("Apply all %d edit blocks", len(blocks)), cmdApply, ref, nil), true
-	case len(left) == 1:
+		return codeAction(fmt.Sprintf("Apply all %d edit blocks", counted(all)), cmdApply, ref, nil), true
+	case counted(left) == 1:
 		title := "Apply the remaining edit block"
-		if p := blocks[left[0]].path; p != "" {
+		if p := blocks[left[0]].path; p != "" && len(left) == 1 {
 			title += " → " + p
 		}
 		return codeAction(title, cmdApply, ref, left), true
 	}
-	return codeAction(fmt.Sprintf("Apply all %d edit blocks", len(left)), cmdApply, ref, left), true
+	return codeAction(fmt.Sprintf("Apply all %d edit blocks", counted(left)), cmdApply, ref, left), true
 }
 
 // codeAction returns an action that runs command over blocks of the
@@ -716,7 +734,7 @@ func (a *answers) showPreview(ctx context.Context, p *plan, diff string) {
 	var b strings.Builder
 	typ := protocol.MessageTypeInfo
 	for k, r := range p.res.Blocks {
-		n := r.Index + 1 // as the answer numbers it (server.plan)
+		n := r.Number // as the person counts the answer's blocks
 		if k > 0 {
 			b.WriteString("\n")
 		}

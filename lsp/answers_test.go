@@ -21,17 +21,25 @@ func TestAnswerApplyAllAction(t *testing.T) {
 		states []engine.Status
 		title  string
 		blocks []int // nil: all
+		// numbers are the blocks' numbers as a person counts them; nil:
+		// one block each.
+		numbers []int
 	}{
-		{"none resolved yet", []engine.Status{"", "", ""}, "Apply all 3 edit blocks", nil},
-		{"none applied", []engine.Status{applied, failed, applied}, "Apply all 3 edit blocks", nil},
-		{"one applied", []engine.Status{already, failed, applied}, "Apply all 2 edit blocks", []int{1, 2}},
-		{"one left", []engine.Status{already, applied, already}, "Apply the remaining edit block → a.go", []int{1}},
-		{"none left", []engine.Status{already, already}, "", nil},
+		{"none resolved yet", []engine.Status{"", "", ""}, "Apply all 3 edit blocks", nil, nil},
+		{"none applied", []engine.Status{applied, failed, applied}, "Apply all 3 edit blocks", nil, nil},
+		{"one applied", []engine.Status{already, failed, applied}, "Apply all 2 edit blocks", []int{1, 2}, nil},
+		{"one left", []engine.Status{already, applied, already}, "Apply the remaining edit block → a.go", []int{1}, nil},
+		{"none left", []engine.Status{already, already}, "", nil, nil},
+		{"a patch of three files and a block", []engine.Status{"", "", "", ""}, "Apply all 2 edit blocks", nil, []int{1, 1, 1, 2}},
+		{"the patch left", []engine.Status{applied, applied, failed, already}, "Apply the remaining edit block", []int{0, 1, 2}, []int{1, 1, 1, 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			blocks := make([]blockState, len(tc.states))
 			for i, s := range tc.states {
-				blocks[i] = blockState{path: "a.go", status: s}
+				blocks[i] = blockState{path: "a.go", status: s, number: i + 1}
+				if tc.numbers != nil {
+					blocks[i].number = tc.numbers[i]
+				}
 			}
 			ref := &answerRef{URI: "file:///answer.md", Version: 3}
 			act, ok := applyAll(ref, blocks)

@@ -430,7 +430,7 @@ func (s *server) summarize(ctx context.Context, p *plan) {
 		if r.Status == engine.StatusFailed {
 			typ = protocol.MessageTypeWarning
 			first, _, _ := strings.Cut(r.Message, "\n")
-			fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
+			fmt.Fprintf(&b, ": block %d (%s): %s", r.Number, r.Path, first)
 			break
 		}
 	}

@@ -148,7 +148,7 @@ func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e eng
 		Line:    line + 1,
 		Dialect: sg.orig.Dialect,
 		Source:  sg.orig.Source,
-	}}
+	}, Number: sg.res.Number}
 	if old == "" {
 		// Only in an empty file: the hunk inserts at its top.
 		h.block.Op, h.block.Line = engine.OpInsert, 0
@@ -390,7 +390,7 @@ type target struct {
 func (g *suggestions) hunkReport(view *workspace.View, f *suggestedFile, sg *suggestion, h *hunk) suggestReport {
 	r := suggestReport{ID: sg.hunkID(h)}
 	r.BlockReport = h.res.Report()
-	r.Index = sg.res.Index
+	r.Index, r.Block = sg.res.Index, sg.res.Number
 	r.URI = g.uriFor(view, f.abs)
 	rng := h.rng
 	r.Range = &rng
@@ -454,7 +454,7 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 				// The hunk's change was made meanwhile.
 				out.Accepted = append(out.Accepted, id)
 				r := suggestReport{ID: id}
-				r.Index, r.Path, r.Status, r.Dialect = p.sg.res.Index, p.sg.res.Path, string(engine.StatusAlreadyApplied), p.sg.orig.Dialect
+				r.Index, r.Block, r.Path, r.Status, r.Dialect = p.sg.res.Index, p.sg.res.Number, p.sg.res.Path, string(engine.StatusAlreadyApplied), p.sg.orig.Dialect
 				out.Blocks = append(out.Blocks, r)
 			}
 		}
@@ -506,7 +506,9 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 	defer g.mu.Unlock()
 	var touched []*suggestedFile
 	for i, t := range targets {
-		out.Blocks = append(out.Blocks, suggestReport{blockReport: reports[i], ID: t.sg.hunkID(t.h)})
+		r := suggestReport{blockReport: reports[i], ID: t.sg.hunkID(t.h)}
+		r.Index = t.sg.res.Index // the block's in the answer, not the hunk's in the plan
+		out.Blocks = append(out.Blocks, r)
 		if !sent.Applied || !p.res.Blocks[i].Status.OK() {
 			continue
 		}

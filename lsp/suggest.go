@@ -174,7 +174,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 	failed := -1
 	for i, b := range blocks {
 		sg := &suggestion{orig: b}
-		sg.res = workspace.BlockResult{Index: i, Path: b.Path, Dialect: b.Dialect}
+		sg.res = workspace.BlockResult{Index: i, Number: max(b.Number, 1), Path: b.Path, Dialect: b.Dialect}
 		f, err := g.fileFor(view, b)
 		if err != nil && b.Err != nil {
 			err = b.Err // the malformed block says more than its path
@@ -327,7 +327,7 @@ func (g *suggestions) showSummary(ctx context.Context, out *suggestResult) {
 		if r.Status == string(engine.StatusFailed) {
 			typ = protocol.MessageTypeWarning
 			first, _, _ := strings.Cut(r.Message, "\n")
-			fmt.Fprintf(&b, ": block %d (%s): %s", r.Index+1, r.Path, first)
+			fmt.Fprintf(&b, ": block %d (%s): %s", r.Block, r.Path, first)
 			break
 		}
 	}

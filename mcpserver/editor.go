@@ -152,7 +152,11 @@ func editorText(reply *editorlink.Reply, rep *Report) string {
 	var b strings.Builder
 	for _, blk := range reply.Blocks {
 		if len(reply.Blocks) > 1 {
-			fmt.Fprintf(&b, "Block %d: ", blk.Index+1)
+			n := blk.Block
+			if n == 0 {
+				n = blk.Index + 1 // a graft serve of an earlier version
+			}
+			fmt.Fprintf(&b, "Block %d: ", n)
 		}
 		where := blk.Path
 		if blk.StartLine > 0 {

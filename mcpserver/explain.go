@@ -30,7 +30,7 @@ func outcomeText(res *workspace.Result, dryRun bool) string {
 	for i := range res.Blocks {
 		r := &res.Blocks[i]
 		if len(res.Blocks) > 1 {
-			fmt.Fprintf(&b, "Block %d: ", r.Index+1)
+			fmt.Fprintf(&b, "Block %d: ", r.Number)
 		}
 		switch r.Status {
 		case engine.StatusApplied:

@@ -60,6 +60,9 @@ type Result struct {
 type BlockResult struct {
 	// Index is the block's place in the answer, from 0.
 	Index int
+	// Number is the block's number as a person counts the answer's
+	// blocks, from 1 (see dialect.Block.Number): what messages call it.
+	Number int
 	// Path is the file the block edits, relative to the root and
 	// slash-separated; as the model wrote it when it cannot be resolved.
 	Path string
@@ -172,7 +175,11 @@ func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptio
 	p := &planner{src: src, blocks: blocks, opt: opt, seen: map[string]document{}}
 	p.res.Blocks = make([]BlockResult, len(blocks))
 	for i, b := range blocks {
-		p.res.Blocks[i] = BlockResult{Index: i, Path: b.Path, Dialect: b.Dialect}
+		n := b.Number
+		if n == 0 {
+			n = i + 1 // a block no answer text numbered
+		}
+		p.res.Blocks[i] = BlockResult{Index: i, Number: n, Path: b.Path, Dialect: b.Dialect}
 	}
 	files := p.group()
 	done := len(blocks)

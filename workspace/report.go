@@ -46,6 +46,9 @@ type BlockReport struct {
 	EndLine       int     `json:"endLine"`
 	Message       string  `json:"message"`
 	ElapsedMicros int64   `json:"elapsedMicros"`
+	// Block is the block's number as a person counts the answer's blocks,
+	// from 1: the file sections of one apply-patch share it.
+	Block int `json:"block"`
 
 	ResolvedStartLine int `json:"resolvedStartLine,omitempty"`
 	ResolvedEndLine   int `json:"resolvedEndLine,omitempty"`
@@ -95,6 +98,7 @@ func (r *Result) Report(withDiff bool) *Report {
 func (b *BlockResult) Report() BlockReport {
 	rep := BlockReport{
 		Index:         b.Index,
+		Block:         b.Number,
 		Path:          b.Path,
 		Dialect:       b.Dialect,
 		Status:        string(b.Status),

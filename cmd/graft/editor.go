@@ -233,6 +233,16 @@ func readEditorAnswers(ctx context.Context, f *applyFlags, root *workspace.Root,
 	return texts, nil
 }
 
+// shownNumber returns the number of the block of a report as a person
+// counts the answer's blocks: its Block, or from its Index when a graft
+// serve of an earlier version sent none.
+func shownNumber(r workspace.BlockReport) int {
+	if r.Block > 0 {
+		return r.Block
+	}
+	return r.Index + 1
+}
+
 // confined returns an error when a block names a path outside root. The
 // editor's graft serve refuses such a request as well (it may serve other
 // folders, which root does not include); checking here first says so
@@ -244,7 +254,11 @@ func confined(blocks []dialect.Block, root *workspace.Root) error {
 				continue
 			}
 			if _, err := root.Path(name); err != nil {
-				return fmt.Errorf("block %d: %w; nothing was sent to the editor", i+1, err)
+				n := b.Number
+				if n == 0 {
+					n = i + 1
+				}
+				return fmt.Errorf("block %d: %w; nothing was sent to the editor", n, err)
 			}
 		}
 	}
@@ -340,7 +354,7 @@ func (r *editorReport) writeSummary(w io.Writer) error {
 		default:
 			path = fmt.Sprintf("%s:%d-%d", path, bl.StartLine, bl.EndLine)
 		}
-		fmt.Fprintf(&b, "block %d: %s %s", bl.Index+1, bl.Status, path)
+		fmt.Fprintf(&b, "block %d: %s %s", shownNumber(bl.BlockReport), bl.Status, path)
 		if engine.Status(bl.Status).OK() || bl.Strategy != "" {
 			fmt.Fprintf(&b, " (%s, %.2f)", bl.Strategy, bl.Score)
 		}

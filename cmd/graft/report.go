@@ -127,7 +127,7 @@ func writeDiff(w io.Writer, res *workspace.Result) error {
 func writeSummary(w io.Writer, res *workspace.Result, dryRun bool) error {
 	var b strings.Builder
 	for _, r := range res.Blocks {
-		fmt.Fprintf(&b, "block %d: %s %s", r.Index+1, r.Status, where(&r))
+		fmt.Fprintf(&b, "block %d: %s %s", r.Number, r.Status, where(&r))
 		if r.Status.OK() || r.Strategy != "" {
 			fmt.Fprintf(&b, " (%s, %.2f)", r.Strategy, r.Score)
 		}

@@ -211,6 +211,9 @@ func (p *patchParser) patch(begin int) int {
 			Err:  fmt.Errorf("line %d: empty patch: no %q, %q or %q section", begin+1, addFileMarker, deleteFileMarker, updateFileMarker),
 		})
 	}
+	for k := before; k < len(p.blocks); k++ {
+		p.blocks[k].envelope = begin + 1 // one patch, one block to a reader
+	}
 	return last
 }
 

@@ -58,6 +58,26 @@ type Block struct {
 	// whatever the file holds: its content is not checked, and the report
 	// says so.
 	Unchecked bool
+	// Number is the block's number in the answer as a person counts its
+	// blocks, from 1: the file sections of one apply-patch ("*** Begin
+	// Patch" to "*** End Patch") are one block to a reader, and share it.
+	// Zero for a block that no answer text numbered.
+	Number int
+
+	// envelope is the 1-based line where the patch the block is a section
+	// of begins; 0 for a block of another dialect.
+	envelope int
+}
+
+// number numbers the blocks as a person counts them (see Block.Number).
+func number(blocks []Block) {
+	n := 0
+	for i := range blocks {
+		if i == 0 || blocks[i].envelope == 0 || blocks[i].envelope != blocks[i-1].envelope {
+			n++
+		}
+		blocks[i].Number = n
+	}
 }
 
 // ErrNoBlocks is returned by [Parse] when the text holds no edit block at
@@ -111,6 +131,7 @@ func Parse(text string, opt Options) ([]Block, error) {
 	if len(blocks) == 0 {
 		return nil, ErrNoBlocks
 	}
+	number(blocks)
 	for i := range blocks {
 		b := &blocks[i]
 		switch {

@@ -231,3 +231,23 @@ func TestNames(t *testing.T) {
 		t.Error("Names returns the registry itself, not a copy")
 	}
 }
+
+// TestBlockNumbers checks that blocks are numbered as a person counts them
+// in the answer: the file sections of one apply-patch are one block.
+func TestBlockNumbers(t *testing.T) {
+	answer := "First the patch:\n\n" +
+		"*** Begin Patch\n*** Update File: a.go\n@@\n-a\n+A\n*** Add File: b.go\n+b\n*** Delete File: c.go\n*** End Patch\n\n" +
+		"Then a search and replace:\n\nd.go\n```\n<<<<<<< SEARCH\nd\n=======\nD\n>>>>>>> REPLACE\n```\n\n" +
+		"And another patch:\n\n*** Begin Patch\n*** Update File: e.go\n@@\n-e\n+E\n*** End Patch\n"
+	blocks, err := Parse(answer, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, b := range blocks {
+		got = append(got, b.Number)
+	}
+	if want := []int{1, 1, 1, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("numbers %v, want %v", got, want)
+	}
+}
