@@ -120,9 +120,13 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 	case cmdSuggestions:
 		return s.suggestions.list(arg)
 	case cmdDismiss:
-		return s.suggestions.dismiss(ctx, arg)
+		return s.suggestions.reject(ctx, arg, p.Command)
 	case cmdApplySuggestion:
-		return s.suggestions.apply(ctx, arg)
+		return s.suggestions.accept(ctx, arg, p.Command)
+	case cmdAccept:
+		return s.suggestions.accept(ctx, arg, p.Command)
+	case cmdReject:
+		return s.suggestions.reject(ctx, arg, p.Command)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commands, ", "))
 }

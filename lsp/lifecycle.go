@@ -24,10 +24,12 @@ const (
 	cmdSuggestions     = "graft.suggestions"
 	cmdDismiss         = "graft.dismiss"
 	cmdApplySuggestion = "graft.applySuggestion"
+	cmdAccept          = "graft.accept"
+	cmdReject          = "graft.reject"
 )
 
 // commands lists them, as executeCommandProvider advertises them.
-var commands = []string{cmdApply, cmdPreview, cmdSuggest, cmdSuggestions, cmdDismiss, cmdApplySuggestion}
+var commands = []string{cmdApply, cmdPreview, cmdSuggest, cmdSuggestions, cmdDismiss, cmdApplySuggestion, cmdAccept, cmdReject}
 
 // capabilities are what the client can do, as the server uses them.
 type capabilities struct {

@@ -20,19 +20,19 @@ import (
 
 // suggestions are the pending suggestions of graft.suggest: the blocks of
 // an agent's answer, each shown where it would land in its target
-// document (a diagnostic over the region, code actions and code lenses
-// there) until the person applies or dismisses it.
+// document as hunks, its contiguous changes (a diagnostic over each, code
+// actions and code lenses there), until the person accepts or rejects
+// them, one by one or all at once.
 //
-// Every suggestion is resolved on its own against its document as it is,
-// and again after each change of the document, so that it follows the
-// buffer as the person edits it: the region it would change moves with
-// the lines above it, and a suggestion whose region no longer resolves
-// says why and cannot be applied. A suggestion whose change has landed
-// (the person made it by hand, or graft.apply applied the same block)
-// resolves as already applied, and goes as an applied one does: it is no
-// longer pending, and its diagnostic and lenses are cleared. Applying one
-// re-resolves it against the buffer version the edit is sent for: a
-// suggestion is never applied against a version it was not computed for.
+// Every hunk is resolved on its own against its document as it is, and
+// again after each change of the document, so that it follows the buffer
+// as the person edits it: it moves with the lines above it, and a hunk
+// whose lines no longer resolve says why and cannot be accepted. A hunk
+// whose change has landed (the person made it by hand, or graft.apply
+// applied the same block) resolves as already applied, and goes as an
+// accepted one does. Accepting a hunk resolves it again against the
+// buffer version its edit is sent for: a hunk is never applied against a
+// version it was not computed for.
 //
 // Handlers run one at a time, but the refreshes after a change run on
 // timers: mu guards everything below it.
@@ -69,21 +69,39 @@ type suggestedFile struct {
 	timer *time.Timer
 }
 
-// A suggestion is one block of an answer, pending in its target file.
+// A suggestion is one block of an answer, pending in its target file as
+// hunks: the block's contiguous changes (the engine's own, the plan's
+// FileChange.Edits), each accepted or rejected on its own.
+//
+// Once the block resolves, each hunk is pinned: it becomes the exact edit
+// of its lines and the line on either side (of the part of a line it
+// changes, for a block that changes part of a line) into those lines with
+// the hunk made. Each hunk is then resolved on its own after the document
+// changes, and follows the buffer as suggestions do: a hunk stays valid
+// when the person edits elsewhere, between the hunks of its block
+// included, and when other hunks are accepted or rejected.
 type suggestion struct {
 	id string
-	// block is the block as the answer wrote it, but for its line hint,
-	// which follows the buffer: the line the region starts on, or for an
-	// insertion the line it goes after, in the text last resolved.
-	block dialect.Block
-	// res is the block's last resolution, as graft.apply reports it.
+	// orig is the block as the answer wrote it: what graft.suggest
+	// resolves, and by which it knows the same suggestion made again.
+	orig dialect.Block
+	// res is the block's resolution, as graft.apply reports it; once its
+	// hunks are made, its status says whether any is pending (applied),
+	// none (already applied: the suggestion is gone) or only stale ones
+	// (failed, and why the first does not apply).
 	res workspace.BlockResult
 	// start and end are the byte offsets, in the file's text, of the
-	// region the suggestion changes; for a stale one, where that region
-	// was last seen.
+	// region the block changes, where it resolved; rng is the range of
+	// the region, then of the hunks.
 	start, end int
 	rng        protocol.Range
-	summary    string
+	// hunks are the block's changes not yet accepted or rejected, in the
+	// order of the text; nhunk numbers them.
+	hunks []*hunk
+	nhunk int
+	// sent are the hunks accepted, which the editor said it applied, until
+	// the document is seen to hold them.
+	sent []*hunk
 }
 
 // pending reports whether the suggestion resolves in its file's text.
@@ -99,29 +117,10 @@ const (
 	suggestionStale   = "stale"
 )
 
-// suggestionEntry is a suggestion as graft.suggestions lists it.
-type suggestionEntry struct {
-	ID   string               `json:"id"`
-	URI  protocol.DocumentURI `json:"uri"`
-	Path string               `json:"path"`
-	// Range is the region the suggestion would change, in the document's
-	// text at Version (null for a file that is not open).
-	Range    protocol.Range `json:"range"`
-	Version  *int32         `json:"version"`
-	Strategy string         `json:"strategy"`
-	Score    float64        `json:"score"`
-	Summary  string         `json:"summary"`
-	// State is "pending", or "stale" when the region no longer resolves;
-	// Message then says why.
-	State   string `json:"state"`
-	Message string `json:"message"`
-	// Dialect is the format the block was written in.
-	Dialect string `json:"dialect"`
-}
-
-// suggestReport is a block's entry in the reply to graft.suggest and
-// graft.applySuggestion: the report of graft.apply, with the id of the
-// suggestion the block is (none for a block that did not resolve).
+// suggestReport is a block's entry in the reply to graft.suggest, and a
+// hunk's in that of graft.accept: the report of graft.apply, with the id
+// of the suggestion the block is (none for a block that did not resolve),
+// or of the hunk.
 type suggestReport struct {
 	blockReport
 	ID string `json:"id,omitempty"`
@@ -130,19 +129,16 @@ type suggestReport struct {
 // suggestResult is the reply to graft.suggest.
 type suggestResult struct {
 	Blocks []suggestReport `json:"blocks"`
-	// Suggestions are the suggestions the blocks made.
-	Suggestions []suggestionEntry `json:"suggestions"`
+	// Hunks are the hunks of the suggestions the blocks made, as
+	// graft.suggestions lists them.
+	Hunks []hunkEntry `json:"hunks"`
+	// Suggestions holds the same list, under the name the editors'
+	// plugins read before there were hunks.
+	Suggestions []hunkEntry `json:"suggestions"`
 }
 
-// applySuggestionResult is the reply to graft.applySuggestion.
-type applySuggestionResult struct {
-	Applied       bool            `json:"applied"`
-	FailureReason string          `json:"failureReason,omitempty"`
-	Blocks        []suggestReport `json:"blocks"`
-}
-
-// suggestionArgs are the argument of graft.applySuggestion, graft.dismiss
-// and graft.suggestions.
+// suggestionArgs are the argument of graft.accept, graft.reject, their
+// aliases graft.applySuggestion and graft.dismiss, and graft.suggestions.
 type suggestionArgs struct {
 	URI string `json:"uri"`
 	ID  string `json:"id"`
@@ -171,13 +167,13 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
 	}
 
-	out := &suggestResult{Blocks: make([]suggestReport, len(blocks)), Suggestions: []suggestionEntry{}}
+	out := &suggestResult{Blocks: make([]suggestReport, len(blocks)), Hunks: []hunkEntry{}}
 	made := make([]*suggestion, len(blocks))
 	files := make([]*suggestedFile, len(blocks))
 	var touched []*suggestedFile
 	failed := -1
 	for i, b := range blocks {
-		sg := &suggestion{block: b}
+		sg := &suggestion{orig: b}
 		sg.res = workspace.BlockResult{Index: i, Number: max(b.Number, 1), Path: b.Path, Dialect: b.Dialect}
 		f, err := g.fileFor(view, b)
 		if err != nil && b.Err != nil {
@@ -232,7 +228,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			continue
 		}
 		f := files[i]
-		if old := f.same(sg.block); old != nil {
+		if old := f.same(sg.orig); old != nil {
 			// The same suggestion again: it stays one, as it was.
 			sg = old
 		} else {
@@ -241,8 +237,9 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			f.list = append(f.list, sg)
 		}
 		out.Blocks[i].ID = sg.id
-		out.Suggestions = append(out.Suggestions, g.entry(f, sg))
+		out.Hunks = append(out.Hunks, g.entries(f, sg)...)
 	}
+	out.Suggestions = out.Hunks
 	for _, f := range touched {
 		g.publishLocked(ctx, view, f)
 	}
@@ -293,7 +290,7 @@ func (g *suggestions) fileFor(view *workspace.View, b dialect.Block) (*suggested
 // same returns the suggestion of f that makes the same change as b, if any.
 func (f *suggestedFile) same(b dialect.Block) *suggestion {
 	for _, sg := range f.list {
-		e, o := sg.block.Edit, b.Edit
+		e, o := sg.orig.Edit, b.Edit
 		if e.Op == o.Op && e.Old == o.Old && e.New == o.New && e.ReplaceAll == o.ReplaceAll &&
 			e.EndOfFile == o.EndOfFile && slices.Equal(e.Scope, o.Scope) && (e.Op != engine.OpInsert || e.Line == o.Line) {
 			return sg
@@ -302,14 +299,23 @@ func (f *suggestedFile) same(b dialect.Block) *suggestion {
 	return nil
 }
 
-// showSummary tells the person what graft.suggest made of the answer.
+// showSummary tells the person what graft.suggest made of the answer:
+// the blocks suggested (and their hunks, when there are more), in the
+// words of graft.apply's summary for the others.
 func (g *suggestions) showSummary(ctx context.Context, out *suggestResult) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Graft: %d suggested", len(out.Suggestions))
 	typ := protocol.MessageTypeInfo
 	count := map[string]int{}
+	suggested := 0
 	for _, r := range out.Blocks {
 		count[r.Status]++
+		if r.ID != "" {
+			suggested++
+		}
+	}
+	fmt.Fprintf(&b, "Graft: %d suggested", suggested)
+	if len(out.Hunks) != suggested {
+		fmt.Fprintf(&b, " (%d hunks)", len(out.Hunks))
 	}
 	// The words of graft.apply's summary, and of the editors' status.
 	for _, st := range []engine.Status{engine.StatusAlreadyApplied, engine.StatusFailed, engine.StatusSkipped} {
@@ -385,33 +391,7 @@ func (g *suggestions) findLocked(id string) (*suggestedFile, *suggestion) {
 	return nil, nil
 }
 
-// selectLocked returns the files and suggestions that a names: one
-// suggestion, those of a file, or all of them. g.mu is held.
-func (g *suggestions) selectLocked(a suggestionArgs) (map[*suggestedFile][]*suggestion, error) {
-	out := map[*suggestedFile][]*suggestion{}
-	switch {
-	case a.ID != "":
-		f, sg := g.findLocked(a.ID)
-		if sg == nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no suggestion %q: it was applied or dismissed", a.ID)
-		}
-		if a.URI != "" && g.lookupLocked(a.URI) != f {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "suggestion %q is not in %s", a.ID, a.URI)
-		}
-		out[f] = []*suggestion{sg}
-	case a.URI != "":
-		if f := g.lookupLocked(a.URI); f != nil {
-			out[f] = slices.Clone(f.list)
-		}
-	default:
-		for _, f := range g.files {
-			out[f] = slices.Clone(f.list)
-		}
-	}
-	return out, nil
-}
-
-// list is graft.suggestions: the suggestions, of the file at uri when the
+// list is graft.suggestions: the hunks, of the document at uri when the
 // argument names one, each as it stands against its document now.
 func (g *suggestions) list(arg json.RawMessage) (any, error) {
 	a, err := decodeSuggestionArgs(arg)
@@ -423,27 +403,33 @@ func (g *suggestions) list(arg json.RawMessage) (any, error) {
 	view := g.s.docs.View()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	sel, err := g.selectLocked(a)
-	if err != nil {
-		return nil, err
+	files := g.sortedLocked()
+	if a.URI != "" {
+		if _, err := uriPath(a.URI); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "uri %q: %v", a.URI, err)
+		}
+		files = nil
+		if f := g.lookupLocked(a.URI); f != nil {
+			files = append(files, f)
+		}
 	}
-	out := []suggestionEntry{}
-	for _, f := range g.sortedLocked(sel) {
+	out := []hunkEntry{}
+	for _, f := range files {
 		if err := g.refreshLocked(ctx, view, f); err != nil {
 			return nil, err
 		}
 		for _, sg := range f.list {
-			out = append(out, g.entry(f, sg))
+			out = append(out, g.entries(f, sg)...)
 		}
 	}
 	return out, nil
 }
 
-// sortedLocked returns the files of sel in the order of their first
-// suggestions.
-func (g *suggestions) sortedLocked(sel map[*suggestedFile][]*suggestion) []*suggestedFile {
+// sortedLocked returns the files in the order of their first
+// suggestions. g.mu is held.
+func (g *suggestions) sortedLocked() []*suggestedFile {
 	var files []*suggestedFile
-	for f := range sel {
+	for _, f := range g.files {
 		if len(f.list) > 0 {
 			files = append(files, f)
 		}
@@ -459,163 +445,12 @@ func suggestionNumber(id string) int {
 	return n
 }
 
-// dismiss is graft.dismiss: it clears one suggestion ({"id"}), those of a
-// file ({"uri"}), or all of them (no argument), and their diagnostics.
-func (g *suggestions) dismiss(ctx context.Context, arg json.RawMessage) (any, error) {
-	a, err := decodeSuggestionArgs(arg)
-	if err != nil {
-		return nil, err
-	}
-	view := g.s.docs.View()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	sel, err := g.selectLocked(a)
-	if err != nil {
-		return nil, err
-	}
-	n := 0
-	for _, f := range g.sortedLocked(sel) {
-		n += f.remove(sel[f])
-		g.publishLocked(ctx, view, f)
-	}
-	g.refreshLenses()
-	return map[string]int{"dismissed": n}, nil
-}
-
 // remove removes the suggestions of list from f and returns how many it
 // held.
 func (f *suggestedFile) remove(list []*suggestion) int {
 	n := len(f.list)
 	f.list = slices.DeleteFunc(f.list, func(sg *suggestion) bool { return slices.Contains(list, sg) })
 	return n - len(f.list)
-}
-
-// apply is graft.applySuggestion: it applies one suggestion ({"uri",
-// "id"}) or every pending one of a file ({"uri"}). The suggestions are
-// resolved again against the documents as they are now, and the edit is
-// sent for that version of the buffer; a suggestion that no longer
-// resolves is not applied, and one whose change has landed meanwhile is
-// reported already-applied, a success. Those the client applied, and
-// those that landed, are removed.
-func (g *suggestions) apply(ctx context.Context, arg json.RawMessage) (any, error) {
-	a, err := decodeSuggestionArgs(arg)
-	if err != nil {
-		return nil, err
-	}
-	if a.URI == "" && a.ID == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "graft.applySuggestion needs the uri of a document, and the id of a suggestion to apply only that one")
-	}
-	view := g.s.docs.View()
-	g.mu.Lock()
-	sel, err := g.selectLocked(a)
-	if err != nil {
-		g.mu.Unlock()
-		return nil, err
-	}
-	var f *suggestedFile
-	var picked []*suggestion
-	for sf, list := range sel {
-		f, picked = sf, list
-	}
-	if f == nil || len(picked) == 0 {
-		g.mu.Unlock()
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no suggestions in %s", a.URI)
-	}
-	// Never against a version it was not computed for: resolve again
-	// against the documents of view, which the edit is computed for.
-	if err := g.refreshLocked(ctx, view, f); err != nil {
-		g.mu.Unlock()
-		return nil, err
-	}
-	var targets, stale, landed []*suggestion
-	for _, sg := range picked {
-		switch {
-		case sg.pending():
-			targets = append(targets, sg)
-		case sg.landed():
-			landed = append(landed, sg) // removed by the refresh
-		default:
-			stale = append(stale, sg)
-		}
-	}
-	if len(targets) == 0 && len(stale) == 0 {
-		// Every one has landed: nothing to send, and nothing failed.
-		out := &applySuggestionResult{Applied: true}
-		for _, sg := range landed {
-			out.Blocks = append(out.Blocks, g.report(view, f, sg))
-		}
-		g.mu.Unlock()
-		msg := "Graft: the suggestion is applied already"
-		if len(landed) > 1 {
-			msg = fmt.Sprintf("Graft: the %d suggestions are applied already", len(landed))
-		}
-		g.s.showMessage(ctx, protocol.MessageTypeInfo, msg)
-		return out, nil
-	}
-	if len(targets) == 0 {
-		sg := stale[0]
-		reason := fmt.Sprintf("the suggestion no longer applies: %s", strings.TrimSpace(sg.res.Message))
-		if len(picked) > 1 {
-			reason = fmt.Sprintf("none of the %d suggestions in %s applies any more: %s", len(picked), f.uri, strings.TrimSpace(sg.res.Message))
-		}
-		out := &applySuggestionResult{FailureReason: reason}
-		for _, sg := range slices.Concat(stale, landed) {
-			out.Blocks = append(out.Blocks, g.report(view, f, sg))
-		}
-		g.mu.Unlock()
-		first, _, _ := strings.Cut(reason, "\n")
-		g.s.showMessage(ctx, protocol.MessageTypeWarning, "Graft: "+first)
-		return out, nil
-	}
-	// Bottom up: each change leaves the lines above it, where the others
-	// are, as they were, and so their line hints right.
-	slices.SortStableFunc(targets, func(a, b *suggestion) int { return b.start - a.start })
-	blocks := make([]dialect.Block, len(targets))
-	for i, sg := range targets {
-		blocks[i] = sg.block
-	}
-	g.s.mu.Lock()
-	threshold, caps := g.s.settings.Threshold, g.s.caps
-	g.s.mu.Unlock()
-	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}, History: g.s.history})
-	if err != nil {
-		g.mu.Unlock()
-		return nil, err
-	}
-	refuseUnsupported(res, caps)
-	g.mu.Unlock()
-
-	p := &plan{view: view, blocks: blocks, res: res}
-	label := "Graft: apply suggestion"
-	if len(targets) > 1 {
-		label = fmt.Sprintf("Graft: apply %d suggestions", len(targets))
-	}
-	sent, err := g.s.send(ctx, p, label)
-	if err != nil {
-		return nil, err
-	}
-	g.s.summarize(ctx, p)
-	out := &applySuggestionResult{Applied: sent.Applied, FailureReason: sent.FailureReason}
-	reports := g.s.reports(p)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	var done []*suggestion
-	for i, sg := range targets {
-		out.Blocks = append(out.Blocks, suggestReport{blockReport: reports[i], ID: sg.id})
-		if res.Blocks[i].Status.OK() {
-			done = append(done, sg)
-		}
-	}
-	for _, sg := range landed {
-		out.Blocks = append(out.Blocks, g.report(view, f, sg))
-	}
-	if sent.Applied && len(done) > 0 {
-		f.remove(done)
-		g.publishLocked(ctx, view, f)
-		g.refreshLenses()
-	}
-	g.s.log.Info("applySuggestion", zap.Int("sent", len(targets)), zap.Int("applied", len(done)), zap.Bool("client", sent.Applied))
-	return out, nil
 }
 
 // report returns the block report of sg against the text of f.

@@ -282,11 +282,11 @@ func TestSuggestAppliedFromCodeAction(t *testing.T) {
 			}
 
 			actions := suggestActions(t, e, path, protocol.Range{Start: r.Start, End: r.Start})
-			for _, title := range []string{"Apply suggestion", "Apply all suggestions in this file", "Dismiss suggestion"} {
+			for _, title := range []string{"Accept hunk", "Accept all in file", "Reject hunk", "Reject all in file"} {
 				suggestAction(t, actions, title)
 			}
 			var applied suggestApplied
-			suggestRun(t, e, suggestAction(t, actions, "Apply suggestion").Command, &applied)
+			suggestRun(t, e, suggestAction(t, actions, "Accept hunk").Command, &applied)
 			if !applied.Applied || len(applied.Blocks) != 1 || applied.Blocks[0].Status != "applied" {
 				t.Fatalf("apply: %+v", applied)
 			}
@@ -331,7 +331,7 @@ func TestSuggestApplyAllInFile(t *testing.T) {
 
 	r := suggestRange(t, suggestMainGo, "return 41", e.Encoding())
 	var applied suggestApplied
-	suggestRun(t, e, suggestAction(t, suggestActions(t, e, path, r), "Apply all suggestions in this file").Command, &applied)
+	suggestRun(t, e, suggestAction(t, suggestActions(t, e, path, r), "Accept all in file").Command, &applied)
 	if !applied.Applied || len(applied.Blocks) != 2 {
 		t.Fatalf("apply all: %+v", applied)
 	}
@@ -370,8 +370,8 @@ func TestSuggestDismissed(t *testing.T) {
 
 	// One, from its code suggestAction: the other stays.
 	r := suggestRange(t, suggestMainGo, "x := 1", e.Encoding())
-	suggestRun(t, e, suggestAction(t, suggestActions(t, e, path, r), "Dismiss suggestion").Command, nil)
-	kept := suggestRange(t, suggestMainGo, "func answer() int {\n\treturn 41\n}", e.Encoding())
+	suggestRun(t, e, suggestAction(t, suggestActions(t, e, path, r), "Reject hunk").Command, nil)
+	kept := suggestRange(t, suggestMainGo, "\treturn 41", e.Encoding())
 	if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool {
 		return len(ds) == 1 && ds[0].Range == kept
 	}, suggestWait); err != nil {
@@ -410,12 +410,15 @@ func TestSuggestFollowsEditAbove(t *testing.T) {
 		edit map[string]any
 		// region is the text the suggestion's diagnostic covers.
 		region string
-		want   string
+		// old is the text its hunk replaces.
+		old  string
+		want string
 	}{
 		{
 			name:   "replace",
 			edit:   map[string]any{"path": "numbered.txt", "old_string": "four\n", "new_string": "FOUR\n"},
 			region: "four",
+			old:    "four\n",
 			want:   "added 1\nadded 2\nadded 3\none\ntwo\nthree\nFOUR\nfive\n",
 		},
 		{
@@ -458,12 +461,17 @@ func TestSuggestFollowsEditAbove(t *testing.T) {
 			if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 				t.Fatalf("the suggestion did not follow the edit above it: %v", err)
 			}
+			// The hunk's range is that of the text it replaces.
+			hunk := moved
+			if tc.old != "" {
+				hunk = suggestRange(t, e.Text(path), tc.old, e.Encoding())
+			}
 			l := suggestList(t, e, path)
-			if len(l) != 1 || l[0].Range != moved || l[0].State != "pending" || l[0].Version == nil || *l[0].Version != e.Version(path) {
-				t.Fatalf("graft.suggestions: %+v, want one pending over %v at version %d", l, moved, e.Version(path))
+			if len(l) != 1 || l[0].Range != hunk || l[0].State != "pending" || l[0].Version == nil || *l[0].Version != e.Version(path) {
+				t.Fatalf("graft.suggestions: %+v, want one pending over %v at version %d", l, hunk, e.Version(path))
 			}
 			var applied suggestApplied
-			suggestRun(t, e, suggestAction(t, suggestActions(t, e, path, moved), "Apply suggestion").Command, &applied)
+			suggestRun(t, e, suggestAction(t, suggestActions(t, e, path, moved), "Accept hunk").Command, &applied)
 			if !applied.Applied {
 				t.Fatalf("apply: %+v", applied)
 			}
@@ -535,11 +543,11 @@ func TestSuggestRegionDeleted(t *testing.T) {
 	}
 	actions := suggestActions(t, e, path, ds[0].Range)
 	for _, a := range actions {
-		if strings.HasPrefix(a.Title, "Apply") {
+		if strings.HasPrefix(a.Title, "Accept") {
 			t.Errorf("action %q offered for a suggestion that no longer applies", a.Title)
 		}
 	}
-	suggestAction(t, actions, "Dismiss suggestion")
+	suggestAction(t, actions, "Reject hunk")
 	if l := suggestList(t, e, path); len(l) != 1 || l[0].State != "stale" || l[0].Message == "" {
 		t.Errorf("graft.suggestions: %+v, want it stale with a reason", l)
 	}
@@ -561,7 +569,7 @@ func TestSuggestUnopenedFile(t *testing.T) {
 	path := filepath.Join(dir, "main.go")
 	var reply suggestResult
 	suggestExecute(t, e, "graft.suggest", map[string]any{"text": suggestAnswer}, &reply)
-	r := suggestRange(t, suggestMainGo, "func answer() int {\n\treturn 41\n}", e.Encoding())
+	r := suggestRange(t, suggestMainGo, "\treturn 41", e.Encoding())
 	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(r, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 		t.Fatal(err)
 	}
@@ -576,7 +584,7 @@ func TestSuggestUnopenedFile(t *testing.T) {
 	if err := e.Open(path, "go", buffer); err != nil {
 		t.Fatal(err)
 	}
-	moved := suggestRange(t, buffer, "func answer() int {\n\treturn 41\n}", e.Encoding())
+	moved := suggestRange(t, buffer, "\treturn 41", e.Encoding())
 	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 		t.Fatal(err)
 	}
@@ -662,17 +670,18 @@ func TestSuggestCodeLenses(t *testing.T) {
 		b, _ := json.Marshal(l.Command.Arguments)
 		got = append(got, l.Command.Command+" "+string(b))
 	}
-	if len(lenses) != 4 {
-		t.Fatalf("lenses %v, want Apply and Dismiss over each of 2 suggestions", got)
+	if len(lenses) != 6 {
+		t.Fatalf("lenses %v, want Accept and Reject over each of 2 hunks, and Accept all and Reject all", got)
 	}
-	for _, l := range lenses {
-		if line := l.Range.Start.Line; line != 3 && line != 7 {
-			t.Errorf("lens on line %d, want 3 (x := 1) or 7 (func answer)", line)
+	for i, l := range lenses {
+		want := []uint32{0, 0, 3, 3, 8, 8}[i]
+		if line := l.Range.Start.Line; line != want {
+			t.Errorf("lens %d (%s) on line %d, want %d (0: the file, 3: x := 1, 8: return 41)", i, l.Command.Title, line, want)
 		}
 	}
 	var applied suggestApplied
 	for _, l := range lenses {
-		if l.Command.Command == "graft.applySuggestion" && l.Range.Start.Line == 3 {
+		if l.Command.Command == "graft.accept" && l.Range.Start.Line == 3 {
 			suggestRun(t, e, l.Command, &applied)
 		}
 	}

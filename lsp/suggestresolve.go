@@ -41,7 +41,15 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 	if f.mapper != nil && err == nil && f.err == nil && doc.Text == f.text && sameVersion(version, f.version) {
 		return nil
 	}
-	if f.mapper != nil && err == nil && f.err == nil && doc.Text != f.text {
+	// A pending hunk that the change leaves as it was, moved at most,
+	// stands where follow puts it, and need not be resolved again.
+	carry := f.mapper != nil && err == nil && f.err == nil
+	for _, sg := range f.list {
+		for _, h := range sg.hunks {
+			h.moved = carry && h.pending()
+		}
+	}
+	if carry && doc.Text != f.text {
 		f.follow(doc.Text)
 	}
 	f.text, f.version, f.err = doc.Text, version, err
@@ -49,7 +57,7 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 		f.mapper = workspace.NewMapper(f.text)
 	}
 	for _, sg := range f.list {
-		if err := g.resolveLocked(ctx, view, f, sg); err != nil {
+		if err := g.resolveHunksLocked(ctx, view, f, sg); err != nil {
 			return err
 		}
 	}
@@ -70,9 +78,10 @@ func sameVersion(a, b *int32) bool {
 	return *a == *b
 }
 
-// resolveLocked resolves sg against the text of f, which must be that of
-// f in view, and records the outcome in sg. It returns an error only when
-// ctx is done. g.mu is held.
+// resolveLocked resolves the block of sg, a suggestion being made,
+// against the text of f, which must be that of f in view, records the
+// outcome in sg, and makes its hunks of its changes. It returns an error
+// only when ctx is done. g.mu is held.
 func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f *suggestedFile, sg *suggestion) error {
 	stale := func(err error) {
 		sg.res.Status, sg.res.Err, sg.res.Message = engine.StatusFailed, err, err.Error()
@@ -83,11 +92,7 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 		stale(f.err)
 		return nil
 	}
-	g.s.mu.Lock()
-	threshold := g.s.settings.Threshold
-	g.s.mu.Unlock()
-	opt := engine.Options{Threshold: threshold}
-	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.block}, workspace.PlanOptions{Engine: opt, History: g.s.history})
+	res, err := workspace.Plan(ctx, view, []dialect.Block{sg.orig}, workspace.PlanOptions{Engine: g.engineOptions(), History: g.s.history})
 	if err != nil {
 		return err
 	}
@@ -126,8 +131,21 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 		}
 	}
 	sg.rng = g.protocolRange(f, sg.start, trimLineBreak(f.text, sg.start, sg.end))
-	sg.summary = summarizeChange(f.text, fc.Edits)
+	sg.hunks = nil
+	for _, e := range fc.Edits {
+		sg.nhunk++
+		h := &hunk{n: sg.nhunk, res: sg.res}
+		g.pinLocked(f, sg, h, e)
+		sg.hunks = append(sg.hunks, h)
+	}
 	return nil
+}
+
+// engineOptions returns the engine options of the server's settings.
+func (g *suggestions) engineOptions() engine.Options {
+	g.s.mu.Lock()
+	defer g.s.mu.Unlock()
+	return engine.Options{Threshold: g.s.settings.Threshold}
 }
 
 // trimLineBreak returns where a region's range ends: before the line break
@@ -166,27 +184,49 @@ func (g *suggestions) protocolRange(f *suggestedFile, start, end int) protocol.R
 	return protocol.Range{Start: pos(start), End: pos(end)}
 }
 
-// follow carries the places of f's suggestions from its text to new,
-// the text the document holds now: the region of each and its line hint
-// move with the lines inserted or deleted above it. An insertion whose
-// place was inside lines that changed loses it, and fails to resolve.
+// follow carries the places of f's hunks from its text to new, the text
+// the document holds now: the region each is pinned on, its line hint,
+// and where it was last seen move with the lines inserted or deleted
+// above them. A hunk whose region the change touches is moved no more
+// (moved false): it must be resolved again.
 func (f *suggestedFile) follow(new string) {
 	edits := lineDiffEdits(f.text, new)
+	shift := func(start, end int) (int, int, bool) {
+		s, lost := shiftOffset(edits, start)
+		e, _ := shiftOffset(edits, end)
+		return s, max(s, e), lost
+	}
+	// touched reports whether the change touches the region [ps, pe) of
+	// the text: changes or inserts lines inside it.
+	touched := func(ps, pe int) bool {
+		for _, e := range edits {
+			if e.Start < pe && e.End > ps || e.Start == e.End && e.Start > ps && e.Start < pe {
+				return true
+			}
+		}
+		return ps == pe
+	}
+	// lineShift returns how many lines the change inserts (or, below
+	// zero, deletes) above the offset off of the text.
+	lineShift := func(off int) int {
+		n := 0
+		for _, e := range edits {
+			if e.End > off {
+				break
+			}
+			n += strings.Count(e.New, "\n") - strings.Count(f.text[e.Start:e.End], "\n")
+		}
+		return n
+	}
 	for _, sg := range f.list {
-		start, lostStart := shiftOffset(edits, sg.start)
-		end, _ := shiftOffset(edits, sg.end)
-		sg.start, sg.end = start, max(start, end)
-		e := &sg.block.Edit
-		switch {
-		case e.Op == engine.OpInsert && (e.Line == 0 || e.Line == engine.AtEnd):
-			// The top and the end of the file stay where they are.
-		case e.Op == engine.OpInsert && lostStart:
-			sg.block.Err = &engine.Error{Reason: engine.ReasonInvalid,
-				Summary: "the lines around the place this insertion goes were changed: it no longer knows where it goes"}
-		case e.Op == engine.OpInsert:
-			e.Line = strings.Count(new[:start], "\n")
-		case e.Op == engine.OpReplace && !e.ReplaceAll && !lostStart:
-			e.Line = strings.Count(new[:start], "\n") + 1
+		sg.start, sg.end, _ = shift(sg.start, sg.end)
+		for _, h := range slices.Concat(sg.hunks, sg.sent) {
+			h.moved = h.moved && !touched(h.ps, h.ps+len(h.block.Old))
+			h.start, h.end, _ = shift(h.start, h.end)
+			if e := &h.block.Edit; e.Op == engine.OpReplace {
+				e.Line += lineShift(h.ps)
+			}
+			h.ps, _, _ = shift(h.ps, h.ps)
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,7 +34,7 @@ func (g *suggestions) publishLocked(ctx context.Context, view *workspace.View, f
 	f.uri = uri
 	var diags []protocol.Diagnostic
 	for _, sg := range f.list {
-		diags = append(diags, sg.diagnostic())
+		diags = append(diags, sg.diagnostics()...)
 	}
 	g.s.publish(ctx, uri, f.version, sourceSuggestions, diags)
 	if len(f.list) == 0 {
@@ -50,55 +52,46 @@ func (g *suggestions) forgetLocked(f *suggestedFile) {
 	}
 }
 
-// diagnostic returns the diagnostic that shows sg: a hint over the region
-// it would change, or a warning saying why it no longer applies.
-func (sg *suggestion) diagnostic() protocol.Diagnostic {
-	d := protocol.Diagnostic{
-		Range:  sg.rng,
-		Source: "graft",
-		Code:   "suggestion",
-		Data:   map[string]string{"id": sg.id},
+// diagnostics returns the diagnostics that show the hunks of sg: a hint
+// over each pending one, and over one that no longer applies, a warning
+// saying why.
+func (sg *suggestion) diagnostics() []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, len(sg.hunks))
+	for i, h := range sg.hunks {
+		out[i] = sg.hunkDiagnostic(h, i)
 	}
-	if sg.pending() {
-		d.Severity = protocol.DiagnosticSeverityHint
-		d.Message = fmt.Sprintf("Suggestion (%s): %s", strategyOf(sg.res), sg.summary)
+	return out
+}
+
+// hunkDiagnostic returns the diagnostic that shows h, the hunk i of sg.
+func (sg *suggestion) hunkDiagnostic(h *hunk, i int) protocol.Diagnostic {
+	what := "Suggestion"
+	if len(sg.hunks) > 1 {
+		what = fmt.Sprintf("Suggestion, hunk %d of %d", i+1, len(sg.hunks))
+	}
+	d := protocol.Diagnostic{
+		Range:    h.diag,
+		Severity: protocol.DiagnosticSeverityHint,
+		Source:   "graft",
+		Code:     "suggestion",
+		Data:     map[string]string{"id": sg.hunkID(h), "block": sg.id},
+	}
+	if !h.pending() {
+		d.Severity = protocol.DiagnosticSeverityWarning
+		d.Message = what + " no longer applies: " + strings.TrimSpace(h.res.Message)
 		return d
 	}
-	d.Severity = protocol.DiagnosticSeverityWarning
-	d.Message = "Suggestion no longer applies: " + strings.TrimSpace(sg.res.Message)
+	d.Message = fmt.Sprintf("%s (%s): %s", what, strategyOf(sg.how(h)), h.summary)
 	return d
 }
 
 // strategyOf says how a block resolved: its strategy, with the score of a
 // fuzzy one.
-func strategyOf(r workspace.BlockResult) string {
-	if r.Score >= 1 {
-		return r.Strategy
+func strategyOf(strategy string, score float64) string {
+	if score >= 1 {
+		return strategy
 	}
-	return fmt.Sprintf("%s, score %.2f", r.Strategy, r.Score)
-}
-
-// entry returns sg as graft.suggestions lists it.
-func (g *suggestions) entry(f *suggestedFile, sg *suggestion) suggestionEntry {
-	e := suggestionEntry{
-		ID:       sg.id,
-		URI:      f.uri,
-		Path:     sg.res.Path,
-		Range:    sg.rng,
-		Version:  f.version,
-		Strategy: sg.res.Strategy,
-		Score:    sg.res.Score,
-		Summary:  sg.summary,
-		State:    suggestionPending,
-		Dialect:  sg.block.Dialect,
-	}
-	if e.URI == "" {
-		e.URI = fileURI(f.abs)
-	}
-	if !sg.pending() {
-		e.State, e.Message = suggestionStale, sg.res.Message
-	}
-	return e
+	return fmt.Sprintf("%s, score %.2f", strategy, score)
 }
 
 // refreshLocked syncs f with view and publishes its diagnostics when
@@ -123,8 +116,9 @@ func (f *suggestedFile) snapshot() string {
 		fmt.Fprintf(&b, "v%d;", *f.version)
 	}
 	for _, sg := range f.list {
-		d := sg.diagnostic()
-		fmt.Fprintf(&b, "%s %v %v %s;", sg.id, d.Range, d.Severity, d.Message)
+		for _, d := range sg.diagnostics() {
+			fmt.Fprintf(&b, "%s %v %v %s;", sg.id, d.Range, d.Severity, d.Message)
+		}
 	}
 	return b.String()
 }
@@ -168,9 +162,9 @@ func (g *suggestions) docFileLocked(ctx context.Context, d *openDoc) *suggestedF
 	return f
 }
 
-// codeActions returns the actions of the suggestions under r in d:
-// "Apply suggestion", "Apply all suggestions in this file" and "Dismiss
-// suggestion"; only the last for one that no longer applies.
+// codeActions returns the actions of the hunks under r in d: "Accept
+// hunk", "Reject hunk", and "Accept all in file" and "Reject all in
+// file"; over a hunk that no longer applies, "Reject hunk" alone.
 func (g *suggestions) codeActions(ctx context.Context, d *openDoc, r protocol.Range) []protocol.CodeAction {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -181,42 +175,52 @@ func (g *suggestions) codeActions(ctx context.Context, d *openDoc, r protocol.Ra
 	uri := d.uri
 	pending := 0
 	for _, sg := range f.list {
-		if sg.pending() {
-			pending++
+		for _, h := range sg.hunks {
+			if h.pending() {
+				pending++
+			}
 		}
 	}
 	var actions []protocol.CodeAction
-	all := false
 	for _, sg := range f.list {
-		if !rangesTouch(sg.rng, r) {
-			continue
+		for i, h := range sg.hunks {
+			if !rangesTouch(h.diag, r) {
+				continue
+			}
+			diag := sg.hunkDiagnostic(h, i)
+			id := sg.hunkID(h)
+			if !h.pending() {
+				actions = append(actions, protocol.CodeAction{
+					Title:       "Reject hunk (it no longer applies)",
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{diag},
+					Command:     suggestionCommand("Reject hunk", cmdReject, uri, id),
+				})
+				continue
+			}
+			title := "Accept hunk: " + h.summary
+			actions = append(actions,
+				protocol.CodeAction{
+					Title:       title,
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{diag},
+					IsPreferred: true,
+					Command:     suggestionCommand(title, cmdAccept, uri, id),
+				},
+				protocol.CodeAction{
+					Title:       "Reject hunk",
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{diag},
+					Command:     suggestionCommand("Reject hunk", cmdReject, uri, id),
+				})
 		}
-		diag := sg.diagnostic()
-		if sg.pending() {
-			title := "Apply suggestion: " + sg.summary
-			actions = append(actions, protocol.CodeAction{
-				Title:       title,
-				Kind:        protocol.QuickFix,
-				Diagnostics: []protocol.Diagnostic{diag},
-				IsPreferred: true,
-				Command:     suggestionCommand(title, cmdApplySuggestion, uri, sg.id),
-			})
-			all = true
-		}
-		actions = append(actions, protocol.CodeAction{
-			Title:       "Dismiss suggestion",
-			Kind:        protocol.QuickFix,
-			Diagnostics: []protocol.Diagnostic{diag},
-			Command:     suggestionCommand("Dismiss suggestion", cmdDismiss, uri, sg.id),
-		})
 	}
-	if all {
-		title := fmt.Sprintf("Apply all suggestions in this file (%d)", pending)
-		actions = append(actions, protocol.CodeAction{
-			Title:   title,
-			Kind:    protocol.QuickFix,
-			Command: suggestionCommand(title, cmdApplySuggestion, uri, ""),
-		})
+	if len(actions) > 0 && pending > 0 {
+		accept := fmt.Sprintf("Accept all in file (%d hunks)", pending)
+		reject := fmt.Sprintf("Reject all in file (%d hunks)", pending)
+		actions = append(actions,
+			protocol.CodeAction{Title: accept, Kind: protocol.QuickFix, Command: suggestionCommand(accept, cmdAccept, uri, "")},
+			protocol.CodeAction{Title: reject, Kind: protocol.QuickFix, Command: suggestionCommand(reject, cmdReject, uri, "")})
 	}
 	return actions
 }
@@ -246,9 +250,10 @@ func positionLess(p, q protocol.Position) bool {
 	return p.Line < q.Line || (p.Line == q.Line && p.Character < q.Character)
 }
 
-// codeLenses returns the lenses above d's suggestions: "Apply suggestion"
-// and "Dismiss" over each pending one, and over one that no longer
-// applies, a "Dismiss" that says so.
+// codeLenses returns the lenses of d's hunks: "Accept" and "Reject" above
+// each pending one, "Accept all" and "Reject all" at the top of a document
+// with more than one, and above a hunk that no longer applies, a "Reject"
+// that says so.
 func (g *suggestions) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLens {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -256,18 +261,31 @@ func (g *suggestions) codeLenses(ctx context.Context, d *openDoc) []protocol.Cod
 	if f == nil {
 		return nil
 	}
+	line := func(l uint32) protocol.Range {
+		return protocol.Range{Start: protocol.Position{Line: l}, End: protocol.Position{Line: l}}
+	}
 	var lenses []protocol.CodeLens
+	pending := 0
 	for _, sg := range f.list {
-		at := protocol.Range{Start: protocol.Position{Line: sg.rng.Start.Line}, End: protocol.Position{Line: sg.rng.Start.Line}}
-		if sg.pending() {
-			title := fmt.Sprintf("Apply suggestion (%s)", strategyOf(sg.res))
+		for _, h := range sg.hunks {
+			at, id := line(h.diag.Start.Line), sg.hunkID(h)
+			if !h.pending() {
+				lenses = append(lenses, protocol.CodeLens{Range: at,
+					Command: suggestionCommand("Suggestion no longer applies: reject", cmdReject, d.uri, id)})
+				continue
+			}
+			pending++
 			lenses = append(lenses,
-				protocol.CodeLens{Range: at, Command: suggestionCommand(title, cmdApplySuggestion, d.uri, sg.id)},
-				protocol.CodeLens{Range: at, Command: suggestionCommand("Dismiss", cmdDismiss, d.uri, sg.id)})
-			continue
+				protocol.CodeLens{Range: at, Command: suggestionCommand(fmt.Sprintf("Accept (%s)", strategyOf(sg.how(h))), cmdAccept, d.uri, id)},
+				protocol.CodeLens{Range: at, Command: suggestionCommand("Reject", cmdReject, d.uri, id)})
 		}
-		lenses = append(lenses, protocol.CodeLens{Range: at,
-			Command: suggestionCommand("Suggestion no longer applies: dismiss", cmdDismiss, d.uri, sg.id)})
+	}
+	slices.SortStableFunc(lenses, func(a, b protocol.CodeLens) int { return cmp.Compare(a.Range.Start.Line, b.Range.Start.Line) })
+	if pending > 1 {
+		lenses = append([]protocol.CodeLens{
+			{Range: line(0), Command: suggestionCommand(fmt.Sprintf("Accept all (%d hunks)", pending), cmdAccept, d.uri, "")},
+			{Range: line(0), Command: suggestionCommand("Reject all", cmdReject, d.uri, "")},
+		}, lenses...)
 	}
 	return lenses
 }

@@ -396,13 +396,13 @@ func TestEditorRouteSuggestShowsSuggestionsInTheEditor(t *testing.T) {
 		t.Error("a suggestion changed the buffer or the disk")
 	}
 	var list []struct {
-		ID    string `json:"id"`
+		Block string `json:"block"`
 		State string `json:"state"`
 	}
 	if err := e.Command(ctx, "graft.suggestions", map[string]any{}, &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 1 || list[0].ID != rep.Blocks[0].ID || list[0].State != "pending" {
+	if len(list) != 1 || list[0].Block != rep.Blocks[0].ID || list[0].State != "pending" {
 		t.Errorf("graft.suggestions: %+v", list)
 	}
 	if _, err := e.WaitDiagnostics(lsptest.URI(main), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second); err != nil {
