@@ -417,6 +417,15 @@ func diagnose(m *workspace.Mapper, caps capabilities, files *targetFiles, b dial
 	case r.StartLine > 0:
 		lines = fmt.Sprintf(" line %d", r.StartLine)
 	}
+	if r.Status == engine.StatusFailed && errors.Is(r.Err, dialect.ErrUnfinished) {
+		// The answer ends inside the block: a chat buffer still being
+		// written to, most likely. Not an error, not yet: a quiet word,
+		// and the block is read again as the text grows.
+		diag.Severity = protocol.DiagnosticSeverityInformation
+		diag.Code = "unfinished"
+		diag.Message = "waiting for the block to end: " + r.Message
+		return diag
+	}
 	switch r.Status {
 	case engine.StatusAlreadyApplied:
 		// Done: a hint, which editors show quietly, saying where the

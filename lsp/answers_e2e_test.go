@@ -731,3 +731,39 @@ func TestAnswerChoosePlace(t *testing.T) {
 		t.Errorf("dup.go changed on disk:\n%s", got)
 	}
 }
+
+// An answer that streams in (a chat buffer an agent's reply is appended
+// to) ends, for a while, inside a block: that block waits to end, quietly,
+// with no error, and is resolved once its closing marker comes.
+func TestAnswerStreamingBlock(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc f() {\n\tx := 1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	answer := filepath.Join(dir, "chat.md")
+	u := lsptest.URI(answer)
+	text := "Sure:\n\nmain.go\n```go\n<<<<<<< SEARCH\n\tx := 1\n=======\n\tx := 2\n"
+	if err := e.Open(answer, "markdown", text); err != nil {
+		t.Fatal(err)
+	}
+	diags, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 1 }, answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diags[0]; d.Severity != protocol.DiagnosticSeverityInformation || d.Code != "unfinished" || !strings.HasPrefix(d.Message, "waiting for the block to end") {
+		t.Errorf("diagnostic of the block being written: %+v, want information, unfinished, waiting for the block to end", d)
+	}
+	// The rest of the block streams in.
+	end := protocol.Position{Line: 8}
+	if err := e.Edit(answer, &protocol.Range{Start: end, End: end}, ">>>>>>> REPLACE\n```\n"); err != nil {
+		t.Fatal(err)
+	}
+	diags, err = e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 1 && d[0].Code == "exact" }, answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diags[0]; d.Severity != protocol.DiagnosticSeverityHint || !strings.HasPrefix(d.Message, "applies exactly: main.go") {
+		t.Errorf("diagnostic of the finished block: %+v", d)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
 )
 
 // A Report is the JSON report of a plan, as the outside contract fixes it
@@ -148,6 +149,8 @@ func (b *BlockResult) Reason() string {
 		return "not-a-file"
 	case errors.Is(b.Err, ErrNotApplied):
 		return "not-applied"
+	case errors.Is(b.Err, dialect.ErrUnfinished):
+		return "unfinished"
 	}
 	return string(engine.ReasonInvalid)
 }

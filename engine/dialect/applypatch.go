@@ -186,12 +186,13 @@ func (p *patchParser) patch(begin int) int {
 	// the text. last is the patch's last line: the closing one consumed.
 	end, last := len(p.doc.lines), len(p.doc.lines)-1
 	p.closed = false
+	ended := false // by a line that ends a patch
 	for j := begin + 1; j < len(p.doc.lines); j++ {
 		line := p.doc.lines[j]
 		m, _ := patchMarkerOf(line)
 		if m == endPatch || m == beginPatch || isPatchFence(line) ||
 			delim != "" && strings.TrimRight(line, " \t") == delim {
-			end, last = j, j
+			end, last, ended = j, j, true
 			p.closed = m == endPatch
 			if m == beginPatch {
 				last = j - 1
@@ -213,6 +214,11 @@ func (p *patchParser) patch(begin int) int {
 	}
 	for k := before; k < len(p.blocks); k++ {
 		p.blocks[k].envelope = begin + 1 // one patch, one block to a reader
+		if !ended && p.to >= end && p.blocks[k].Err == nil {
+			// Nothing ended the patch, not even prose: the text stops
+			// inside it, cut off or still being written.
+			p.blocks[k].Err = unfinished(end-1, begin, unexpected("the text ends", "*** End Patch"))
+		}
 	}
 	return last
 }

@@ -117,11 +117,9 @@ func parseEditV3(doc *document) []Block {
 	}
 	switch p.state {
 	case v3InEdit:
-		p.reject(n-1, unexpected("the text ends", v3DividerWord)+p.openQuote())
-		p.close(n - 1)
+		p.end(n-1, unexpected("the text ends", v3DividerWord)+p.openQuote())
 	case v3InRepl:
-		p.reject(n-1, unexpected("the text ends", v3CloseWord)+p.openQuote())
-		p.close(n - 1)
+		p.end(n-1, unexpected("the text ends", v3CloseWord)+p.openQuote())
 	case v3Skipping:
 		p.close(n - 1)
 	}
@@ -285,6 +283,16 @@ func (p *v3Parser) reject(at int, problem string) {
 		p.cur.Err = fmt.Errorf("line %d: %s (block starting at line %d)", at+1, problem, p.open+1)
 	}
 	p.state = v3Skipping
+}
+
+// end ends the block the text ends in, unfinished: problem says what was
+// expected at lines[at], the last line.
+func (p *v3Parser) end(at int, problem string) {
+	if p.cur.Err == nil {
+		p.cur.Err = unfinished(at, p.open, problem)
+	}
+	p.state = v3Skipping
+	p.close(at)
 }
 
 // close ends the block being read at lines[end].

@@ -84,6 +84,18 @@ func number(blocks []Block) {
 // all, not even a malformed one.
 var ErrNoBlocks = errors.New("dialect: no edit blocks in the text")
 
+// ErrUnfinished is wrapped by the Err of a block the text ends in, before
+// the marker that closes it: an answer cut off, or one still being
+// written (a chat buffer that streams it in). Nothing of such a block is
+// applied.
+var ErrUnfinished = errors.New("the block is not finished: the answer may be cut off, or still being written")
+
+// unfinished returns the error of a block that the text ends in at line
+// at (0-based), where it began at line open: what was expected there.
+func unfinished(at, open int, problem string) error {
+	return fmt.Errorf("line %d: %s (block starting at line %d): %w", at+1, problem, open+1, ErrUnfinished)
+}
+
 // A dialect is one edit format: its name and the parser that reads every
 // block of that format in a document, in the order of the text.
 type dialect struct {

@@ -148,11 +148,9 @@ func parseSearchReplace(doc *document) []Block {
 	}
 	switch p.state {
 	case inSearch:
-		p.reject(n-1, unexpected("the text ends", dividerWord))
-		p.close(n - 1)
+		p.end(n-1, unexpected("the text ends", dividerWord))
 	case inReplace:
-		p.reject(n-1, unexpected("the text ends", p.closing))
-		p.close(n - 1)
+		p.end(n-1, unexpected("the text ends", p.closing))
 	case skipping:
 		p.close(n - 1)
 	}
@@ -304,6 +302,16 @@ func (p *srParser) reject(at int, problem string) {
 		p.cur.Err = fmt.Errorf("line %d: %s (block starting at line %d)", at+1, problem, p.open+1)
 	}
 	p.state = skipping
+}
+
+// end ends the block the text ends in, unfinished: problem says what was
+// expected at lines[at], the last line.
+func (p *srParser) end(at int, problem string) {
+	if p.cur.Err == nil {
+		p.cur.Err = unfinished(at, p.open, problem)
+	}
+	p.state = skipping
+	p.close(at)
 }
 
 // close ends the block being read at lines[end].
