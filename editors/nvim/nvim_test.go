@@ -137,6 +137,18 @@ func (nv neovim) run(t *testing.T, name string, files map[string]string, out any
 // fields ("codelens = false").
 func (nv neovim) runWith(t *testing.T, name, setup string, files map[string]string, out any) string {
 	t.Helper()
+	if setup != "" {
+		setup = ", " + setup
+	}
+	return nv.runConfigured(t, name, func(cmd string) string {
+		return "require('graft').setup({ cmd = " + cmd + ", open_quickfix = false" + setup + " })"
+	}, files, out)
+}
+
+// runConfigured is run with the plugin set up by the Lua that configure
+// returns, given the server's command line as a Lua table.
+func (nv neovim) runConfigured(t *testing.T, name string, configure func(cmd string) string, files map[string]string, out any) string {
+	t.Helper()
 	bin := nv.path
 	graft := lsptest.Build(t)
 	plugin, err := filepath.Abs(".")
@@ -166,9 +178,7 @@ func (nv neovim) runWith(t *testing.T, name, setup string, files map[string]stri
 	// every deprecated function called, by the plugin or by Neovim on its
 	// behalf: the scenarios report them, and a newer Neovim's deprecations
 	// fail the test.
-	if setup != "" {
-		setup = ", " + setup
-	}
+	cmdLua := `{ ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }`
 	initText := `_G.graft_deprecated = {}
 if vim.deprecate then
   local deprecate = vim.deprecate
@@ -180,7 +190,7 @@ end
 vim.opt.runtimepath:prepend(` + luaString(plugin) + `)
 vim.opt.swapfile = false
 vim.opt.shadafile = 'NONE'
-require('graft').setup({ cmd = { ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }, open_quickfix = false` + setup + ` })
+` + configure(cmdLua) + `
 `
 	if err := os.WriteFile(init, []byte(initText), 0o644); err != nil {
 		t.Fatal(err)
@@ -693,4 +703,42 @@ func containsPrefix(list []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// Neovim 0.11+'s vim.lsp.config and vim.lsp.enable, as the docs show
+// them beside setup(), start the server from the plugin's lsp/graft.lua,
+// and the plugin's commands use it.
+func TestLspEnable(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		if !nv.atLeast(0, 11) {
+			t.Skipf("vim.lsp.enable is Neovim 0.11's; this is %s", nv.version)
+		}
+		var got struct {
+			Root         string   `json:"root"`
+			Cmd          []string `json:"cmd"`
+			Applied      bool     `json:"applied"`
+			Lines        []string `json:"lines"`
+			Clients      int      `json:"clients"`
+			Undone       []string `json:"undone"`
+			Lenses       []lens   `json:"lenses"`
+			ClientsAfter int      `json:"clients_after"`
+		}
+		ws := nv.runConfigured(t, "lspenable", func(cmd string) string {
+			return "vim.lsp.config('graft', { cmd = " + cmd + " })\nvim.lsp.enable('graft')"
+		}, map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+		equal(t, "root", got.Root, ws)
+		if len(got.Cmd) < 4 || got.Cmd[1] != "serve" || got.Cmd[2] != "--editor-link=false" {
+			t.Errorf("the server's command line is %q, not the one given to vim.lsp.config", got.Cmd)
+		}
+		equal(t, "applied", got.Applied, true)
+		equal(t, "main.txt", got.Lines, lines("ALPHA\nbeta\nGAMMA\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+		equal(t, "graft servers after :GraftApply", got.Clients, 1)
+		equal(t, "after one undo", got.Undone, lines("ALPHA\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+		equal(t, "lenses on answer.md", got.Lenses, []lens{
+			{4, "Apply → main.txt"}, {4, "Preview"},
+			{15, "Apply → other.txt"}, {15, "Preview"},
+		})
+		equal(t, "graft servers at the end", got.ClientsAfter, 1)
+	})
 }

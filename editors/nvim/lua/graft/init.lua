@@ -301,6 +301,54 @@ local function on_attach(client, bufnr)
   end
 end
 
+-- server_config returns what every graft client is started with: the
+-- command, the options, the handlers and the lens set-up.
+local function server_config()
+  local config = {
+    name = 'graft',
+    cmd = M.config.cmd,
+    init_options = M.config.init_options,
+    handlers = { ['workspace/applyEdit'] = apply_edit },
+    capabilities = lens_capabilities(),
+    on_attach = on_attach,
+  }
+  if config.capabilities then
+    config.handlers['workspace/codeLens/refresh'] = on_codelens_refresh
+  end
+  return config
+end
+
+-- lsp_config returns the server's configuration for Neovim 0.11's
+-- vim.lsp.config(): the plugin's lsp/graft.lua returns it, so that
+-- vim.lsp.enable('graft') starts the server, with the options a user's
+-- vim.lsp.config('graft', {...}) sets over these. Its root_dir finds the
+-- root as setup() does and leaves out the buffers setup() does not attach.
+function M.lsp_config()
+  local config = server_config()
+  config.root_dir = function(bufnr, on_dir)
+    if is_attachable(bufnr) then
+      on_dir(root_of(bufnr))
+    end
+  end
+  return config
+end
+
+-- enabled_config returns the configuration vim.lsp.enable('graft') starts
+-- the server with (0.11+), or nil when the server is not enabled that way.
+local function enabled_config()
+  if not (vim.lsp.is_enabled and vim.lsp.config) or not vim.lsp.is_enabled('graft') then
+    return nil
+  end
+  return vim.lsp.config.graft
+end
+
+-- M.cmd returns the server's command line in effect: vim.lsp.config's when
+-- the server is enabled with vim.lsp.enable('graft'), else setup()'s.
+function M.cmd()
+  local enabled = enabled_config()
+  return enabled and enabled.cmd or M.config.cmd
+end
+
 -- client_for returns the running client of root, starting one when none is.
 local function client_for(root, bufnr)
   local id = clients[root]
@@ -311,42 +359,38 @@ local function client_for(root, bufnr)
     end
     clients[root] = nil
   end
-  local config = {
-    name = 'graft',
-    cmd = M.config.cmd,
-    root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-    init_options = M.config.init_options,
-    handlers = { ['workspace/applyEdit'] = apply_edit },
-    capabilities = lens_capabilities(),
-    on_attach = on_attach,
-    on_exit = function()
-      vim.schedule(function()
-        if clients[root] == id then
-          clients[root] = nil
-        end
-      end)
-    end,
-  }
-  if config.capabilities then
-    config.handlers['workspace/codeLens/refresh'] = on_codelens_refresh
+  local enabled = enabled_config()
+  local config = enabled and vim.deepcopy(enabled) or server_config()
+  config.name = 'graft'
+  config.root_dir = root
+  config.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  config.on_exit = function()
+    vim.schedule(function()
+      if clients[root] == id then
+        clients[root] = nil
+      end
+    end)
+  end
+  -- A client vim.lsp.enable started for the same root serves this one too.
+  local reuse = function(c, conf)
+    return c.name == conf.name and c.config.root_dir == conf.root_dir
   end
   if has_start and bufnr then
     -- 0.8+: vim.lsp.start reuses a client of the same root and attaches.
-    id = vim.lsp.start(config, {
-      bufnr = bufnr,
-      reuse_client = function(c, conf)
-        return c.name == conf.name and c.config.root_dir == conf.root_dir
-      end,
-    })
+    id = vim.lsp.start(config, { bufnr = bufnr, reuse_client = reuse })
   elseif has_methods then
     -- 0.11 deprecated vim.lsp.start_client() for this.
-    id = vim.lsp.start(config, { attach = false })
+    for _, c in ipairs(get_clients({ name = 'graft' })) do
+      if reuse(c, config) and not is_stopped(c) then
+        id = c.id
+      end
+    end
+    id = id or vim.lsp.start(config, { attach = false })
   else
     id = vim.lsp.start_client(config)
   end
   if not id then
-    notify('cannot start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
+    notify('cannot start ' .. table.concat(config.cmd or {}, ' '), vim.log.levels.ERROR)
     return nil
   end
   clients[root] = id
@@ -673,12 +717,15 @@ function M.info()
     table.insert(lines, '  client log: ' .. M.log_path())
   end
   if #lines == 0 then
-    lines = { 'no graft server running; cmd: ' .. table.concat(M.config.cmd, ' ') }
+    lines = { 'no graft server running; cmd: ' .. table.concat(M.cmd(), ' ') }
   end
   return lines
 end
 
-local function define_commands()
+-- define_commands defines the plugin's commands; plugin/graft.lua does on
+-- start-up, so that they are there without setup() (vim.lsp.enable), and
+-- setup() does again.
+function M.define_commands()
   create_command('GraftApply', function(o)
     local text, opts = command_text(o)
     if text then
@@ -733,7 +780,7 @@ end
 -- to the buffers that are open and those that open later.
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
-  define_commands()
+  M.define_commands()
   define_mappings(M.config.mappings)
   local group = vim.api.nvim_create_augroup('graft', { clear = true })
   vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
