@@ -522,6 +522,38 @@ func TestHealthAndInfo(t *testing.T) {
 	})
 }
 
+// With no graft binary, :checkhealth graft gives the exact commands that
+// build one in the plugin's clone (this repository) and point the plugin
+// at it, or install it on $PATH.
+func TestHealthWithoutBinary(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Health []string `json:"health"`
+		}
+		nv.runConfigured(t, "health_missing", func(string) string {
+			return "require('graft').setup({ cmd = { 'graft-not-installed', 'serve' } })"
+		}, map[string]string{"main.txt": mainTxt}, &got)
+		health := strings.Join(got.Health, "\n")
+		t.Logf("health:\n%s", health)
+		want := []string{"ERROR", "graft binary not found: graft-not-installed is not on $PATH",
+			`require('graft').setup({ cmd = { "` + root + `/bin/graft", "serve" } })`,
+			"go install github.com/graft-editor/graft/cmd/graft@latest"}
+		if _, err := os.Stat(filepath.Join(root, "bin", "graft")); err != nil {
+			want = append(want, "cd '"+root+"' && go build -o bin/graft ./cmd/graft")
+		}
+		for _, w := range want {
+			if !strings.Contains(health, w) {
+				t.Errorf(":checkhealth graft lacks %q:\n%s", w, health)
+			}
+		}
+	})
+}
+
 func TestApplyBlockWithoutFileToCurrentBuffer(t *testing.T) {
 	t.Parallel()
 	eachNeovim(t, func(t *testing.T, nv neovim) {
