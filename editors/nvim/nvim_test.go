@@ -483,6 +483,40 @@ func TestCRLFAndEmoji(t *testing.T) {
 	})
 }
 
+// The help tags ship in doc/tags, so that :help graft works right after
+// install, with no :helptags by hand; they are what each Neovim's
+// :helptags makes of doc/graft.txt.
+func TestHelpTagsShipped(t *testing.T) {
+	t.Parallel()
+	shipped, err := os.ReadFile(filepath.Join("doc", "tags"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join("doc", "graft.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "graft.txt"), doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), scenarioTimeout)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, nv.path, "--headless", "--clean", "-c", "helptags "+dir, "-c", "qa!").CombinedOutput()
+		if err != nil {
+			t.Fatalf(":helptags: %v\n%s", err, out)
+		}
+		made, err := os.ReadFile(filepath.Join(dir, "tags"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(made, shipped) {
+			t.Errorf("doc/tags is not what :helptags makes of doc/graft.txt; run nvim --headless --clean -c 'helptags editors/nvim/doc' -c qa\nmade:\n%s\nshipped:\n%s", made, shipped)
+		}
+	})
+}
+
 // healthOK matches how each Neovim marks a :checkhealth success.
 var healthOK = regexp.MustCompile(`- (?:✅ )?OK:? `)
 
@@ -517,7 +551,7 @@ func TestHealthAndInfo(t *testing.T) {
 		}
 		equal(t, "commands", got.Commands, []string{"GraftApply", "GraftApplyBuffer", "GraftInfo", "GraftPreview", "GraftSuggest", "GraftSuggestions"})
 		equal(t, "mappings made without being asked", got.Maps, "")
-		equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-codelens*", "graft.txt:*graft-mappings*"})
+		equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-codelens*", "graft.txt:*graft-mappings*", "graft.txt:*graft-install*", "graft.txt:*graft-lsp-enable*"})
 		equal(t, "mappings asked for in setup", got.Asked, []string{":GraftApply<CR>", ":GraftApply<CR>"})
 	})
 }
