@@ -517,6 +517,81 @@ func TestHelpTagsShipped(t *testing.T) {
 	})
 }
 
+// The plugin installed as lazy.nvim and packer do it by the documented
+// specs, a clone of the repository with editors/nvim on 'runtimepath' and
+// the binary built into the clone's bin/, works with setup() given no
+// options: its server is the clone's bin/graft, and :help graft opens.
+func TestInstalledInAClone(t *testing.T) {
+	t.Parallel()
+	src, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone := t.TempDir()
+	plugin := filepath.Join(clone, "editors", "nvim")
+	for _, d := range []string{"lua/graft", "plugin", "lsp", "doc"} {
+		copyDir(t, filepath.Join(src, d), filepath.Join(plugin, d))
+	}
+	if err := os.MkdirAll(filepath.Join(clone, "cmd", "graft"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(clone, "go.mod"), []byte("module github.com/graft-editor/graft\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// bin/graft is the built binary, run as the tests run it (the editor
+	// link's socket would not fit under a test's temporary directory).
+	bin := filepath.Join(clone, "bin", "graft")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := "#!/bin/sh\nif [ \"$1\" = serve ]; then shift; exec " + lsptest.Build(t) + " serve --editor-link=false \"$@\"; fi\nexec " + lsptest.Build(t) + " \"$@\"\n"
+	if err := os.WriteFile(bin, []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Cmd    []string `json:"cmd"`
+			Help   string   `json:"help"`
+			Health []string `json:"health"`
+			Lines  []string `json:"lines"`
+		}
+		nv.runConfigured(t, "installed", func(string) string {
+			return "vim.opt.runtimepath:remove(" + luaString(src) + ")\nvim.opt.runtimepath:append(" + luaString(plugin) + ")\nrequire('graft').setup()"
+		}, map[string]string{"main.txt": mainTxt}, &got)
+		equal(t, "the server's command line", got.Cmd, []string{bin, "serve"})
+		equal(t, ":help graft", got.Help, filepath.Join(plugin, "doc", "graft.txt"))
+		health := healthOK.ReplaceAllString(strings.Join(got.Health, "\n"), "- OK ")
+		if !strings.Contains(health, "- OK graft binary: "+bin) || strings.Contains(health, "ERROR") {
+			t.Errorf(":checkhealth graft:\n%s", health)
+		}
+		equal(t, "main.txt", got.Lines, mainGAMMA)
+	})
+}
+
+// copyDir copies the files of the folder from into the folder to.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // healthOK matches how each Neovim marks a :checkhealth success.
 var healthOK = regexp.MustCompile(`- (?:✅ )?OK:? `)
 

@@ -18,19 +18,6 @@ local function reporter()
   }
 end
 
--- clone returns the root of the repository the plugin is installed from
--- (lazy.nvim's or packer's clone of graft, whose editors/nvim is the
--- plugin), or nil when the plugin is not in one.
-local function clone()
-  local here = debug.getinfo(1, 'S').source:gsub('^@', '')
-  -- editors/nvim/lua/graft/health.lua
-  local root = vim.fn.fnamemodify(here, ':p:h:h:h:h:h')
-  if vim.fn.filereadable(root .. '/go.mod') == 1 and vim.fn.isdirectory(root .. '/cmd/graft') == 1 then
-    return root
-  end
-  return nil
-end
-
 -- missing_binary says that exe is not there and the exact steps that fix it.
 local function missing_binary(r, exe, enabled)
   local where = exe:find('/') and 'not an executable file' or 'not on $PATH'
@@ -42,12 +29,13 @@ local function missing_binary(r, exe, enabled)
     end
     return "require('graft').setup({ cmd = " .. cmd .. ' })'
   end
-  local root = clone()
+  local setup = enabled and "vim.lsp.config('graft')" or 'setup()'
+  local root = require('graft').clone()
   if root and vim.fn.executable(root .. '/bin/graft') == 1 then
-    table.insert(advice, 'the plugin\'s clone has a graft binary: ' .. set_cmd(root .. '/bin/graft'))
+    table.insert(advice, 'the plugin\'s clone has one, ' .. root .. '/bin/graft: leave cmd out of ' .. setup .. ' to run it, or set ' .. set_cmd(root .. '/bin/graft'))
   elseif root then
     table.insert(advice, 'build it in the plugin\'s clone: cd ' .. vim.fn.shellescape(root) .. ' && go build -o bin/graft ./cmd/graft')
-    table.insert(advice, 'then point the plugin at it: ' .. set_cmd(root .. '/bin/graft'))
+    table.insert(advice, 'then restart Neovim: with no cmd, ' .. setup .. ' runs it; with a cmd of your own, set ' .. set_cmd(root .. '/bin/graft'))
   end
   table.insert(advice, (root and 'or ' or '') .. 'install it on $PATH: go install github.com/graft-editor/graft/cmd/graft@latest (it goes to $(go env GOPATH)/bin, ~/go/bin by default)')
   if vim.fn.executable('go') ~= 1 then

@@ -5,9 +5,33 @@
 
 local M = {}
 
+-- clone returns the root of the repository the plugin is in (a plugin
+-- manager's clone of graft, whose editors/nvim is the plugin), or nil when
+-- the plugin is not in one.
+function M.clone()
+  local here = debug.getinfo(1, 'S').source:gsub('^@', '')
+  -- editors/nvim/lua/graft/init.lua
+  local root = vim.fn.fnamemodify(here, ':p:h:h:h:h:h')
+  if vim.fn.filereadable(root .. '/go.mod') == 1 and vim.fn.isdirectory(root .. '/cmd/graft') == 1 then
+    return root
+  end
+  return nil
+end
+
+-- default_cmd is the server's command line when setup() is given none: the
+-- binary the documented install builds in the plugin's clone (bin/graft,
+-- the server of the plugin's own version), else graft on $PATH.
+local function default_cmd()
+  local root = M.clone()
+  if root and vim.fn.executable(root .. '/bin/graft') == 1 then
+    return { root .. '/bin/graft', 'serve' }
+  end
+  return { 'graft', 'serve' }
+end
+
 local defaults = {
-  -- The server's command line.
-  cmd = { 'graft', 'serve' },
+  -- The server's command line: see default_cmd.
+  cmd = default_cmd(),
   -- Files or directories whose presence marks a workspace root.
   root_markers = { '.git' },
   -- Sent as initializationOptions (threshold, logLevel, answerLanguages).
