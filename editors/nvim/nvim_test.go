@@ -53,18 +53,18 @@ func neovimAt(path string) (neovim, error) {
 	return neovim{path: path, version: string(m[1])}, nil
 }
 
-// neovims returns the Neovims to run the scenarios on: the nvim on PATH
-// and the one $GRAFT_NVIM_CURRENT names. In CI (CI set) both are
-// required; elsewhere a missing one is skipped, saying how to have it.
-func neovims(t *testing.T) []neovim {
+// neovims returns the Neovims to run the scenarios on, the nvim on PATH
+// and the one $GRAFT_NVIM_CURRENT names, and why any is missing, by the
+// name its subtest would have. In CI (CI set) both are required.
+func neovims(t *testing.T) (found []neovim, missing map[string]string) {
 	t.Helper()
 	ci := os.Getenv("CI") != ""
-	var found []neovim
+	missing = map[string]string{}
 	if p, err := exec.LookPath("nvim"); err != nil {
 		if ci {
 			t.Fatal("no nvim on PATH: .ci/run installs Debian's neovim")
 		}
-		t.Log("no nvim on PATH (apt-get install -y neovim): not running the scenarios on it")
+		missing["nvim-path"] = "no nvim on PATH (apt-get install -y neovim)"
 	} else if nv, err := neovimAt(p); err != nil {
 		t.Fatal(err)
 	} else {
@@ -74,26 +74,30 @@ func neovims(t *testing.T) []neovim {
 		if ci {
 			t.Fatalf("$%s is not set: .ci/run sets it to the Neovim .ci/nvim-current makes", currentEnv)
 		}
-		t.Logf("$%s is not set: not running the scenarios on a current Neovim (GRAFT_NVIM_CURRENT=$(.ci/nvim-current) makes one)", currentEnv)
+		missing["nvim-current"] = "$" + currentEnv + " is not set: GRAFT_NVIM_CURRENT=$(.ci/nvim-current) (as root) makes a current Neovim and runs the scenarios on it too"
 	} else if nv, err := neovimAt(p); err != nil {
 		t.Fatalf("$%s: %v", currentEnv, err)
 	} else if len(found) == 0 || found[0].version != nv.version {
 		found = append(found, nv)
 	}
-	if len(found) == 0 {
-		t.Skip("no Neovim to run the plugin's scenarios on")
-	}
-	return found
+	return found, missing
 }
 
 // eachNeovim runs test as a parallel subtest on each Neovim, named by its
-// version ("nvim-0.7.2").
+// version ("nvim-0.7.2"); a Neovim that is missing is a skipped subtest
+// that says how to have it.
 func eachNeovim(t *testing.T, test func(t *testing.T, nv neovim)) {
 	t.Helper()
-	for _, nv := range neovims(t) {
+	found, missing := neovims(t)
+	for _, nv := range found {
 		t.Run("nvim-"+nv.version, func(t *testing.T) {
 			t.Parallel()
 			test(t, nv)
+		})
+	}
+	for name, why := range missing {
+		t.Run(name, func(t *testing.T) {
+			t.Skip(why)
 		})
 	}
 }
