@@ -215,13 +215,58 @@ local function edit_buffers(edit)
   return bufs
 end
 
+-- encoded_len returns the length of line in the position encoding of the
+-- client (utf-8, utf-16 or utf-32).
+local function encoded_len(line, encoding)
+  if encoding == 'utf-8' then
+    return #line
+  end
+  if vim.fn.has('nvim-0.11') == 1 then
+    return vim.str_utfindex(line, encoding)
+  end
+  local utf32, utf16 = vim.str_utfindex(line)
+  return encoding == 'utf-32' and utf32 or utf16
+end
+
+-- anchor_appends rewrites the text edits of edit that insert past the last
+-- line of their buffer (at its line count: the end of a file that ends in a
+-- newline) into the same insertion at the end of the last line, led by the
+-- newline: Neovim before #40133 (0.10, 0.11) appends the former as whole
+-- lines, and the newline ending the text leaves a stray empty line.
+local function anchor_appends(edit, encoding)
+  local function anchor(uri, edits)
+    local bufnr = vim.uri_to_bufnr(uri)
+    vim.fn.bufload(bufnr)
+    local count = vim.api.nvim_buf_line_count(bufnr)
+    for _, e in ipairs(edits or {}) do
+      if e.range and e.range.start.line >= count and (e.newText or '') ~= '' then
+        local last = vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1] or ''
+        local at = { line = count - 1, character = encoded_len(last, encoding) }
+        e.range = { start = at, ['end'] = vim.deepcopy(at) }
+        e.newText = '\n' .. e.newText:gsub('\r?\n$', '')
+      end
+    end
+  end
+  for uri, edits in pairs(edit.changes or {}) do
+    anchor(uri, edits)
+  end
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument and change.edits then
+      anchor(change.textDocument.uri, change.edits)
+    end
+  end
+end
+
 -- apply_edit is the client's workspace/applyEdit handler: Neovim's own,
--- after an undo break in each buffer the edit changes.
+-- after an undo break in each buffer the edit changes, with insertions
+-- past a buffer's last line anchored to its end.
 local function apply_edit(err, result, ctx, config)
   if result and result.edit then
     for _, b in ipairs(edit_buffers(result.edit)) do
       break_undo(b)
     end
+    local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+    anchor_appends(result.edit, client and client.offset_encoding or 'utf-16')
   end
   return vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
 end
