@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,9 +27,10 @@ import (
 // on sleeps, so this only matters when something hangs.
 const scenarioTimeout = 3 * time.Minute
 
-// currentEnv names the wrapper of a current Neovim (.ci/nvim-current
-// makes one and .ci/run exports it): every scenario runs on it as well as
-// on the nvim on PATH (Debian's 0.7.2).
+// currentEnv names the wrappers of current Neovims, a list as PATH is
+// (.ci/nvim-current makes them and .ci/run exports them: Debian sid's and
+// trixie's): every scenario runs on each as well as on the nvim on PATH
+// (Debian's 0.7.2).
 const currentEnv = "GRAFT_NVIM_CURRENT"
 
 // neovim is one Neovim the scenarios run on.
@@ -54,7 +56,7 @@ func neovimAt(path string) (neovim, error) {
 }
 
 // neovims returns the Neovims to run the scenarios on, the nvim on PATH
-// and the one $GRAFT_NVIM_CURRENT names, and why any is missing, by the
+// and those $GRAFT_NVIM_CURRENT names, and why any is missing, by the
 // name its subtest would have. In CI (CI set) both are required.
 func neovims(t *testing.T) (found []neovim, missing map[string]string) {
 	t.Helper()
@@ -70,15 +72,21 @@ func neovims(t *testing.T) (found []neovim, missing map[string]string) {
 	} else {
 		found = append(found, nv)
 	}
-	if p := os.Getenv(currentEnv); p == "" {
+	paths := filepath.SplitList(os.Getenv(currentEnv))
+	if len(paths) == 0 {
 		if ci {
-			t.Fatalf("$%s is not set: .ci/run sets it to the Neovim .ci/nvim-current makes", currentEnv)
+			t.Fatalf("$%s is not set: .ci/run sets it to the Neovims .ci/nvim-current makes", currentEnv)
 		}
 		missing["nvim-current"] = "$" + currentEnv + " is not set: GRAFT_NVIM_CURRENT=$(.ci/nvim-current) (as root) makes a current Neovim and runs the scenarios on it too"
-	} else if nv, err := neovimAt(p); err != nil {
-		t.Fatalf("$%s: %v", currentEnv, err)
-	} else if len(found) == 0 || found[0].version != nv.version {
-		found = append(found, nv)
+	}
+	for _, p := range paths {
+		nv, err := neovimAt(p)
+		if err != nil {
+			t.Fatalf("$%s: %v", currentEnv, err)
+		}
+		if !slices.ContainsFunc(found, func(f neovim) bool { return f.version == nv.version }) {
+			found = append(found, nv)
+		}
 	}
 	return found, missing
 }
