@@ -860,38 +860,48 @@ func containsPrefix(list []string, prefix string) bool {
 
 // Neovim 0.11+'s vim.lsp.config and vim.lsp.enable, as the docs show
 // them beside setup(), start the server from the plugin's lsp/graft.lua,
-// and the plugin's commands use it.
+// and the plugin's commands use it: with the plugin's plugin/ sourced at
+// start-up, and without (lazy.nvim puts it on 'runtimepath' in its config,
+// after Neovim sourced plugin/; plugin/graft.lua's guard stands for that).
 func TestLspEnable(t *testing.T) {
 	t.Parallel()
-	eachNeovim(t, func(t *testing.T, nv neovim) {
-		if !nv.atLeast(0, 11) {
-			t.Skipf("vim.lsp.enable is Neovim 0.11's; this is %s", nv.version)
-		}
-		var got struct {
-			Root         string   `json:"root"`
-			Cmd          []string `json:"cmd"`
-			Applied      bool     `json:"applied"`
-			Lines        []string `json:"lines"`
-			Clients      int      `json:"clients"`
-			Undone       []string `json:"undone"`
-			Lenses       []lens   `json:"lenses"`
-			ClientsAfter int      `json:"clients_after"`
-		}
-		ws := nv.runConfigured(t, "lspenable", func(cmd string) string {
-			return "vim.lsp.config('graft', { cmd = " + cmd + " })\nvim.lsp.enable('graft')"
-		}, map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
-		equal(t, "root", got.Root, ws)
-		if len(got.Cmd) < 4 || got.Cmd[1] != "serve" || got.Cmd[2] != "--editor-link=false" {
-			t.Errorf("the server's command line is %q, not the one given to vim.lsp.config", got.Cmd)
-		}
-		equal(t, "applied", got.Applied, true)
-		equal(t, "main.txt", got.Lines, lines("ALPHA\nbeta\nGAMMA\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
-		equal(t, "graft servers after :GraftApply", got.Clients, 1)
-		equal(t, "after one undo", got.Undone, lines("ALPHA\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
-		equal(t, "lenses on answer.md", got.Lenses, []lens{
-			{4, "Apply → main.txt"}, {4, "Preview"},
-			{15, "Apply → other.txt"}, {15, "Preview"},
+	for _, tc := range []struct{ name, before string }{
+		{"plugin sourced", ""},
+		{"plugin not sourced", "vim.g.loaded_graft = true\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			eachNeovim(t, func(t *testing.T, nv neovim) {
+				if !nv.atLeast(0, 11) {
+					t.Skipf("vim.lsp.enable is Neovim 0.11's; this is %s", nv.version)
+				}
+				var got struct {
+					Root         string   `json:"root"`
+					Cmd          []string `json:"cmd"`
+					Applied      bool     `json:"applied"`
+					Lines        []string `json:"lines"`
+					Clients      int      `json:"clients"`
+					Undone       []string `json:"undone"`
+					Lenses       []lens   `json:"lenses"`
+					ClientsAfter int      `json:"clients_after"`
+				}
+				ws := nv.runConfigured(t, "lspenable", func(cmd string) string {
+					return tc.before + "vim.lsp.config('graft', { cmd = " + cmd + " })\nvim.lsp.enable('graft')"
+				}, map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+				equal(t, "root", got.Root, ws)
+				if len(got.Cmd) < 4 || got.Cmd[1] != "serve" || got.Cmd[2] != "--editor-link=false" {
+					t.Errorf("the server's command line is %q, not the one given to vim.lsp.config", got.Cmd)
+				}
+				equal(t, "applied", got.Applied, true)
+				equal(t, "main.txt", got.Lines, lines("ALPHA\nbeta\nGAMMA\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+				equal(t, "graft servers after :GraftApply", got.Clients, 1)
+				equal(t, "after one undo", got.Undone, lines("ALPHA\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+				equal(t, "lenses on answer.md", got.Lenses, []lens{
+					{4, "Apply → main.txt"}, {4, "Preview"},
+					{15, "Apply → other.txt"}, {15, "Preview"},
+				})
+				equal(t, "graft servers at the end", got.ClientsAfter, 1)
+			})
 		})
-		equal(t, "graft servers at the end", got.ClientsAfter, 1)
-	})
+	}
 }
