@@ -234,16 +234,33 @@ end
 -- newline: Neovim before #40133 (0.10, 0.11) appends the former as whole
 -- lines, and the newline ending the text leaves a stray empty line.
 local function anchor_appends(edit, encoding)
+  -- lines_of returns the lines of the buffer of uri, or of its file when
+  -- no buffer holds it (Neovim loads the file to apply the edit); nil for
+  -- a file an edit creates. It makes no buffer: a rename in the same edit
+  -- could not name a buffer as one that is there already.
+  local function lines_of(uri)
+    local fname = vim.uri_to_fname(uri)
+    local bufnr = vim.fn.bufnr(fname)
+    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+      return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+    end
+    if vim.fn.filereadable(fname) == 1 then
+      local lines = vim.fn.readfile(fname)
+      return #lines > 0 and lines or { '' }
+    end
+    return nil
+  end
   local function anchor(uri, edits)
-    local bufnr = vim.uri_to_bufnr(uri)
-    vim.fn.bufload(bufnr)
-    local count = vim.api.nvim_buf_line_count(bufnr)
+    local lines
     for _, e in ipairs(edits or {}) do
-      if e.range and e.range.start.line >= count and (e.newText or '') ~= '' then
-        local last = vim.api.nvim_buf_get_lines(bufnr, count - 1, count, false)[1] or ''
-        local at = { line = count - 1, character = encoded_len(last, encoding) }
-        e.range = { start = at, ['end'] = vim.deepcopy(at) }
-        e.newText = '\n' .. e.newText:gsub('\r?\n$', '')
+      if e.range and (e.newText or '') ~= '' then
+        lines = lines or lines_of(uri) or {}
+        local count = #lines
+        if count > 0 and e.range.start.line >= count then
+          local at = { line = count - 1, character = encoded_len(lines[count], encoding) }
+          e.range = { start = at, ['end'] = vim.deepcopy(at) }
+          e.newText = '\n' .. e.newText:gsub('\r?\n$', '')
+        end
       end
     end
   end
