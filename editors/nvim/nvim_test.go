@@ -213,7 +213,10 @@ vim.opt.shadafile = 'NONE'
 	ctx, cancel := context.WithTimeout(context.Background(), scenarioTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--headless", "-u", init, "-i", "NONE", "-n",
-		"-c", "cd "+ws, "-c", "luafile "+script)
+		"-c", "cd "+ws, "-c", "luafile "+script,
+		// The scenario quits; a script that fails before it can (the
+		// plugin does not load, say) exits here, rather than waiting.
+		"-c", "cquit 3")
 	cmd.Dir = ws
 	cmd.Env = append(os.Environ(),
 		"GRAFT_NVIM_WS="+ws,
