@@ -372,6 +372,24 @@ func TestApplyAnswerBufferToOpenAndClosedFiles(t *testing.T) {
 	})
 }
 
+// Blocks that append to the end of a file, open or not, add their lines
+// and no empty line (Neovim 0.10 and 0.11 added one, taking the server's
+// insertion past the last line as whole lines).
+func TestApplyAppendsToEndOfFile(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Applied bool     `json:"applied"`
+			Main    []string `json:"main"`
+			Other   []string `json:"other"`
+		}
+		nv.run(t, "append", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt}, &got)
+		equal(t, "applied", got.Applied, true)
+		equal(t, "main.txt", got.Main, lines(mainTxt+"lambda\nmu\n"))
+		equal(t, "other.txt", got.Other, lines(otherTxt+"four\n"))
+	})
+}
+
 func TestFailedBlockGoesToQuickfix(t *testing.T) {
 	t.Parallel()
 	eachNeovim(t, func(t *testing.T, nv neovim) {
