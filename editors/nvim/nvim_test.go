@@ -116,7 +116,7 @@ func (nv neovim) atLeast(major, minor int) bool {
 	if _, err := fmt.Sscanf(nv.version, "%d.%d", &ma, &mi); err != nil {
 		return false
 	}
-	return ma > major || ma == major && mi >= minor
+	return ma > major || (ma == major && mi >= minor)
 }
 
 func firstLine(s string) string {
