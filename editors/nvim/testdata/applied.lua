@@ -106,5 +106,5 @@ H.scenario(function()
   H.result.lines = H.lines(target)
   H.result.diagnostics = H.diagnostics(answer)
   H.result.left = action_titles(answer)
-  H.result.modified = vim.api.nvim_buf_get_option(target, 'modified')
+  H.result.modified = vim.bo[target].modified
 end)

@@ -27,7 +27,7 @@ H.scenario(function()
     vim.cmd('GraftApply')
   end)
   H.result.applied = reply.applied
-  H.result.fileformat = vim.api.nvim_buf_get_option(dos, 'fileformat')
+  H.result.fileformat = vim.bo[dos].fileformat
   H.result.dos = H.lines(dos)
   H.result.emoji = H.lines(emoji)
   vim.api.nvim_buf_call(dos, function()

@@ -32,7 +32,7 @@ H.scenario(function()
     table.insert(H.result.statuses, b.status)
   end
   H.result.lines = H.lines(buf)
-  H.result.modified = vim.api.nvim_buf_get_option(buf, 'modified')
+  H.result.modified = vim.bo[buf].modified
   H.result.qf = H.qf()
   vim.cmd('colder')
   H.result.older = vim.fn.getqflist({ title = 0 }).title

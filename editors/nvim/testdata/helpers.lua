@@ -158,9 +158,16 @@ function H.codelens_run(pattern)
 end
 
 -- finish writes the scenario's result, with the deprecated functions
--- called (recorded by the init file the test writes), and quits.
+-- called (recorded by the init file the test writes) and the lines of
+-- :messages, and quits.
 function H.finish()
   H.result.deprecated = _G.graft_deprecated or {}
+  H.result.messages = {}
+  for _, line in ipairs(vim.split(vim.fn.execute('messages'), '\n', { plain = true })) do
+    if line ~= '' then
+      table.insert(H.result.messages, line)
+    end
+  end
   local f = assert(io.open(H.out, 'w'))
   f:write(vim.fn.json_encode(H.result))
   f:close()

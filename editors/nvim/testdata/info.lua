@@ -8,15 +8,10 @@ H.scenario(function()
   H.result.health = H.lines(vim.api.nvim_get_current_buf())
   H.result.commands = vim.fn.getcompletion('Graft', 'command')
   H.result.maps = vim.fn.maparg('<leader>ga', 'n')
-  -- :help graft, from a copy of the doc (helptags writes a tags file).
-  local rt = vim.fn.tempname()
-  vim.fn.mkdir(rt .. '/doc', 'p')
-  local doc = vim.api.nvim_get_runtime_file('doc/graft.txt', false)[1]
-  vim.fn.writefile(vim.fn.readfile(doc), rt .. '/doc/graft.txt')
-  vim.cmd('helptags ' .. rt .. '/doc')
-  vim.opt.runtimepath:prepend(rt)
+  -- :help graft with the plugin on 'runtimepath' as installed, and no
+  -- :helptags run: the tags ship in doc/tags.
   H.result.help = {}
-  for _, tag in ipairs({ 'graft', ':GraftApply', 'graft.setup()', 'graft-codelens', 'graft-mappings' }) do
+  for _, tag in ipairs({ 'graft', ':GraftApply', 'graft.setup()', 'graft-codelens', 'graft-mappings', 'graft-install', 'graft-lsp-enable' }) do
     vim.cmd('help ' .. tag)
     table.insert(H.result.help, vim.fn.expand('%:t') .. ':' .. vim.fn.getline('.'):match('%*[^*]+%*'))
     vim.cmd('close')

@@ -17,10 +17,10 @@ H.scenario(function()
     vim.cmd('GraftPreview p')
   end)
   local pbuf = vim.api.nvim_get_current_buf()
-  H.result.filetype = vim.api.nvim_buf_get_option(pbuf, 'filetype')
-  H.result.buftype = vim.api.nvim_buf_get_option(pbuf, 'buftype')
+  H.result.filetype = vim.bo[pbuf].filetype
+  H.result.buftype = vim.bo[pbuf].buftype
   H.result.preview = H.lines(pbuf)
   H.result.lines = H.lines(buf)
-  H.result.modified = vim.api.nvim_buf_get_option(buf, 'modified')
+  H.result.modified = vim.bo[buf].modified
   H.result.disk = H.disk('main.txt')
 end)

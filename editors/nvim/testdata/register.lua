@@ -28,7 +28,7 @@ H.scenario(function()
   H.result.applied = reply.applied
   H.result.lines = H.lines(buf)
   H.result.disk = H.disk('main.txt')
-  H.result.modified = vim.api.nvim_buf_get_option(buf, 'modified')
+  H.result.modified = vim.bo[buf].modified
   H.result.cursor = vim.api.nvim_win_get_cursor(0)
   H.result.mark = vim.api.nvim_buf_get_mark(buf, 'a')
   H.result.qf = H.qf()

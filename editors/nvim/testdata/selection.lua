@@ -13,5 +13,5 @@ H.scenario(function()
   end)
   H.result.blocks = #reply.blocks
   H.result.lines = H.lines(target)
-  H.result.answer_modified = vim.api.nvim_buf_get_option(answer, 'modified')
+  H.result.answer_modified = vim.bo[answer].modified
 end)

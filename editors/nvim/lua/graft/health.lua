@@ -18,10 +18,37 @@ local function reporter()
   }
 end
 
+-- missing_binary says that exe is not there and the exact steps that fix it.
+local function missing_binary(r, exe, enabled)
+  local where = exe:find('/') and 'not an executable file' or 'not on $PATH'
+  local advice = {}
+  local function set_cmd(path)
+    local cmd = vim.inspect({ path, 'serve' })
+    if enabled then
+      return "vim.lsp.config('graft', { cmd = " .. cmd .. ' })'
+    end
+    return "require('graft').setup({ cmd = " .. cmd .. ' })'
+  end
+  local setup = enabled and "vim.lsp.config('graft')" or 'setup()'
+  local root = require('graft').clone()
+  if root and vim.fn.executable(root .. '/bin/graft') == 1 then
+    table.insert(advice, 'the plugin\'s clone has one, ' .. root .. '/bin/graft: leave cmd out of ' .. setup .. ' to run it, or set ' .. set_cmd(root .. '/bin/graft'))
+  elseif root then
+    table.insert(advice, 'build it in the plugin\'s clone: cd ' .. vim.fn.shellescape(root) .. ' && go build -o bin/graft ./cmd/graft')
+    table.insert(advice, 'then restart Neovim: with no cmd, ' .. setup .. ' runs it; with a cmd of your own, set ' .. set_cmd(root .. '/bin/graft'))
+  end
+  table.insert(advice, (root and 'or ' or '') .. 'install it on $PATH: go install github.com/graft-editor/graft/cmd/graft@latest (it goes to $(go env GOPATH)/bin, ~/go/bin by default)')
+  if vim.fn.executable('go') ~= 1 then
+    table.insert(advice, 'both need Go, which is not on $PATH either: install Go at the version the clone\'s go.mod names')
+  end
+  r.error('graft binary not found: ' .. exe .. ' is ' .. where, advice)
+end
+
 function M.check()
   local r = reporter()
   local graft = require('graft')
-  local cmd = graft.config.cmd
+  local cmd = graft.cmd()
+  local enabled = vim.lsp.is_enabled and vim.lsp.is_enabled('graft')
   r.start('graft')
 
   if vim.fn.has('nvim-0.7') == 1 then
@@ -32,7 +59,7 @@ function M.check()
 
   local exe = cmd[1]
   if vim.fn.executable(exe) ~= 1 then
-    r.error('graft binary not found: ' .. exe, { 'install it: go install github.com/graft-editor/graft/cmd/graft@latest', "or set setup({ cmd = { '/path/to/graft', 'serve' } })" })
+    missing_binary(r, exe, enabled)
     return
   end
   local version = vim.fn.system({ exe, 'version' })

@@ -5,9 +5,33 @@
 
 local M = {}
 
+-- clone returns the root of the repository the plugin is in (a plugin
+-- manager's clone of graft, whose editors/nvim is the plugin), or nil when
+-- the plugin is not in one.
+function M.clone()
+  local here = debug.getinfo(1, 'S').source:gsub('^@', '')
+  -- editors/nvim/lua/graft/init.lua
+  local root = vim.fn.fnamemodify(here, ':p:h:h:h:h:h')
+  if vim.fn.filereadable(root .. '/go.mod') == 1 and vim.fn.isdirectory(root .. '/cmd/graft') == 1 then
+    return root
+  end
+  return nil
+end
+
+-- default_cmd is the server's command line when setup() is given none: the
+-- binary the documented install builds in the plugin's clone (bin/graft,
+-- the server of the plugin's own version), else graft on $PATH.
+local function default_cmd()
+  local root = M.clone()
+  if root and vim.fn.executable(root .. '/bin/graft') == 1 then
+    return { root .. '/bin/graft', 'serve' }
+  end
+  return { 'graft', 'serve' }
+end
+
 local defaults = {
-  -- The server's command line.
-  cmd = { 'graft', 'serve' },
+  -- The server's command line: see default_cmd.
+  cmd = default_cmd(),
   -- Files or directories whose presence marks a workspace root.
   root_markers = { '.git' },
   -- Sent as initializationOptions (threshold, logLevel, answerLanguages).
@@ -191,13 +215,75 @@ local function edit_buffers(edit)
   return bufs
 end
 
+-- encoded_len returns the length of line in the position encoding of the
+-- client (utf-8, utf-16 or utf-32).
+local function encoded_len(line, encoding)
+  if encoding == 'utf-8' then
+    return #line
+  end
+  if vim.fn.has('nvim-0.11') == 1 then
+    return vim.str_utfindex(line, encoding)
+  end
+  local utf32, utf16 = vim.str_utfindex(line)
+  return encoding == 'utf-32' and utf32 or utf16
+end
+
+-- anchor_appends rewrites the text edits of edit that insert past the last
+-- line of their buffer (at its line count: the end of a file that ends in a
+-- newline) into the same insertion at the end of the last line, led by the
+-- newline: Neovim before #40133 (0.10, 0.11) appends the former as whole
+-- lines, and the newline ending the text leaves a stray empty line.
+local function anchor_appends(edit, encoding)
+  -- lines_of returns the lines of the buffer of uri, or of its file when
+  -- no buffer holds it (Neovim loads the file to apply the edit); nil for
+  -- a file an edit creates. It makes no buffer: a rename in the same edit
+  -- could not name a buffer as one that is there already.
+  local function lines_of(uri)
+    local fname = vim.uri_to_fname(uri)
+    local bufnr = vim.fn.bufnr(fname)
+    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+      return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+    end
+    if vim.fn.filereadable(fname) == 1 then
+      local lines = vim.fn.readfile(fname)
+      return #lines > 0 and lines or { '' }
+    end
+    return nil
+  end
+  local function anchor(uri, edits)
+    local lines
+    for _, e in ipairs(edits or {}) do
+      if e.range and (e.newText or '') ~= '' then
+        lines = lines or lines_of(uri) or {}
+        local count = #lines
+        if count > 0 and e.range.start.line >= count then
+          local at = { line = count - 1, character = encoded_len(lines[count], encoding) }
+          e.range = { start = at, ['end'] = vim.deepcopy(at) }
+          e.newText = '\n' .. e.newText:gsub('\r?\n$', '')
+        end
+      end
+    end
+  end
+  for uri, edits in pairs(edit.changes or {}) do
+    anchor(uri, edits)
+  end
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument and change.edits then
+      anchor(change.textDocument.uri, change.edits)
+    end
+  end
+end
+
 -- apply_edit is the client's workspace/applyEdit handler: Neovim's own,
--- after an undo break in each buffer the edit changes.
+-- after an undo break in each buffer the edit changes, with insertions
+-- past a buffer's last line anchored to its end.
 local function apply_edit(err, result, ctx, config)
   if result and result.edit then
     for _, b in ipairs(edit_buffers(result.edit)) do
       break_undo(b)
     end
+    local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
+    anchor_appends(result.edit, client and client.offset_encoding or 'utf-16')
   end
   return vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
 end
@@ -301,6 +387,54 @@ local function on_attach(client, bufnr)
   end
 end
 
+-- server_config returns what every graft client is started with: the
+-- command, the options, the handlers and the lens set-up.
+local function server_config()
+  local config = {
+    name = 'graft',
+    cmd = M.config.cmd,
+    init_options = M.config.init_options,
+    handlers = { ['workspace/applyEdit'] = apply_edit },
+    capabilities = lens_capabilities(),
+    on_attach = on_attach,
+  }
+  if config.capabilities then
+    config.handlers['workspace/codeLens/refresh'] = on_codelens_refresh
+  end
+  return config
+end
+
+-- lsp_config returns the server's configuration for Neovim 0.11's
+-- vim.lsp.config(): the plugin's lsp/graft.lua returns it, so that
+-- vim.lsp.enable('graft') starts the server, with the options a user's
+-- vim.lsp.config('graft', {...}) sets over these. Its root_dir finds the
+-- root as setup() does and leaves out the buffers setup() does not attach.
+function M.lsp_config()
+  local config = server_config()
+  config.root_dir = function(bufnr, on_dir)
+    if is_attachable(bufnr) then
+      on_dir(root_of(bufnr))
+    end
+  end
+  return config
+end
+
+-- enabled_config returns the configuration vim.lsp.enable('graft') starts
+-- the server with (0.11+), or nil when the server is not enabled that way.
+local function enabled_config()
+  if not (vim.lsp.is_enabled and vim.lsp.config) or not vim.lsp.is_enabled('graft') then
+    return nil
+  end
+  return vim.lsp.config.graft
+end
+
+-- M.cmd returns the server's command line in effect: vim.lsp.config's when
+-- the server is enabled with vim.lsp.enable('graft'), else setup()'s.
+function M.cmd()
+  local enabled = enabled_config()
+  return enabled and enabled.cmd or M.config.cmd
+end
+
 -- client_for returns the running client of root, starting one when none is.
 local function client_for(root, bufnr)
   local id = clients[root]
@@ -311,42 +445,38 @@ local function client_for(root, bufnr)
     end
     clients[root] = nil
   end
-  local config = {
-    name = 'graft',
-    cmd = M.config.cmd,
-    root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-    init_options = M.config.init_options,
-    handlers = { ['workspace/applyEdit'] = apply_edit },
-    capabilities = lens_capabilities(),
-    on_attach = on_attach,
-    on_exit = function()
-      vim.schedule(function()
-        if clients[root] == id then
-          clients[root] = nil
-        end
-      end)
-    end,
-  }
-  if config.capabilities then
-    config.handlers['workspace/codeLens/refresh'] = on_codelens_refresh
+  local enabled = enabled_config()
+  local config = enabled and vim.deepcopy(enabled) or server_config()
+  config.name = 'graft'
+  config.root_dir = root
+  config.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  config.on_exit = function()
+    vim.schedule(function()
+      if clients[root] == id then
+        clients[root] = nil
+      end
+    end)
+  end
+  -- A client vim.lsp.enable started for the same root serves this one too.
+  local reuse = function(c, conf)
+    return c.name == conf.name and c.config.root_dir == conf.root_dir
   end
   if has_start and bufnr then
     -- 0.8+: vim.lsp.start reuses a client of the same root and attaches.
-    id = vim.lsp.start(config, {
-      bufnr = bufnr,
-      reuse_client = function(c, conf)
-        return c.name == conf.name and c.config.root_dir == conf.root_dir
-      end,
-    })
+    id = vim.lsp.start(config, { bufnr = bufnr, reuse_client = reuse })
   elseif has_methods then
     -- 0.11 deprecated vim.lsp.start_client() for this.
-    id = vim.lsp.start(config, { attach = false })
+    for _, c in ipairs(get_clients({ name = 'graft' })) do
+      if reuse(c, config) and not is_stopped(c) then
+        id = c.id
+      end
+    end
+    id = id or vim.lsp.start(config, { attach = false })
   else
     id = vim.lsp.start_client(config)
   end
   if not id then
-    notify('cannot start ' .. table.concat(M.config.cmd, ' '), vim.log.levels.ERROR)
+    notify('cannot start ' .. table.concat(config.cmd or {}, ' '), vim.log.levels.ERROR)
     return nil
   end
   clients[root] = id
@@ -673,12 +803,15 @@ function M.info()
     table.insert(lines, '  client log: ' .. M.log_path())
   end
   if #lines == 0 then
-    lines = { 'no graft server running; cmd: ' .. table.concat(M.config.cmd, ' ') }
+    lines = { 'no graft server running; cmd: ' .. table.concat(M.cmd(), ' ') }
   end
   return lines
 end
 
-local function define_commands()
+-- define_commands defines the plugin's commands; plugin/graft.lua does on
+-- start-up, so that they are there without setup() (vim.lsp.enable), and
+-- setup() does again.
+function M.define_commands()
   create_command('GraftApply', function(o)
     local text, opts = command_text(o)
     if text then
@@ -733,7 +866,7 @@ end
 -- to the buffers that are open and those that open later.
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
-  define_commands()
+  M.define_commands()
   define_mappings(M.config.mappings)
   local group = vim.api.nvim_create_augroup('graft', { clear = true })
   vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
