@@ -748,8 +748,8 @@ func TestCodeLensesApplyBlock(t *testing.T) {
 			{15, "Apply → other.txt"}, {15, "Preview"},
 		})
 		// theta is line 8 of main.txt, 0-based 7.
-		equal(t, "suggestion lenses in main.txt", got.Suggestion, []lens{{7, "Apply suggestion (exact)"}, {7, "Dismiss"}})
-		equal(t, "suggestion lenses offered", got.SugOffered, []string{"Apply suggestion (exact)", "Dismiss"})
+		equal(t, "suggestion lenses in main.txt", got.Suggestion, []lens{{7, "Accept (exact)"}, {7, "Reject"}})
+		equal(t, "suggestion lenses offered", got.SugOffered, []string{"Accept (exact)", "Reject"})
 		equal(t, "main.txt after the suggestion's Apply lens", got.Suggested, lines("alpha\nbeta\nGAMMA\ndelta\nepsilon\nzeta\neta\nTHETA\niota\nkappa"))
 	})
 }

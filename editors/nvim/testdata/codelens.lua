@@ -61,7 +61,7 @@ H.scenario(function()
   H.result.suggestion = H.lenses(target)
   vim.api.nvim_win_set_cursor(0, { H.result.suggestion[1].line + 1, 0 })
   local tick = vim.api.nvim_buf_get_changedtick(target)
-  H.result.suggestion_offered = H.codelens_run('^Apply suggestion')
+  H.result.suggestion_offered = H.codelens_run('^Accept')
   H.wait(function()
     return vim.api.nvim_buf_get_changedtick(target) ~= tick
   end, 'the suggestion lens to change main.txt')

@@ -37,14 +37,14 @@ H.scenario(function()
 
   vim.api.nvim_win_set_cursor(0, { 2, 0 })
   local tick = vim.api.nvim_buf_get_changedtick(buf)
-  H.result.titles = H.code_action('^Apply suggestion')
+  H.result.titles = H.code_action('^Accept hunk')
   H.wait(function()
     return vim.api.nvim_buf_get_changedtick(buf) ~= tick
   end, 'the suggestion to apply')
   H.result.applied = H.lines(buf)
 
   vim.api.nvim_win_set_cursor(0, { 8, 0 })
-  H.code_action('^Dismiss suggestion')
+  H.code_action('^Reject hunk')
   H.wait(function()
     return #vim.diagnostic.get(buf) == 0
   end, 'the dismissed suggestion to go')
