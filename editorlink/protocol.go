@@ -30,6 +30,10 @@ type Request struct {
 	// Suggest shows the blocks as pending suggestions in the editor, with
 	// code actions to apply or dismiss them, instead of applying them.
 	Suggest bool `json:"suggest,omitempty"`
+	// Decisions, when set, asks only how the person decided the hunks of
+	// the suggestions these ids name (a suggestion's id names each of its
+	// hunks): a review an agent waits for. Nothing else is done.
+	Decisions []string `json:"decisions,omitempty"`
 }
 
 // A Reply is the server's answer to a Request: graft.apply's reply, or
@@ -46,6 +50,10 @@ type Reply struct {
 	// Suggestions are the pending suggestions a Suggest request made, as
 	// graft.suggestions lists them.
 	Suggestions []json.RawMessage `json:"suggestions,omitempty"`
+	// Decisions answers a request's Decisions: each hunk's id with
+	// "accepted" (its change is in the editor's buffer), "rejected" or
+	// "pending".
+	Decisions map[string]string `json:"decisions,omitempty"`
 	// Error, when set, says why the server did not handle the request;
 	// the other fields are then empty. Send returns it as an error.
 	Error string `json:"error,omitempty"`

@@ -230,6 +230,9 @@ func (g *suggestions) resolveHunksLocked(ctx context.Context, view *workspace.Vi
 		h.res = res.Blocks[0]
 		if h.res.Status == engine.StatusAlreadyApplied {
 			g.s.log.Info("hunk applied already", zap.String("id", sg.hunkID(h)), zap.String("path", h.res.Path))
+			if _, ok := g.decided[sg.hunkID(h)]; !ok {
+				g.decideLocked(sg.hunkID(h), decisionAccepted) // made by hand
+			}
 			continue
 		}
 		if !h.pending() {
@@ -261,6 +264,7 @@ func (g *suggestions) resolveHunksLocked(ctx context.Context, view *workspace.Vi
 	for _, h := range hunks {
 		if slices.ContainsFunc(sent, func(s *hunk) bool { return s.n == h.n }) {
 			g.s.log.Warn("an accepted hunk is not in the document: pending again", zap.String("id", sg.hunkID(h)))
+			delete(g.decided, sg.hunkID(h))
 		}
 	}
 	sg.hunks = hunks
@@ -517,6 +521,7 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 		// editor did not make it after all (Neovim 0.7.2 says it applied
 		// an edit it skipped as stale).
 		out.Accepted = append(out.Accepted, t.sg.hunkID(t.h))
+		g.decideLocked(t.sg.hunkID(t.h), decisionAccepted)
 		t.sg.sent = append(t.sg.sent, t.h)
 		t.sg.remove([]*hunk{t.h})
 		if !slices.Contains(touched, t.f) {
@@ -616,6 +621,9 @@ func (g *suggestions) reject(ctx context.Context, arg json.RawMessage, command s
 	for _, p := range picks {
 		hs := p.hunks()
 		rejected += len(hs)
+		for _, h := range hs {
+			g.decideLocked(p.sg.hunkID(h), decisionRejected)
+		}
 		p.sg.remove(hs)
 		if len(p.sg.hunks) == 0 && len(p.sg.sent) == 0 {
 			gone += p.f.remove([]*suggestion{p.sg})

@@ -86,6 +86,10 @@ type RouteRequest struct {
 	// Suggest shows the blocks as pending suggestions instead of
 	// applying them.
 	Suggest bool
+	// Decisions, when set, asks only how the person decided the hunks of
+	// the suggestions it names (see suggestions.Decisions): a review that
+	// an agent waits for. Nothing else is done.
+	Decisions []string
 }
 
 // A RouteReply is the reply to a RouteRequest: graft.apply's, or
@@ -101,6 +105,9 @@ type RouteReply struct {
 	// Suggestions are the pending suggestions a Suggest request made,
 	// each as graft.suggestions lists it, in JSON.
 	Suggestions []json.RawMessage
+	// Decisions answers a request's Decisions: each hunk's id with
+	// "accepted", "rejected" or "pending".
+	Decisions map[string]string
 }
 
 // A RouteBlock is a block's entry in a RouteReply.
@@ -134,6 +141,11 @@ func (r *Router) Route(ctx context.Context, root string, req *RouteRequest) (*Ro
 	case <-s.conn.Done():
 		return nil, errStopped
 	default:
+	}
+	if len(req.Decisions) > 0 {
+		// The person's decisions are the server's own state: no buffer
+		// is read, nothing waits for the queue.
+		return &RouteReply{Blocks: []RouteBlock{}, Decisions: s.suggestions.Decisions(req.Decisions)}, nil
 	}
 	call := &routedCall{
 		command: cmdApply,

@@ -47,6 +47,71 @@ type suggestions struct {
 	// empty for a path outside the workspace.
 	abs     map[string]string
 	stopped bool
+	// decided holds how the person decided each hunk accepted or
+	// rejected ("accepted", "rejected"), by id, for a review that waits
+	// for it (see Decisions); order bounds it, oldest first.
+	decided map[string]string
+	order   []string
+}
+
+// The decisions of a hunk, as Decisions reports them.
+const (
+	decisionAccepted = "accepted"
+	decisionRejected = "rejected"
+	decisionPending  = "pending"
+)
+
+// maxDecisions bounds the decisions kept for reviews to read.
+const maxDecisions = 4096
+
+// decideLocked records that the person decided the hunk id. g.mu is held.
+func (g *suggestions) decideLocked(id, decision string) {
+	if g.decided == nil {
+		g.decided = map[string]string{}
+	}
+	if _, ok := g.decided[id]; !ok {
+		g.order = append(g.order, id)
+	}
+	g.decided[id] = decision
+	for len(g.order) > maxDecisions {
+		delete(g.decided, g.order[0])
+		g.order = g.order[1:]
+	}
+}
+
+// Decisions returns how the person has decided the hunks of the
+// suggestions ids names (a suggestion's id, "s3", names every hunk it
+// has had): each hunk's id with "accepted" (its change is in the
+// document, accepted or made by hand), "rejected", or "pending" (still
+// shown, or stale and waiting for the person to reject it). A review
+// routed from an agent asks it until no hunk is pending.
+func (g *suggestions) Decisions(ids []string) map[string]string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := map[string]string{}
+	for _, id := range ids {
+		prefix := id + "."
+		for h, d := range g.decided {
+			if h == id || strings.HasPrefix(h, prefix) {
+				out[h] = d
+			}
+		}
+		for _, f := range g.files {
+			for _, sg := range f.list {
+				if sg.id != id && !strings.HasPrefix(id, sg.id+".") {
+					continue
+				}
+				for _, h := range slices.Concat(sg.hunks, sg.sent) {
+					if hid := sg.hunkID(h); hid == id || sg.id == id {
+						if _, ok := out[hid]; !ok || slices.Contains(sg.hunks, h) {
+							out[hid] = decisionPending
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // A suggestedFile is a file with suggestions, and the text they were last

@@ -28,6 +28,9 @@ func (s *server) applyEdits(ctx context.Context, req *mcp.CallToolRequest, args 
 	if err != nil {
 		return nil, nil, err
 	}
+	if args.Review {
+		return s.review(ctx, root, &editorlink.Request{Text: args.Text, Atomic: args.Atomic})
+	}
 	if res, rep, sent, err := s.toEditor(ctx, root, &editorlink.Request{Text: args.Text, Atomic: args.Atomic}); sent {
 		return res, rep, err
 	}

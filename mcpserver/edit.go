@@ -30,6 +30,9 @@ func (s *server) edit(ctx context.Context, req *mcp.CallToolRequest, args EditAr
 	if err != nil {
 		return nil, nil, err
 	}
+	if args.Review {
+		return s.review(ctx, root, ereq)
+	}
 	if res, rep, sent, err := s.toEditor(ctx, root, ereq); sent {
 		return res, rep, err
 	}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,6 +45,9 @@ type Options struct {
 	// earlier versions of its files that a stale block is told by, and
 	// where what the tools write is recorded (see workspace.History).
 	History func(root string) workspace.History
+	// ReviewTimeout bounds the wait for the person's decisions on edits
+	// sent for review; zero means 10 minutes.
+	ReviewTimeout time.Duration
 }
 
 // history returns the history of root, or nil.

@@ -24,12 +24,14 @@ type EditArgs struct {
 	NewString  string `json:"new_string" jsonschema:"the text to put in its place"`
 	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence of old_string, not only a unique one"`
 	StartLine  int    `json:"start_line,omitempty" jsonschema:"the 1-based line where old_string starts, as you read it (0: none); it only decides between places that match about equally well"`
+	Review     bool   `json:"review,omitempty" jsonschema:"show the change to the user in their editor, hunk by hunk, and wait for them to accept or reject each; the result says which they accepted. Needs an editor with the workspace open"`
 }
 
 // ApplyArgs are the arguments of the apply_edits tool.
 type ApplyArgs struct {
 	Text   string `json:"text" jsonschema:"edit blocks in any dialect Graft reads: SEARCH/REPLACE blocks, str_replace tool calls as JSON, unified diffs, apply_patch envelopes, EDIT blocks; each names its file"`
 	Atomic bool   `json:"atomic,omitempty" jsonschema:"apply nothing unless every block applies and every file can be written"`
+	Review bool   `json:"review,omitempty" jsonschema:"show the changes to the user in their editor, hunk by hunk, and wait for them to accept or reject each; the result says which they accepted. Needs an editor with the workspace open"`
 }
 
 // PreviewArgs are the arguments of the preview_edits tool.

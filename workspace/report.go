@@ -23,6 +23,9 @@ type Report struct {
 	// Via says where the edits went: "disk" (graft wrote the files) or
 	// "editor" (an editor's graft serve applied them to its buffers).
 	Via string `json:"via,omitempty" jsonschema:"where the edits went: disk, or editor (the open buffers of the editor's graft serve)"`
+	// Decisions, for edits sent for review, are each hunk's id and how
+	// the person decided it.
+	Decisions map[string]string `json:"decisions,omitempty" jsonschema:"with review: each hunk's id and how the person decided it: accepted (in the editor's buffer), rejected, or pending (undecided when the wait ended)"`
 }
 
 // A BlockReport is a block's entry in the report. StartLine and EndLine

@@ -130,12 +130,13 @@ func routeLink(router *atomic.Pointer[lsp.Router]) editorlink.Handler {
 			return nil, errors.New("the server is not initialized")
 		}
 		rep, err := r.Route(ctx, root, &lsp.RouteRequest{
-			Text:    req.Text,
-			Edits:   req.Edits,
-			URI:     req.URI,
-			Atomic:  req.Atomic,
-			Format:  req.Format,
-			Suggest: req.Suggest,
+			Text:      req.Text,
+			Edits:     req.Edits,
+			URI:       req.URI,
+			Atomic:    req.Atomic,
+			Format:    req.Format,
+			Suggest:   req.Suggest,
+			Decisions: req.Decisions,
 		})
 		if err != nil {
 			return nil, err
@@ -151,6 +152,7 @@ func linkReply(rep *lsp.RouteReply) *editorlink.Reply {
 		FailureReason: rep.FailureReason,
 		Blocks:        make([]editorlink.Block, len(rep.Blocks)),
 		Suggestions:   rep.Suggestions,
+		Decisions:     rep.Decisions,
 	}
 	for i, b := range rep.Blocks {
 		out.Blocks[i] = editorlink.Block{BlockReport: b.BlockReport, URI: b.URI, ID: b.ID}
