@@ -2,7 +2,9 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,4 +117,66 @@ func waitHunk(t *testing.T, e *lsptest.Editor, path string) string {
 	}
 	t.Fatalf("no hunk pending in %s", path)
 	return ""
+}
+
+// TestNodeClientReview sends an edit for review from the official
+// TypeScript SDK's client (testdata/node/review.mjs), as a Node-based
+// agent does, and accepts its hunk in the test editor meanwhile: the
+// tool's result says accepted, the buffer holds the change, the disk
+// does not.
+func TestNodeClientReview(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the TypeScript SDK test needs Node.js 18 or later")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not installed: the TypeScript SDK test needs it to install @modelcontextprotocol/sdk")
+	}
+	root, sockets := editorWorkspace(t)
+	e := startEditor(t, root, sockets)
+	bin := lsptest.Build(t)
+	work := lsptest.NPMInstall(t, npm, nodeDir)
+	script := filepath.Join(work, "review.mjs")
+	copyFile(t, filepath.Join(nodeDir, "review.mjs"), script)
+	cmd := exec.Command(node, script)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "GRAFT_BIN="+bin, "GRAFT_ROOT="+root, editorlink.DirEnv+"="+sockets)
+	var out strings.Builder
+	cmd.Stdout = &out
+	cmd.Stderr = &testWriter{t}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(root, "main.go")
+	id := waitHunk(t, e, main)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.Execute(ctx, &protocol.Command{Command: "graft.accept", Arguments: []any{map[string]any{"id": id}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var res struct {
+		IsError           bool `json:"isError"`
+		StructuredContent struct {
+			Decisions map[string]string `json:"decisions"`
+		} `json:"structuredContent"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &res); err != nil {
+		t.Fatalf("the result %q: %v", out.String(), err)
+	}
+	if res.IsError || res.StructuredContent.Decisions[id] != "accepted" || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "accepted "+id) {
+		t.Errorf("result %s; want %s accepted", out.String(), id)
+	}
+	if want := strings.Replace(editorBuffer, "41", "42", 1); e.Text(main) != want {
+		t.Errorf("buffer:\n%s\nwant:\n%s", e.Text(main), want)
+	}
+	if got := readFile(t, root, "main.go"); got != editorDisk {
+		t.Errorf("the disk was written behind the editor:\n%s", got)
+	}
 }
