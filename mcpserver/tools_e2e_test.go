@@ -49,8 +49,8 @@ func TestListTools(t *testing.T) {
 		idempotent  bool
 	}
 	wants := map[string]want{
-		"edit":          {required: []string{"new_string", "old_string", "path"}, optional: []string{"replace_all", "start_line"}, destructive: true},
-		"apply_edits":   {required: []string{"text"}, optional: []string{"atomic"}, destructive: true},
+		"edit":          {required: []string{"new_string", "old_string", "path"}, optional: []string{"replace_all", "start_line", "review"}, destructive: true},
+		"apply_edits":   {required: []string{"text"}, optional: []string{"atomic", "review"}, destructive: true},
 		"preview_edits": {required: []string{"text"}, readOnly: true, idempotent: true},
 	}
 	var names []string

@@ -50,6 +50,7 @@ test("lists the three tools with their schemas and annotations", async () => {
   assert.equal(edit.properties.path.type, "string");
   assert.equal(edit.properties.replace_all.type, "boolean");
   assert.equal(edit.properties.start_line.type, "integer");
+  assert.equal(edit.properties.review.type, "boolean");
   assert.deepEqual(byName.apply_edits.inputSchema.required, ["text"]);
   assert.equal(byName.apply_edits.inputSchema.properties.atomic.type, "boolean");
   assert.deepEqual(byName.preview_edits.inputSchema.required, ["text"]);
