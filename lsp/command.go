@@ -17,8 +17,8 @@ import (
 )
 
 // commandParams are the params of graft.apply, graft.preview and
-// graft.suggest (CONTRACT.md), with two additions for the code actions of
-// answer buffers: Answer and Blocks.
+// graft.suggest (docs/lsp.md), with three additions for the code actions of
+// answer buffers: Answer, Blocks and At.
 type commandParams struct {
 	// Text holds edit blocks in any dialect.
 	Text string `json:"text"`

@@ -71,7 +71,7 @@ var errStopped = errors.New("the editor's graft serve has stopped")
 
 // A RouteRequest is a request that reaches the server from outside its
 // connection: the params of graft.apply, or of graft.suggest when Suggest
-// is set (CONTRACT.md). Text and Edits are UTF-8.
+// is set (docs/lsp.md). Text and Edits are UTF-8.
 type RouteRequest struct {
 	// Text holds edit blocks in any dialect.
 	Text string
