@@ -19,25 +19,7 @@ import (
 // and the file keeps the first edit, byte for byte. At least 95% must be
 // refused as stale, and none may change the file.
 func TestEditStaleCorpus(t *testing.T) {
-	root, err := corpus.SourceRoot(t.Context())
-	if err != nil {
-		t.Skipf("no Go source tree to make the corpus from: %v", err)
-	}
-	g, err := corpus.NewGenerator(root, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 48
-	if testing.Short() {
-		n = 16
-	}
-	sample, err := g.StaleSample(n, 4, corpus.StaleCase.Routable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sample) < n {
-		t.Fatalf("a sample of %d stale cases, want %d", len(sample), n)
-	}
+	sample := corpus.RoutedStaleSample(t)
 	files := map[string]string{}
 	for i, s := range sample {
 		files[fmt.Sprintf("c%02d/%s", i, corpus.AnswerPath(s.Case))] = s.Before

@@ -26,25 +26,7 @@ const staleShare = 0.95
 // change in engine/corpus_test.go).
 func staleSample(t *testing.T) []corpus.StaleCase {
 	t.Helper()
-	root, err := corpus.SourceRoot(t.Context())
-	if err != nil {
-		t.Skipf("no Go source tree to make the corpus from: %v", err)
-	}
-	g, err := corpus.NewGenerator(root, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 48
-	if testing.Short() {
-		n = 16
-	}
-	sample, err := g.StaleSample(n, 4, corpus.StaleCase.Routable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sample) < n {
-		t.Fatalf("a sample of %d stale cases, want %d", len(sample), n)
-	}
+	sample := corpus.RoutedStaleSample(t)
 	rows := map[string]int{}
 	refused := 0
 	for _, s := range sample {
