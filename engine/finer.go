@@ -26,38 +26,55 @@ func finer(text string, cs []Change) []Change {
 
 // appendFiner appends the finer changes of c to out.
 func appendFiner(out []Change, text string, c Change) []Change {
-	old := text[c.Start:c.End]
-	if old == c.Text {
+	old, new := text[c.Start:c.End], c.Text
+	if old == new {
 		return out
 	}
 	lineStart := c.Start == 0 || text[c.Start-1] == '\n'
 	lineEnd := c.End == len(text) || c.End > c.Start && text[c.End-1] == '\n'
-	if !lineStart || !lineEnd || !strings.Contains(old, "\n") && !strings.Contains(c.Text, "\n") {
+	if !lineStart || !lineEnd || !strings.Contains(old, "\n") && !strings.Contains(new, "\n") {
 		return append(out, c) // a part of a line: as it is
 	}
-	a, b := strings.SplitAfter(old, "\n"), strings.SplitAfter(c.Text, "\n")
+	// The whole lines old and new share at their start and end, found
+	// byte by byte and cut back to a line boundary.
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	p = strings.LastIndexByte(old[:p], '\n') + 1
+	q := 0
+	for q < len(old)-p && q < len(new)-p && old[len(old)-1-q] == new[len(new)-1-q] {
+		q++
+	}
+	// A suffix starts a line when what precedes it ends one (or nothing
+	// of old precedes it past p).
+	for q > 0 && !(len(old)-q == p || old[len(old)-q-1] == '\n') {
+		q--
+	}
+	om, nm := old[p:len(old)-q], new[p:len(new)-q]
+	base := c.Start + p
+	if strings.Count(om, "\n") <= 1 || strings.Count(nm, "\n") <= 1 || strings.Count(om, "\n")+strings.Count(nm, "\n") > maxFinerLines {
+		return append(out, Change{Start: base, End: base + len(om), Text: nm})
+	}
+	// Lines kept between changed ones: one change per run of changed
+	// lines.
+	a, b := strings.SplitAfter(om, "\n"), strings.SplitAfter(nm, "\n")
 	if a[len(a)-1] == "" {
 		a = a[:len(a)-1]
 	}
 	if b[len(b)-1] == "" {
 		b = b[:len(b)-1]
 	}
-	p, q := sameEnds(a, b)
-	// offsets[i] is where line i of a starts in text.
 	offsets := make([]int, len(a)+1)
-	offsets[0] = c.Start
+	offsets[0] = base
 	for i, l := range a {
 		offsets[i+1] = offsets[i] + len(l)
 	}
-	am, bm := a[p:len(a)-q], b[p:len(b)-q]
-	if len(am)+len(bm) > maxFinerLines || len(am) == 0 || len(bm) == 0 {
-		return append(out, Change{Start: offsets[p], End: offsets[len(a)-q], Text: strings.Join(bm, "")})
-	}
-	for _, d := range diff(am, bm) {
+	for _, d := range diff(a, b) {
 		out = append(out, Change{
-			Start: offsets[p+d.Start],
-			End:   offsets[p+d.End],
-			Text:  strings.Join(bm[d.ReplStart:d.ReplEnd], ""),
+			Start: offsets[d.Start],
+			End:   offsets[d.End],
+			Text:  strings.Join(b[d.ReplStart:d.ReplEnd], ""),
 		})
 	}
 	return out

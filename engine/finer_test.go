@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +39,43 @@ func TestFiner(t *testing.T) {
 				t.Errorf("the finer changes make %q, want %q", m2.Apply(text), m1.Apply(text))
 			}
 		})
+	}
+}
+
+// TestFinerRandom holds finer to making the same text as the change it
+// cuts, on random texts and changes of whole lines and parts of lines.
+func TestFinerRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := []string{"a\n", "b\n", "c\n", "\n", "x", "yy\n", "a"}
+	gen := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		return b.String()
+	}
+	for round := range 20000 {
+		text := gen(rng.IntN(12))
+		s := rng.IntN(len(text) + 1)
+		e := s + rng.IntN(len(text)-s+1)
+		if rng.IntN(2) == 0 { // whole lines, as most matches change
+			s = strings.LastIndexByte(text[:s], '\n') + 1
+			if i := strings.IndexByte(text[e:], '\n'); i >= 0 {
+				e += i + 1
+			} else {
+				e = len(text)
+			}
+		}
+		c := Change{Start: s, End: e, Text: gen(rng.IntN(8))}
+		got := finer(text, []Change{c})
+		want := (&Match{Changes: []Change{c}}).Apply(text)
+		if res := (&Match{Changes: got}).Apply(text); res != want {
+			t.Fatalf("round %d: %q with %+v: finer %+v makes %q, want %q", round, text, c, got, res, want)
+		}
+		for k := 1; k < len(got); k++ {
+			if got[k].Start < got[k-1].End {
+				t.Fatalf("round %d: changes out of order: %+v", round, got)
+			}
+		}
 	}
 }

@@ -465,7 +465,7 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		from, to string // the words of the first line
 		lines    []string
 	}
-	by := map[sub]*seen{}
+	var by map[sub]*seen // made when a line differs by a renaming
 	ix := r.index()
 	for _, o := range reg.ops {
 		if o.kind != opPair || o.dist == 0 {
@@ -476,6 +476,9 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 			continue
 		}
 		k := sub{part[0], part[1]}
+		if by == nil {
+			by = map[sub]*seen{}
+		}
 		sn := by[k]
 		if sn == nil {
 			sn = &seen{from: f, to: t}

@@ -115,6 +115,9 @@ type merger struct {
 	// dropped and added count the words the model's change takes out of
 	// its search lines and puts into its replacement; nil until needed.
 	dropped, added map[string]int
+	// keys are the loose keys of the region's lines and the lines beside
+	// it, for regionLine; nil until needed.
+	keys map[uint64]int
 
 	// A replacement with one elision line keeps some of its hunk's search
 	// lines: [keepFrom, keepTo), or keepFrom -1 when it has none.
@@ -533,27 +536,44 @@ func (m *merger) changeWords() {
 func (m *merger) renamedMissing(o op) error {
 	line := m.s[o.s].text
 	m.changeWords()
-	for to, n := range m.dropped {
-		if n <= 0 {
-			continue
+	if len(m.added) == 0 {
+		return nil
+	}
+	for i := 0; ; {
+		var from string
+		if from, i = nextToken(line, i); from == "" {
+			return nil
 		}
-		for from, k := range m.added {
-			if k <= 0 || !strings.Contains(line, from) {
+		if !isWordByte(from[0]) || m.added[from] <= 0 {
+			continue // a word of the line the change does not write
+		}
+		for to, n := range m.dropped {
+			if n <= 0 {
 				continue
 			}
 			key, _, _ := looseKey(renameWord(line, from, to))
-			for f := max(0, m.r.first-1); f <= min(m.ix.lineCount()-1, m.r.last+1); f++ {
-				if m.ix.keyOf(f) == key {
-					return &Error{
-						Reason: ReasonConflict,
-						Summary: fmt.Sprintf("conflict: the model's copy has a line the file does not, %q, which the file has at line %d with %q for %q, the rename the edit makes on other lines; quote the lines as the file has them",
-							strings.TrimSpace(line), m.ix.d.shown(f+1), to, from),
-					}
+			if f, ok := m.regionLine(key); ok {
+				return &Error{
+					Reason: ReasonConflict,
+					Summary: fmt.Sprintf("conflict: the model's copy has a line the file does not, %q, which the file has at line %d with %q for %q, the rename the edit makes on other lines; quote the lines as the file has them",
+						strings.TrimSpace(line), m.ix.d.shown(f+1), to, from),
 				}
 			}
 		}
 	}
-	return nil
+}
+
+// regionLine returns the first line of the region, or of the lines on
+// either side of it, whose loose key is key.
+func (m *merger) regionLine(key uint64) (int, bool) {
+	if m.keys == nil {
+		m.keys = map[uint64]int{}
+		for f := min(m.ix.lineCount()-1, m.r.last+1); f >= max(0, m.r.first-1); f-- {
+			m.keys[m.ix.keyOf(f)] = f
+		}
+	}
+	f, ok := m.keys[key]
+	return f, ok
 }
 
 // renameWord returns line with every word from replaced by to.
