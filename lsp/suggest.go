@@ -245,7 +245,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			err = b.Err // the malformed block says more than its path
 		}
 		if err == nil && b.Err == nil && isFileOp(b.Op) {
-			err = fmt.Errorf("%s a file is not a suggestion, which changes text in an open document: use graft.apply", fileOpVerb(b.Op))
+			err = fmt.Errorf("%s %s cannot be reviewed as a suggestion, which changes the text of a file that is there: apply this block instead (graft.apply: Graft: Apply in VS Code, :GraftApply in Neovim)", fileOpVerb(b.Op), b.Path)
 		}
 		switch {
 		case err != nil:
@@ -327,11 +327,11 @@ func isFileOp(op engine.Op) bool {
 func fileOpVerb(op engine.Op) string {
 	switch op {
 	case engine.OpCreate:
-		return "creating"
+		return "Creating"
 	case engine.OpDelete:
-		return "deleting"
+		return "Deleting"
 	}
-	return "moving"
+	return "Moving"
 }
 
 // fileFor returns the file block b targets, made when it has no
