@@ -10,7 +10,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // The shape of BenchmarkAnswerDiagnostics: an answer of answerBlocks
@@ -66,9 +66,9 @@ func BenchmarkAnswerDiagnostics(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dir := b.TempDir()
-			opt := lsptest.VSCode(dir)
+			opt := fakeeditor.VSCode(dir)
 			opt.Args = bc.args
-			e, _ := lsptest.StartReady(b, opt)
+			e, _ := fakeeditor.StartReady(b, opt)
 			for file := 0; file < answerFiles; file++ {
 				path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
 				text := benchTarget(file)
@@ -83,7 +83,7 @@ func BenchmarkAnswerDiagnostics(b *testing.B) {
 			if err := e.Open(answer, "markdown", benchAnswer()); err != nil {
 				b.Fatal(err)
 			}
-			u := lsptest.URI(answer)
+			u := fakeeditor.URI(answer)
 			const first = 4 // the line of the first block's SEARCH, 0-based
 			at := func(line uint32) func([]protocol.Diagnostic) bool {
 				return func(d []protocol.Diagnostic) bool {

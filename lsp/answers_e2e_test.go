@@ -14,7 +14,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // answerWait bounds every wait for the server in these tests.
@@ -25,19 +26,19 @@ const answerWait = 10 * time.Second
 func answerWorkspace(t testing.TB, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	lsptest.WriteTxtar(t, filepath.Join("testdata", "answers", name+".txtar"), dir)
+	testenv.WriteTxtar(t, filepath.Join("testdata", "answers", name+".txtar"), dir)
 	return dir
 }
 
 // answerOpen opens dir/name in the editor with its content on disk.
-func answerOpen(t testing.TB, e *lsptest.Editor, dir, name string) string {
+func answerOpen(t testing.TB, e *fakeeditor.Editor, dir, name string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Open(path, lsptest.LanguageID(path), string(data)); err != nil {
+	if err := e.Open(path, fakeeditor.LanguageID(path), string(data)); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -129,7 +130,7 @@ func checkDiags(t *testing.T, dir, answer string, diags []protocol.Diagnostic, w
 		}
 		for k, r := range wantRel {
 			got := d.RelatedInformation[k]
-			if got.Location.URI != protocol.DocumentURI(lsptest.URI(filepath.Join(dir, r.file))) {
+			if got.Location.URI != protocol.DocumentURI(fakeeditor.URI(filepath.Join(dir, r.file))) {
 				t.Errorf("block %d: related %d in %s, want %s", i+1, k, got.Location.URI, r.file)
 			}
 			if got.Location.Range.Start != (protocol.Position{Line: r.lines[0]}) || got.Location.Range.End.Line != r.lines[1] {
@@ -145,9 +146,9 @@ func checkDiags(t *testing.T, dir, answer string, diags []protocol.Diagnostic, w
 // waitRequest reports whether the server sent a request for method. When
 // want is true it waits for one, up to answerWait; when false it lets the
 // server run a moment before it looks.
-func waitRequest(e *lsptest.Editor, method string, want bool) bool {
+func waitRequest(e *fakeeditor.Editor, method string, want bool) bool {
 	sent := func() bool {
-		return slices.ContainsFunc(e.ServerRequests(), func(r lsptest.ServerRequest) bool { return r.Method == method })
+		return slices.ContainsFunc(e.ServerRequests(), func(r fakeeditor.ServerRequest) bool { return r.Method == method })
 	}
 	if !want {
 		time.Sleep(100 * time.Millisecond)
@@ -170,22 +171,22 @@ func diagsLike(n, k int, sev protocol.DiagnosticSeverity) func([]protocol.Diagno
 func TestAnswerDiagnostics(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		opt  func(folders ...string) lsptest.Options
+		opt  func(folders ...string) fakeeditor.Options
 	}{
-		{"vscode", lsptest.VSCode},
-		{"neovim-0.7.2", lsptest.Neovim072},
+		{"vscode", fakeeditor.VSCode},
+		{"neovim-0.7.2", fakeeditor.Neovim072},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := answerWorkspace(t, "mixed")
-			e, _ := lsptest.StartReady(t, tc.opt(dir))
+			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
 			answer := answerOpen(t, e, dir, "answer.md")
-			diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
+			diags, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Both editors advertise relatedInformation.
 			checkDiags(t, dir, e.Text(answer), diags, mixedDiags, true)
-			if pd, _ := e.Diagnostics(lsptest.URI(answer)); pd.Version != nil && *pd.Version != 1 {
+			if pd, _ := e.Diagnostics(fakeeditor.URI(answer)); pd.Version != nil && *pd.Version != 1 {
 				t.Errorf("diagnostics for version %d, want 1", *pd.Version)
 			}
 			// Only an editor that shows lenses and can refresh them is
@@ -202,16 +203,16 @@ func TestAnswerDiagnostics(t *testing.T) {
 
 func TestAnswerWithoutRelatedInformation(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	opt := lsptest.VSCode(dir)
+	opt := fakeeditor.VSCode(dir)
 	// An editor that says nothing of publishDiagnostics: no related
 	// information.
 	opt.Capabilities = map[string]any{
 		"workspace":    map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}},
 		"textDocument": map[string]any{"codeAction": map[string]any{}},
 	}
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	answer := answerOpen(t, e, dir, "answer.md")
-	diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
+	diags, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,10 +222,10 @@ func TestAnswerWithoutRelatedInformation(t *testing.T) {
 
 func TestAnswerRefreshesWhenATargetChanges(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
 	mul := answerOpen(t, e, dir, "mul.go")
-	u := lsptest.URI(answer)
+	u := fakeeditor.URI(answer)
 	if _, err := e.WaitDiagnostics(u, diagsLike(5, 3, protocol.DiagnosticSeverityError), answerWait); err != nil {
 		t.Fatal(err)
 	}
@@ -264,9 +265,9 @@ func TestAnswerRefreshesWhenATargetChanges(t *testing.T) {
 
 func TestAnswerRefreshesWhenEdited(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.Neovim072(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.Neovim072(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
-	u := lsptest.URI(answer)
+	u := fakeeditor.URI(answer)
 	if _, err := e.WaitDiagnostics(u, diagsLike(5, 4, protocol.DiagnosticSeverityError), answerWait); err != nil {
 		t.Fatal(err)
 	}
@@ -301,10 +302,10 @@ func TestAnswerRefreshesWhenEdited(t *testing.T) {
 
 func TestAnswerDebouncesChanges(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
-	u := lsptest.URI(answer)
-	first, err := e.WaitPublished(u, func(pd lsptest.PublishedDiagnostics) bool { return len(pd.Diagnostics) == 5 }, answerWait)
+	u := fakeeditor.URI(answer)
+	first, err := e.WaitPublished(u, func(pd fakeeditor.PublishedDiagnostics) bool { return len(pd.Diagnostics) == 5 }, answerWait)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +316,7 @@ func TestAnswerDebouncesChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	last, err := e.WaitPublished(u, func(pd lsptest.PublishedDiagnostics) bool {
+	last, err := e.WaitPublished(u, func(pd fakeeditor.PublishedDiagnostics) bool {
 		return pd.Version != nil && *pd.Version == 1+burst
 	}, answerWait)
 	if err != nil {
@@ -331,9 +332,9 @@ func TestAnswerDebouncesChanges(t *testing.T) {
 
 func TestAnswerClosedClearsDiagnostics(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
-	u := lsptest.URI(answer)
+	u := fakeeditor.URI(answer)
 	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
 		t.Fatal(err)
 	}
@@ -353,17 +354,17 @@ func TestAnswerNotForOtherLanguages(t *testing.T) {
 	// A Go file that holds the very same text is code, not an answer.
 	goFile := filepath.Join(dir, "answer_test.go")
 	text := answerRead(t, filepath.Join(dir, "answer.md"))
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	if err := e.Open(goFile, "go", text); err != nil {
 		t.Fatal(err)
 	}
 	answer := answerOpen(t, e, dir, "answer.md")
 	// The answer, opened after, gets its diagnostics: the Go file would
 	// have had its own by then.
-	if _, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
 		t.Fatal(err)
 	}
-	if pd, ok := e.Diagnostics(lsptest.URI(goFile)); ok {
+	if pd, ok := e.Diagnostics(fakeeditor.URI(goFile)); ok {
 		t.Errorf("diagnostics published for a Go file: %+v", pd.Diagnostics)
 	}
 	if actions := answerActions(t, e, goFile, 4, 4); len(actions) != 0 {
@@ -377,7 +378,7 @@ func TestAnswerNotForOtherLanguages(t *testing.T) {
 func TestAnswerUntitledAnyLanguage(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
 	text := answerRead(t, filepath.Join(dir, "answer.md"))
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	// VS Code guesses the language of an unsaved buffer from what is
 	// pasted in: an answer full of Go reads as Go. The buffer is no file,
 	// so it is read as an answer all the same.
@@ -395,7 +396,7 @@ func TestAnswerUntitledAnyLanguage(t *testing.T) {
 }
 
 // answerActions asks for the code actions on lines from-to of path.
-func answerActions(t testing.TB, e *lsptest.Editor, path string, from, to uint32) []lsptest.CodeAction {
+func answerActions(t testing.TB, e *fakeeditor.Editor, path string, from, to uint32) []fakeeditor.CodeAction {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
 	defer cancel()
@@ -408,7 +409,7 @@ func answerActions(t testing.TB, e *lsptest.Editor, path string, from, to uint32
 }
 
 // answerLenses asks for the code lenses of path.
-func answerLenses(t testing.TB, e *lsptest.Editor, path string) []protocol.CodeLens {
+func answerLenses(t testing.TB, e *fakeeditor.Editor, path string) []protocol.CodeLens {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
 	defer cancel()
@@ -421,7 +422,7 @@ func answerLenses(t testing.TB, e *lsptest.Editor, path string) []protocol.CodeL
 
 // answerRun executes cmd as an editor does when the person picks it, and
 // returns the reply.
-func answerRun(t testing.TB, e *lsptest.Editor, cmd *protocol.Command) (json.RawMessage, error) {
+func answerRun(t testing.TB, e *fakeeditor.Editor, cmd *protocol.Command) (json.RawMessage, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
 	defer cancel()
@@ -431,7 +432,7 @@ func answerRun(t testing.TB, e *lsptest.Editor, cmd *protocol.Command) (json.Raw
 }
 
 // actionTitles returns the titles of actions.
-func actionTitles(actions []lsptest.CodeAction) []string {
+func actionTitles(actions []fakeeditor.CodeAction) []string {
 	var out []string
 	for _, a := range actions {
 		out = append(out, a.Title)
@@ -440,7 +441,7 @@ func actionTitles(actions []lsptest.CodeAction) []string {
 }
 
 // answerAction returns the command of the action titled title.
-func answerAction(t testing.TB, actions []lsptest.CodeAction, title string) *protocol.Command {
+func answerAction(t testing.TB, actions []fakeeditor.CodeAction, title string) *protocol.Command {
 	t.Helper()
 	for _, a := range actions {
 		if a.Title == title {
@@ -460,7 +461,7 @@ const (
 
 func TestAnswerCodeActions(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
 	calc := answerOpen(t, e, dir, "calc.go")
 	disk := answerRead(t, calc)
@@ -469,7 +470,7 @@ func TestAnswerCodeActions(t *testing.T) {
 	if err := e.Edit(calc, &at, calcBuffer); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(answer), diagsLike(5, 3, protocol.DiagnosticSeverityError), answerWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(answer), diagsLike(5, 3, protocol.DiagnosticSeverityError), answerWait); err != nil {
 		t.Fatal(err)
 	}
 
@@ -523,7 +524,7 @@ func TestAnswerCodeActions(t *testing.T) {
 	// The reply of a command picked from a menu reaches no one: the
 	// person is shown why the block will not apply.
 	why := "Graft preview: edit block 4 → mul.go will not apply: conflict at line 6"
-	if m, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, why) }, answerWait); err != nil {
+	if m, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, why) }, answerWait); err != nil {
 		t.Error(err)
 	} else if m.Type != protocol.MessageTypeWarning {
 		t.Errorf("preview of a failed block shown as %v, want a warning", m.Type)
@@ -548,7 +549,7 @@ func TestAnswerCodeActions(t *testing.T) {
 	applied := func(d []protocol.Diagnostic) bool {
 		return len(d) == 5 && d[0].Code == "already-applied"
 	}
-	diags, err := e.WaitDiagnostics(lsptest.URI(answer), applied, answerWait)
+	diags, err := e.WaitDiagnostics(fakeeditor.URI(answer), applied, answerWait)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +560,7 @@ func TestAnswerCodeActions(t *testing.T) {
 
 func TestAnswerApplyAll(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.Neovim072(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.Neovim072(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
 	calc := answerOpen(t, e, dir, "calc.go")
 	before := map[string]string{}
@@ -616,7 +617,7 @@ func TestAnswerApplyAll(t *testing.T) {
 
 func TestAnswerStaleVersion(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
 	calc := answerOpen(t, e, dir, "calc.go")
 	apply := answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")
@@ -640,9 +641,9 @@ func TestAnswerStaleVersion(t *testing.T) {
 
 func TestAnswerCodeLenses(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
-	if _, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
 		t.Fatal(err)
 	}
 	type lens struct {
@@ -672,7 +673,7 @@ func TestAnswerCodeLenses(t *testing.T) {
 	if _, err := answerRun(t, e, lenses[1].Command); err != nil {
 		t.Fatal(err)
 	}
-	shown := func(m lsptest.ShowMessage) bool {
+	shown := func(m fakeeditor.ShowMessage) bool {
 		return strings.HasPrefix(m.Message, "Graft preview: edit block 1 → calc.go applies at lines 4-6 (exact, 100% similar)\n") &&
 			strings.Contains(m.Message, "\n-\treturn a + b\n+\treturn b + a\n")
 	}
@@ -699,9 +700,9 @@ func TestAnswerCodeLenses(t *testing.T) {
 // nothing is applied before the choice.
 func TestAnswerChoosePlace(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
-	if _, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) == 5 }, answerWait); err != nil {
 		t.Fatal(err)
 	}
 	dup := filepath.Join(dir, "dup.go")
@@ -740,9 +741,9 @@ func TestAnswerStreamingBlock(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc f() {\n\tx := 1\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := filepath.Join(dir, "chat.md")
-	u := lsptest.URI(answer)
+	u := fakeeditor.URI(answer)
 	text := "Sure:\n\nmain.go\n```go\n<<<<<<< SEARCH\n\tx := 1\n=======\n\tx := 2\n"
 	if err := e.Open(answer, "markdown", text); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // These tests drive the built graft serve over an answer buffer whose
@@ -94,10 +94,10 @@ func blockLines(answer string) []uint32 {
 
 // shapesOpen starts an editor of flavor opt on a workspace holding
 // shapes.go and answer.md, opens both, and returns their paths.
-func shapesOpen(t *testing.T, opt func(...string) lsptest.Options, answer string) (e *lsptest.Editor, shapes, ans string) {
+func shapesOpen(t *testing.T, opt func(...string) fakeeditor.Options, answer string) (e *fakeeditor.Editor, shapes, ans string) {
 	t.Helper()
 	dir := writeFiles(t, t.TempDir(), map[string]string{"shapes.go": shapesGo, "answer.md": answer})
-	e, _ = lsptest.StartReady(t, opt(dir))
+	e, _ = fakeeditor.StartReady(t, opt(dir))
 	return e, answerOpen(t, e, dir, "shapes.go"), answerOpen(t, e, dir, "answer.md")
 }
 
@@ -134,8 +134,8 @@ func TestAnswerBlockAfterAFailureShowsItsOwnState(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			answer := shapesAnswer(shapesArea, shapesVolume, tc.third)
-			e, shapes, ans := shapesOpen(t, lsptest.VSCode, answer)
-			diags, err := e.WaitDiagnostics(lsptest.URI(ans), diagCodes("exact", "below-threshold", tc.code), answerWait)
+			e, shapes, ans := shapesOpen(t, fakeeditor.VSCode, answer)
+			diags, err := e.WaitDiagnostics(fakeeditor.URI(ans), diagCodes("exact", "below-threshold", tc.code), answerWait)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestAnswerBlockAfterAFailureShowsItsOwnState(t *testing.T) {
 
 // answerRunInto executes cmd as answerRun does and decodes its reply into
 // v.
-func answerRunInto(t testing.TB, e *lsptest.Editor, cmd *protocol.Command, v any) (string, error) {
+func answerRunInto(t testing.TB, e *fakeeditor.Editor, cmd *protocol.Command, v any) (string, error) {
 	t.Helper()
 	reply, err := answerRun(t, e, cmd)
 	if err != nil {
@@ -190,12 +190,12 @@ func lensTitles(t testing.TB, lenses []protocol.CodeLens) map[uint32][]string {
 // applied are shown applied (a hint, an "Applied" lens, no Apply action),
 // "Apply all" applies only the others, and nothing is applied twice.
 func TestAnswerAppliedBlocks(t *testing.T) {
-	for _, opt := range []func(...string) lsptest.Options{lsptest.VSCode, lsptest.Neovim072} {
+	for _, opt := range []func(...string) fakeeditor.Options{fakeeditor.VSCode, fakeeditor.Neovim072} {
 		t.Run(opt().Flavor.String(), func(t *testing.T) {
 			answer := shapesAnswer(shapesArea, shapesSides, shapesPerimeter)
 			lines := blockLines(answer)
 			e, shapes, ans := shapesOpen(t, opt, answer)
-			u := lsptest.URI(ans)
+			u := fakeeditor.URI(ans)
 			if _, err := e.WaitDiagnostics(u, diagCodes("exact", "exact", "exact"), answerWait); err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +278,7 @@ func TestAnswerAppliedBlocks(t *testing.T) {
 					}
 				}
 			}
-			shown := func(m lsptest.ShowMessage) bool {
+			shown := func(m fakeeditor.ShowMessage) bool {
 				return m.Type == protocol.MessageTypeInfo &&
 					strings.HasPrefix(m.Message, "Graft preview: edit block 2 → shapes.go is applied already: its change stands at lines 11-17")
 			}
@@ -304,13 +304,13 @@ func TestSuggestionLandedGoesAsApplied(t *testing.T) {
 		// suggest is the argument of graft.suggest.
 		suggest map[string]any
 		// land makes the suggestion's change.
-		land func(t *testing.T, e *lsptest.Editor, path string)
+		land func(t *testing.T, e *fakeeditor.Editor, path string)
 		want string
 	}{
 		{
 			name:    "graft.apply of the same edit",
 			suggest: map[string]any{"edits": []any{suggestEditX}},
-			land: func(t *testing.T, e *lsptest.Editor, path string) {
+			land: func(t *testing.T, e *fakeeditor.Editor, path string) {
 				var reply applyReply
 				if err := execute(t, e, "graft.apply", map[string]any{"edits": []any{suggestEditX}}, &reply); err != nil || !reply.Applied {
 					t.Fatalf("graft.apply: %+v, %v", reply, err)
@@ -321,7 +321,7 @@ func TestSuggestionLandedGoesAsApplied(t *testing.T) {
 		{
 			name:    "graft.apply of the same answer",
 			suggest: map[string]any{"text": suggestAnswer},
-			land: func(t *testing.T, e *lsptest.Editor, path string) {
+			land: func(t *testing.T, e *fakeeditor.Editor, path string) {
 				var reply applyReply
 				if err := execute(t, e, "graft.apply", map[string]any{"text": suggestAnswer}, &reply); err != nil || !reply.Applied {
 					t.Fatalf("graft.apply: %+v, %v", reply, err)
@@ -332,7 +332,7 @@ func TestSuggestionLandedGoesAsApplied(t *testing.T) {
 		{
 			name:    "typed by hand",
 			suggest: map[string]any{"edits": []any{suggestEditX}},
-			land: func(t *testing.T, e *lsptest.Editor, path string) {
+			land: func(t *testing.T, e *fakeeditor.Editor, path string) {
 				r := suggestRange(t, suggestMainGo, "x := 1", e.Encoding())
 				if err := e.Edit(path, &r, "x := 2"); err != nil {
 					t.Fatal(err)
@@ -343,9 +343,9 @@ func TestSuggestionLandedGoesAsApplied(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-			e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 			path := filepath.Join(dir, "main.go")
-			u := lsptest.URI(path)
+			u := fakeeditor.URI(path)
 			if err := e.Open(path, "go", suggestMainGo); err != nil {
 				t.Fatal(err)
 			}
@@ -401,7 +401,7 @@ func TestSuggestionLandedGoesAsApplied(t *testing.T) {
 			if len(reply.Suggestions) != 0 || len(reply.Blocks) != 1 || reply.Blocks[0].Status != "already-applied" || reply.Blocks[0].ID != "" {
 				t.Errorf("graft.suggest of a change made: %+v, want the block already applied, no suggestion", reply)
 			}
-			if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return m.Message == "Graft: 0 suggested, 1 already applied" }, suggestWait); err != nil {
+			if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return m.Message == "Graft: 0 suggested, 1 already applied" }, suggestWait); err != nil {
 				t.Error(err)
 			}
 			if l := suggestList(t, e, ""); len(l) != 0 {
@@ -418,15 +418,15 @@ func TestApplyAnswerAppliedAlready(t *testing.T) {
 	answer := shapesAnswer(shapesArea, shapesSides, shapesPerimeter)
 	for _, tc := range []struct {
 		name   string
-		params func(e *lsptest.Editor, ans string) map[string]any
+		params func(e *fakeeditor.Editor, ans string) map[string]any
 	}{
-		{"text", func(*lsptest.Editor, string) map[string]any { return map[string]any{"text": answer} }},
-		{"answer buffer", func(e *lsptest.Editor, ans string) map[string]any {
-			return map[string]any{"answer": map[string]any{"uri": lsptest.URI(ans), "version": e.Version(ans)}}
+		{"text", func(*fakeeditor.Editor, string) map[string]any { return map[string]any{"text": answer} }},
+		{"answer buffer", func(e *fakeeditor.Editor, ans string) map[string]any {
+			return map[string]any{"answer": map[string]any{"uri": fakeeditor.URI(ans), "version": e.Version(ans)}}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, shapes, ans := shapesOpen(t, lsptest.Neovim072, answer)
+			e, shapes, ans := shapesOpen(t, fakeeditor.Neovim072, answer)
 			done := shapesWith(shapesArea, shapesSides, shapesPerimeter)
 			if err := e.SetText(shapes, done); err != nil {
 				t.Fatal(err)
@@ -450,7 +450,7 @@ func TestApplyAnswerAppliedAlready(t *testing.T) {
 			if got := e.Text(shapes); got != done {
 				t.Errorf("shapes.go changed:\n%s", got)
 			}
-			if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool {
+			if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool {
 				return m.Message == "Graft: 3 already applied" && m.Type == protocol.MessageTypeInfo
 			}, answerWait); err != nil {
 				t.Errorf("%v; shown: %+v", err, e.Messages())

@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // shutdown ends the server as an editor does: shutdown, exit, and a
 // clean exit status.
-func shutdown(tb testing.TB, e *lsptest.Editor) {
+func shutdown(tb testing.TB, e *fakeeditor.Editor) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -39,7 +40,7 @@ func BenchmarkApplyRoundTrip(b *testing.B) {
 		fmt.Fprintf(&text, "\tvalue%04d := compute(%d, \"item %d\")\n", i, i, i)
 	}
 	dir := writeFiles(b, b.TempDir(), map[string]string{"big.go": text.String()})
-	e, _ := lsptest.StartReady(b, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(b, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "big.go")
 	if err := e.Open(path, "go", text.String()); err != nil {
 		b.Fatal(err)
@@ -68,7 +69,7 @@ func BenchmarkApplyRoundTrip(b *testing.B) {
 	}
 	b.StopTimer()
 	shutdown(b, e)
-	lsptest.ReportLatency(b, times)
+	testenv.ReportLatency(b, times)
 }
 
 // BenchmarkStaleMissRoundTrip times graft.apply over stdio of a block that
@@ -108,7 +109,7 @@ func BenchmarkStaleMissRoundTrip(b *testing.B) {
 	}{{"exact", false}, {"fuzzy-miss", true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			dir := writeFiles(b, b.TempDir(), map[string]string{"big.go": text.String()})
-			e, _ := lsptest.StartReady(b, lsptest.VSCode(dir))
+			e, _ := fakeeditor.StartReady(b, fakeeditor.VSCode(dir))
 			path := filepath.Join(dir, "big.go")
 			if err := e.Open(path, "go", text.String()); err != nil {
 				b.Fatal(err)
@@ -141,7 +142,7 @@ func BenchmarkStaleMissRoundTrip(b *testing.B) {
 			}
 			b.StopTimer()
 			shutdown(b, e)
-			lsptest.ReportLatency(b, times)
+			testenv.ReportLatency(b, times)
 		})
 	}
 }

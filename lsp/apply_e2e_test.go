@@ -13,7 +13,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -34,13 +34,13 @@ type blockReport struct {
 
 // previewReply is the reply to graft.preview.
 type previewReply struct {
-	Edit   lsptest.WorkspaceEdit `json:"edit"`
-	Diff   string                `json:"diff"`
-	Blocks []blockReport         `json:"blocks"`
+	Edit   fakeeditor.WorkspaceEdit `json:"edit"`
+	Diff   string                   `json:"diff"`
+	Blocks []blockReport            `json:"blocks"`
 }
 
 // execute runs a graft command with params as its one argument.
-func execute(t testing.TB, e *lsptest.Editor, command string, params, result any) error {
+func execute(t testing.TB, e *fakeeditor.Editor, command string, params, result any) error {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -79,7 +79,7 @@ func readFile(t testing.TB, dir, name string) string {
 }
 
 // waitText waits until the editor's buffer of path holds want.
-func waitText(t testing.TB, e *lsptest.Editor, path, want string) {
+func waitText(t testing.TB, e *fakeeditor.Editor, path, want string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for e.Text(path) != want {
@@ -102,13 +102,13 @@ func statuses(blocks []blockReport) string {
 // the unsaved text, the editor's buffer changes, and the disk is never
 // written.
 func TestApplyBufferWinsOverDisk(t *testing.T) {
-	for _, opt := range []lsptest.Options{lsptest.VSCode(), lsptest.Neovim072()} {
+	for _, opt := range []fakeeditor.Options{fakeeditor.VSCode(), fakeeditor.Neovim072()} {
 		t.Run(opt.Flavor.String(), func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{
 				"a.go": "package a\n\nfunc f() int {\n\treturn 1\n}\n",
 			})
 			opt.Folders = []string{dir}
-			e, _ := lsptest.StartReady(t, opt)
+			e, _ := fakeeditor.StartReady(t, opt)
 			path := filepath.Join(dir, "a.go")
 			buffer := "package a\n\n// unsaved\nfunc f() int {\n\treturn 2\n}\n"
 			if err := e.Open(path, "go", buffer); err != nil {
@@ -127,8 +127,8 @@ func TestApplyBufferWinsOverDisk(t *testing.T) {
 				t.Errorf("disk written: %q", got)
 			}
 			b := r.Blocks[0]
-			if b.URI != string(lsptest.URI(path)) || b.Range == nil || b.Range.Start.Line != 4 {
-				t.Errorf("block uri %s range %+v, want %s line 4", b.URI, b.Range, lsptest.URI(path))
+			if b.URI != string(fakeeditor.URI(path)) || b.Range == nil || b.Range.Start.Line != 4 {
+				t.Errorf("block uri %s range %+v, want %s line 4", b.URI, b.Range, fakeeditor.URI(path))
 			}
 
 			// The disk's text is not the buffer's: a search for it fails.
@@ -161,9 +161,9 @@ func TestApplyPositionsAroundNonASCII(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"m.go": before})
-			opt := lsptest.VSCode(dir)
+			opt := fakeeditor.VSCode(dir)
 			opt.PositionEncodings = c.encodings
-			e, init := lsptest.StartReady(t, opt)
+			e, init := fakeeditor.StartReady(t, opt)
 			if enc := init.PositionEncoding; enc != c.want {
 				t.Fatalf("positionEncoding %q, want %q", enc, c.want)
 			}
@@ -229,7 +229,7 @@ func TestApplyTouchesOnlyChangedLines(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"big.txt": text})
-			e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 			path := filepath.Join(dir, "big.txt")
 			if err := e.Open(path, "plaintext", text); err != nil {
 				t.Fatal(err)
@@ -284,11 +284,11 @@ func TestApplyResourceOperations(t *testing.T) {
 +blue
 *** End Patch
 `
-	for _, opt := range []lsptest.Options{lsptest.VSCode(), lsptest.Neovim072()} {
+	for _, opt := range []fakeeditor.Options{fakeeditor.VSCode(), fakeeditor.Neovim072()} {
 		t.Run(opt.Flavor.String(), func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"old.txt": "one\ntwo\n", "gone.txt": "bye\n", "closed.txt": "red\ngreen\n"})
 			opt.Folders = []string{dir}
-			e, _ := lsptest.StartReady(t, opt)
+			e, _ := fakeeditor.StartReady(t, opt)
 			var r applyReply
 			if err := execute(t, e, "graft.apply", map[string]any{"text": patch}, &r); err != nil {
 				t.Fatal(err)
@@ -322,8 +322,8 @@ func TestApplyResourceOperations(t *testing.T) {
 // with a reason, and the rest applies.
 func TestApplyChangesFallback(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\nbeta\n"})
-	opt := lsptest.Options{Flavor: lsptest.FlavorVSCode, Folders: []string{dir}}
-	e, _ := lsptest.StartReady(t, opt)
+	opt := fakeeditor.Options{Flavor: fakeeditor.FlavorVSCode, Folders: []string{dir}}
+	e, _ := fakeeditor.StartReady(t, opt)
 	path := filepath.Join(dir, "a.txt")
 	if err := e.Open(path, "plaintext", "alpha\nbeta\n"); err != nil {
 		t.Fatal(err)
@@ -372,13 +372,13 @@ func TestApplyEveryDialect(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"g.py": file})
-			e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 			path := filepath.Join(dir, "g.py")
 			if err := e.Open(path, "python", file); err != nil {
 				t.Fatal(err)
 			}
 			if c.params["uri"] != nil {
-				c.params["uri"] = string(lsptest.URI(path))
+				c.params["uri"] = string(fakeeditor.URI(path))
 			}
 			var r applyReply
 			if err := execute(t, e, "graft.apply", c.params, &r); err != nil {
@@ -397,19 +397,19 @@ func TestApplyEveryDialect(t *testing.T) {
 // says applied, and the server sees that the text is not what it sent and
 // warns.
 func TestApplyStaleVersion(t *testing.T) {
-	for _, opt := range []lsptest.Options{lsptest.VSCode(), lsptest.Neovim072()} {
+	for _, opt := range []fakeeditor.Options{fakeeditor.VSCode(), fakeeditor.Neovim072()} {
 		t.Run(opt.Flavor.String(), func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\nbeta\n"})
 			path := filepath.Join(dir, "a.txt")
 			opt.Folders = []string{dir}
 			typed := false
-			opt.BeforeApplyEdit = func(e *lsptest.Editor, params json.RawMessage) {
+			opt.BeforeApplyEdit = func(e *fakeeditor.Editor, params json.RawMessage) {
 				if !typed {
 					typed = true
 					e.Edit(path, &protocol.Range{}, "// typed\n")
 				}
 			}
-			e, _ := lsptest.StartReady(t, opt)
+			e, _ := fakeeditor.StartReady(t, opt)
 			if err := e.Open(path, "plaintext", "alpha\nbeta\n"); err != nil {
 				t.Fatal(err)
 			}
@@ -421,13 +421,13 @@ func TestApplyStaleVersion(t *testing.T) {
 			if e.Text(path) != "// typed\nalpha\nbeta\n" {
 				t.Fatalf("buffer %q: a stale edit was applied", e.Text(path))
 			}
-			if opt.Flavor == lsptest.FlavorVSCode {
+			if opt.Flavor == fakeeditor.FlavorVSCode {
 				if r.Applied || r.FailureReason == "" || statuses(r.Blocks) != "failed" || r.Blocks[0].Reason != "not-applied" {
 					t.Fatalf("reply %+v; want the block failed, reason not-applied", r)
 				}
 				return
 			}
-			if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool {
+			if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool {
 				return m.Type == protocol.MessageTypeWarning && strings.Contains(m.Message, "does not hold the result")
 			}, 10*time.Second); err != nil {
 				t.Fatalf("no warning: %v; messages %+v", err, e.Messages())
@@ -439,7 +439,7 @@ func TestApplyStaleVersion(t *testing.T) {
 // With atomic, nothing applies unless every block does.
 func TestApplyAtomic(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	edits := []map[string]any{
 		{"filePath": "a.txt", "oldString": "alpha", "newString": "ALPHA"},
 		{"filePath": "b.txt", "oldString": "not there", "newString": "x"},
@@ -461,10 +461,10 @@ func TestApplyAtomic(t *testing.T) {
 func TestApplyBadInput(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\n"})
 	outside := writeFiles(t, t.TempDir(), map[string]string{"secret.txt": "s\n"})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	var r applyReply
 	err := execute(t, e, "graft.nope", map[string]any{}, &r)
-	var rerr *lsptest.ResponseError
+	var rerr *fakeeditor.ResponseError
 	if !errors.As(err, &rerr) || rerr.Code != -32602 {
 		t.Errorf("unknown command: %v", err)
 	}
@@ -493,7 +493,7 @@ func TestApplyBadInput(t *testing.T) {
 // graft.preview returns the edit and the diff, and sends nothing.
 func TestPreview(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\nbeta\n"})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	edits := []map[string]any{{"filePath": "a.txt", "oldString": "beta", "newString": "gamma"}}
 	var r previewReply
 	if err := execute(t, e, "graft.preview", map[string]any{"edits": edits}, &r); err != nil {
@@ -520,7 +520,7 @@ func TestApplyProgress(t *testing.T) {
 		edits = append(edits, map[string]any{"filePath": name, "oldString": fmt.Sprintf("value %d", i), "newString": fmt.Sprintf("value %d!", i)})
 	}
 	dir := writeFiles(t, t.TempDir(), files)
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	var r applyReply
 	if err := execute(t, e, "graft.apply", map[string]any{"edits": edits}, &r); err != nil {
 		t.Fatal(err)
@@ -528,7 +528,7 @@ func TestApplyProgress(t *testing.T) {
 	if !r.Applied || r.Blocks[24].Status != "applied" {
 		t.Fatalf("reply %+v", r)
 	}
-	prog, err := e.WaitProgress(func(p []lsptest.Progress) bool {
+	prog, err := e.WaitProgress(func(p []fakeeditor.Progress) bool {
 		return len(p) > 0 && p[len(p)-1].Value.Kind == "end"
 	}, 5*time.Second)
 	if err != nil {
@@ -542,9 +542,9 @@ func TestApplyProgress(t *testing.T) {
 // A request waiting its turn can be cancelled with its numeric id.
 func TestCancelQueuedRequest(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\n"})
-	opt := lsptest.VSCode(dir)
-	var queued <-chan lsptest.Response
-	opt.BeforeApplyEdit = func(e *lsptest.Editor, params json.RawMessage) {
+	opt := fakeeditor.VSCode(dir)
+	var queued <-chan fakeeditor.Response
+	opt.BeforeApplyEdit = func(e *fakeeditor.Editor, params json.RawMessage) {
 		// graft.apply waits for this reply; a preview sent now waits
 		// behind it, and is cancelled before its turn.
 		var id int64
@@ -554,7 +554,7 @@ func TestCancelQueuedRequest(t *testing.T) {
 		e.Cancel(id)
 		time.Sleep(100 * time.Millisecond)
 	}
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	edits := []map[string]any{{"filePath": "a.txt", "oldString": "alpha", "newString": "ALPHA"}}
 	var r applyReply
 	if err := execute(t, e, "graft.apply", map[string]any{"edits": edits}, &r); err != nil {
@@ -573,12 +573,12 @@ func TestCancelQueuedRequest(t *testing.T) {
 // A panic in a handler is an error reply, and the server lives on.
 func TestPanicInHandler(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\n"})
-	opt := lsptest.VSCode(dir)
+	opt := fakeeditor.VSCode(dir)
 	opt.Args = []string{"--inject-panic", "workspace/executeCommand"}
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	var r applyReply
 	err := execute(t, e, "graft.apply", map[string]any{"text": "x"}, &r)
-	var rerr *lsptest.ResponseError
+	var rerr *fakeeditor.ResponseError
 	if !errors.As(err, &rerr) || rerr.Code != -32603 {
 		t.Fatalf("panicking handler: %v", err)
 	}
@@ -589,7 +589,7 @@ func TestPanicInHandler(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := e.Call(ctx, "textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": lsptest.URI(filepath.Join(dir, "a.txt"))},
+		"textDocument": map[string]any{"uri": fakeeditor.URI(filepath.Join(dir, "a.txt"))},
 		"range":        protocol.Range{},
 		"context":      map[string]any{"diagnostics": []any{}},
 	}, &actions); err != nil {
@@ -603,7 +603,7 @@ func TestFailedBlockRangeIsTheBestCandidate(t *testing.T) {
 	dir := writeFiles(t, t.TempDir(), map[string]string{
 		"a.go": "package a\n\nfunc f() {\n\tx := compute(1, 2, 3)\n\ty := x * 2\n}\n",
 	})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := "a.go\n<<<<<<< SEARCH\n\tx := compute(9, 8, 7, 6)\n\ty := x * 3 + 1\n=======\n\tx := 0\n>>>>>>> REPLACE\n"
 	var r previewReply
 	if err := execute(t, e, "graft.preview", map[string]any{"text": answer}, &r); err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -27,13 +27,13 @@ func TestAnswerNamingAHugeFile(t *testing.T) {
 	if err := os.Truncate(huge, 1<<30); err != nil {
 		t.Fatal(err)
 	}
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := filepath.Join(dir, "answer.md")
 	text := "Here.\n\nhuge.log\n```\n<<<<<<< SEARCH\nline one\n=======\nline 1\n>>>>>>> REPLACE\n```\n"
 	if err := e.Open(answer, "markdown", text); err != nil {
 		t.Fatal(err)
 	}
-	diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
+	diags, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,13 +64,13 @@ func TestAnswerBufferTooLarge(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	block := "a.txt\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n"
 	answer := filepath.Join(dir, "answer.md")
 	if err := e.Open(answer, "markdown", block); err != nil {
 		t.Fatal(err)
 	}
-	u := lsptest.URI(answer)
+	u := fakeeditor.URI(answer)
 	if _, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool { return len(d) == 1 }, answerWait); err != nil {
 		t.Fatal(err)
 	}

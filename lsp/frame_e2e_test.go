@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // previewRequest is a graft.preview request with id, as an editor frames
@@ -54,22 +54,22 @@ func TestBrokenFramesDoNotDeafen(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 			if err := e.WriteRaw([]byte(tt.raw)); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			err := e.Command(ctx, "graft.preview", map[string]any{"text": ""}, nil)
-			var re *lsptest.ResponseError
+			var re *fakeeditor.ResponseError
 			if err != nil && !errors.As(err, &re) {
 				t.Fatalf("request after %q: %v: the server went deaf", clipped(tt.raw), err)
 			}
 			if tt.id != "" {
-				r, err := e.Conn().WaitUnmatched(func(r lsptest.Response) bool { return string(r.ID) == tt.id }, 5*time.Second)
+				r, err := e.Conn().WaitUnmatched(func(r fakeeditor.Response) bool { return string(r.ID) == tt.id }, 5*time.Second)
 				if err != nil {
 					t.Errorf("no error reply with id %s: %v; replies %+v", tt.id, err, e.Conn().Unmatched())
-				} else if r.Error == nil || r.Error.Code != lsptest.CodeParseError {
+				} else if r.Error == nil || r.Error.Code != fakeeditor.CodeParseError {
 					t.Errorf("reply to the broken message: %+v, want a parse error", r)
 				}
 			}

@@ -12,7 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // These tests drive the built graft serve over a document whose text
@@ -55,14 +55,14 @@ func sumAnswer(changes ...[2]string) string {
 // historyEditors are the editors the tests run as.
 var historyEditors = []struct {
 	name string
-	opt  func(folders ...string) lsptest.Options
+	opt  func(folders ...string) fakeeditor.Options
 }{
-	{"vscode", lsptest.VSCode},
-	{"neovim-0.7.2", lsptest.Neovim072},
+	{"vscode", fakeeditor.VSCode},
+	{"neovim-0.7.2", fakeeditor.Neovim072},
 }
 
 // applyAnswer executes graft.apply on answer and returns the reply.
-func applyAnswer(t *testing.T, e *lsptest.Editor, answer string) applyReply {
+func applyAnswer(t *testing.T, e *fakeeditor.Editor, answer string) applyReply {
 	t.Helper()
 	var r applyReply
 	if err := execute(t, e, "graft.apply", map[string]any{"text": answer}, &r); err != nil {
@@ -94,7 +94,7 @@ func TestStaleAfterOwnEdit(t *testing.T) {
 	for _, tc := range historyEditors {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-			e, _ := lsptest.StartReady(t, tc.opt(dir))
+			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
 			path := filepath.Join(dir, "sum.go")
 			if err := e.Open(path, "go", sumGo); err != nil {
 				t.Fatal(err)
@@ -152,7 +152,7 @@ func TestStaleAfterClose(t *testing.T) {
 	for _, tc := range historyEditors {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-			e, _ := lsptest.StartReady(t, tc.opt(dir))
+			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
 			path := filepath.Join(dir, "sum.go")
 			if err := e.Open(path, "go", sumGo); err != nil {
 				t.Fatal(err)
@@ -192,7 +192,7 @@ func TestStaleAfterPersonsEdit(t *testing.T) {
 	for _, tc := range historyEditors {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-			e, _ := lsptest.StartReady(t, tc.opt(dir))
+			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
 			path := filepath.Join(dir, "sum.go")
 			if err := e.Open(path, "go", sumGo); err != nil {
 				t.Fatal(err)
@@ -214,7 +214,7 @@ func TestStaleAfterPersonsEdit(t *testing.T) {
 			if err := e.Open(answer, "markdown", sumAnswer(sumPositive)); err != nil {
 				t.Fatal(err)
 			}
-			diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
+			diags, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, answerWait)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -252,9 +252,9 @@ func TestStaleRouted(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(short) })
 	sockets := filepath.Join(short, "graft")
 	t.Setenv(editorlink.DirEnv, sockets) // for the server and for Send
-	opt := lsptest.VSCode(dir)
+	opt := fakeeditor.VSCode(dir)
 	opt.Env = os.Environ()
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	path := filepath.Join(dir, "sum.go")
 	if err := e.Open(path, "go", sumGo); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // BenchmarkHunksFollow times what following the buffer costs a pending
@@ -33,7 +34,7 @@ func BenchmarkHunksFollow(b *testing.B) {
 			}
 			answer := "big.go\n<<<<<<< SEARCH\n" + old + "=======\n" + strings.Join(lines[2000:3000], "") + ">>>>>>> REPLACE\n"
 			dir := writeFiles(b, b.TempDir(), map[string]string{"big.go": text.String()})
-			e, _ := lsptest.StartReady(b, lsptest.VSCode(dir))
+			e, _ := fakeeditor.StartReady(b, fakeeditor.VSCode(dir))
 			path := filepath.Join(dir, "big.go")
 			if err := e.Open(path, "go", text.String()); err != nil {
 				b.Fatal(err)
@@ -62,7 +63,7 @@ func BenchmarkHunksFollow(b *testing.B) {
 			}
 			b.StopTimer()
 			shutdown(b, e)
-			lsptest.ReportLatency(b, times)
+			testenv.ReportLatency(b, times)
 		})
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // These tests drive the built graft serve over stdio: a suggestion is
@@ -114,7 +114,7 @@ func hunksOnLine(d protocol.Diagnostic, line uint32) bool {
 }
 
 // hunksList returns graft.suggestions as hunks.
-func hunksList(t *testing.T, e *lsptest.Editor, arg any) []hunk {
+func hunksList(t *testing.T, e *fakeeditor.Editor, arg any) []hunk {
 	t.Helper()
 	var out []hunk
 	suggestExecute(t, e, "graft.suggestions", arg, &out)
@@ -123,9 +123,9 @@ func hunksList(t *testing.T, e *lsptest.Editor, arg any) []hunk {
 
 // hunksStart opens hunksMainGo in an editor and suggests hunksAnswer; it
 // returns the file's path and the two hunks, checked.
-func hunksStart(t *testing.T, opt lsptest.Options, dir string) (*lsptest.Editor, string, [2]hunk) {
+func hunksStart(t *testing.T, opt fakeeditor.Options, dir string) (*fakeeditor.Editor, string, [2]hunk) {
 	t.Helper()
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	path := filepath.Join(dir, "main.go")
 	if err := e.Open(path, "go", hunksMainGo); err != nil {
 		t.Fatal(err)
@@ -146,11 +146,11 @@ func hunksStart(t *testing.T, opt lsptest.Options, dir string) (*lsptest.Editor,
 	for i, h := range reply.Hunks {
 		w := want[i]
 		if h.ID != w.ID || h.Range != w.Range || h.OldText != w.OldText || h.NewText != w.NewText ||
-			h.Block != block || h.URI != string(lsptest.URI(path)) || h.State != "pending" || h.Version == nil || *h.Version != e.Version(path) {
-			t.Errorf("hunk %d: %+v, want %+v in block %s of %s at version %d", i+1, h, w, block, lsptest.URI(path), e.Version(path))
+			h.Block != block || h.URI != string(fakeeditor.URI(path)) || h.State != "pending" || h.Version == nil || *h.Version != e.Version(path) {
+			t.Errorf("hunk %d: %+v, want %+v in block %s of %s at version %d", i+1, h, w, block, fakeeditor.URI(path), e.Version(path))
 		}
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), func(ds []protocol.Diagnostic) bool {
 		return len(ds) == 2 && hunksOnLine(ds[0], 3) && hunksOnLine(ds[1], 11)
 	}, suggestWait); err != nil {
 		t.Fatalf("want a hint over each hunk: %v", err)
@@ -163,7 +163,7 @@ func hunksStart(t *testing.T, opt lsptest.Options, dir string) (*lsptest.Editor,
 
 // hunksOneEdit checks that the applyEdit request n (0-based) holds one
 // TextDocumentEdit of the document at path, made for version, with edits.
-func hunksOneEdit(t *testing.T, e *lsptest.Editor, n int, path string, version int32, edits ...protocol.TextEdit) {
+func hunksOneEdit(t *testing.T, e *fakeeditor.Editor, n int, path string, version int32, edits ...protocol.TextEdit) {
 	t.Helper()
 	sent := e.AppliedEdits()
 	if len(sent) != n+1 {
@@ -174,8 +174,8 @@ func hunksOneEdit(t *testing.T, e *lsptest.Editor, n int, path string, version i
 		t.Fatalf("applyEdit %s, want one TextDocumentEdit", sent[n].Params)
 	}
 	te := we.DocumentChanges[0].TextDocumentEdit
-	if te.TextDocument.URI != lsptest.URI(path) || te.TextDocument.Version == nil || *te.TextDocument.Version != version {
-		t.Errorf("applyEdit for %s version %v, want %s version %d", te.TextDocument.URI, te.TextDocument.Version, lsptest.URI(path), version)
+	if te.TextDocument.URI != fakeeditor.URI(path) || te.TextDocument.Version == nil || *te.TextDocument.Version != version {
+		t.Errorf("applyEdit for %s version %v, want %s version %d", te.TextDocument.URI, te.TextDocument.Version, fakeeditor.URI(path), version)
 	}
 	if !slices.Equal(te.Edits, edits) {
 		t.Errorf("applyEdit edits %+v, want %+v", te.Edits, edits)
@@ -183,7 +183,7 @@ func hunksOneEdit(t *testing.T, e *lsptest.Editor, n int, path string, version i
 }
 
 func TestHunksAcceptOneRejectTheOther(t *testing.T) {
-	for _, opt := range []func(...string) lsptest.Options{lsptest.VSCode, lsptest.Neovim072} {
+	for _, opt := range []func(...string) fakeeditor.Options{fakeeditor.VSCode, fakeeditor.Neovim072} {
 		dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
 		o := opt(dir)
 		t.Run(o.Flavor.String(), func(t *testing.T) {
@@ -202,19 +202,19 @@ func TestHunksAcceptOneRejectTheOther(t *testing.T) {
 			}
 
 			// The other hunk stays, one line down, with its id.
-			l := hunksList(t, e, map[string]any{"uri": lsptest.URI(path)})
+			l := hunksList(t, e, map[string]any{"uri": fakeeditor.URI(path)})
 			if len(l) != 1 || l[0].ID != h[1].ID || l[0].Range != hunksLines(12, 13) || l[0].OldText != hunksOld2 ||
 				l[0].NewText != hunksNew2 || l[0].State != "pending" || *l[0].Version != e.Version(path) {
 				t.Fatalf("graft.suggestions after accepting one: %+v, want %s over lines 12-13", l, h[1].ID)
 			}
-			if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool {
+			if _, err := e.WaitDiagnostics(fakeeditor.URI(path), func(ds []protocol.Diagnostic) bool {
 				return len(ds) == 1 && hunksOnLine(ds[0], 12)
 			}, suggestWait); err != nil {
 				t.Fatal(err)
 			}
 
 			var rejected map[string]int
-			suggestExecute(t, e, "graft.reject", map[string]any{"id": h[1].ID, "uri": lsptest.URI(path)}, &rejected)
+			suggestExecute(t, e, "graft.reject", map[string]any{"id": h[1].ID, "uri": fakeeditor.URI(path)}, &rejected)
 			if rejected["rejected"] != 1 {
 				t.Errorf("graft.reject: %v, want 1 rejected", rejected)
 			}
@@ -227,7 +227,7 @@ func TestHunksAcceptOneRejectTheOther(t *testing.T) {
 			if l := hunksList(t, e, nil); len(l) != 0 {
 				t.Errorf("graft.suggestions after rejecting the last hunk: %+v", l)
 			}
-			if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestNone, suggestWait); err != nil {
+			if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestNone, suggestWait); err != nil {
 				t.Error(err)
 			}
 		})
@@ -248,7 +248,7 @@ func TestHunksAcceptAll(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo, "other.go": otherGo})
-			e, path, h := hunksStart(t, lsptest.VSCode(dir), dir)
+			e, path, h := hunksStart(t, fakeeditor.VSCode(dir), dir)
 			other := filepath.Join(dir, "other.go")
 			if err := e.Open(other, "go", otherGo); err != nil {
 				t.Fatal(err)
@@ -263,7 +263,7 @@ func TestHunksAcceptAll(t *testing.T) {
 			version := e.Version(path)
 			arg := tc.arg
 			if m, ok := arg.(map[string]any); ok && m["uri"] != nil {
-				arg = map[string]any{"uri": lsptest.URI(path)}
+				arg = map[string]any{"uri": fakeeditor.URI(path)}
 			}
 			var accepted hunksAccepted
 			suggestExecute(t, e, "graft.accept", arg, &accepted)
@@ -310,7 +310,7 @@ func TestHunksAcceptAll(t *testing.T) {
 // it: it follows, keeps its id, and lands where it moved to.
 func TestHunksFollowTyping(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
-	e, path, h := hunksStart(t, lsptest.VSCode(dir), dir)
+	e, path, h := hunksStart(t, fakeeditor.VSCode(dir), dir)
 	// Two lines typed between the hunks: the second moves, the first not.
 	typed := "// typed\n// by the person\n"
 	if err := e.Edit(path, &protocol.Range{Start: protocol.Position{Line: 5}, End: protocol.Position{Line: 5}}, typed); err != nil {
@@ -342,12 +342,12 @@ func TestHunksFollowTyping(t *testing.T) {
 // is on its way: the editor refuses the edit, made for the version
 // before, and both hunks stay pending, following the typing.
 func TestHunksNotAcceptedOverAnEditInFlight(t *testing.T) {
-	for _, opt := range []func(...string) lsptest.Options{lsptest.VSCode, lsptest.Neovim072} {
+	for _, opt := range []func(...string) fakeeditor.Options{fakeeditor.VSCode, fakeeditor.Neovim072} {
 		dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
 		path := filepath.Join(dir, "main.go")
 		o := opt(dir)
 		typed := false
-		o.BeforeApplyEdit = func(e *lsptest.Editor, _ json.RawMessage) {
+		o.BeforeApplyEdit = func(e *fakeeditor.Editor, _ json.RawMessage) {
 			if !typed {
 				typed = true
 				if err := e.Edit(path, &protocol.Range{}, "// typed meanwhile\n"); err != nil {
@@ -363,7 +363,7 @@ func TestHunksNotAcceptedOverAnEditInFlight(t *testing.T) {
 			if got := e.Text(path); got != buffer {
 				t.Fatalf("an edit for an older version was applied: %+v\n%s", accepted, got)
 			}
-			if o.Flavor == lsptest.FlavorVSCode && (accepted.Applied || len(accepted.Accepted) != 0) {
+			if o.Flavor == fakeeditor.FlavorVSCode && (accepted.Applied || len(accepted.Accepted) != 0) {
 				t.Errorf("graft.accept: %+v, want not applied", accepted)
 			}
 			l := hunksList(t, e, nil)
@@ -383,7 +383,7 @@ func TestHunksNotAcceptedOverAnEditInFlight(t *testing.T) {
 // hunk: a clear error, and nothing changes.
 func TestHunksBadParams(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo, "other.go": "package main\n"})
-	e, path, h := hunksStart(t, lsptest.VSCode(dir), dir)
+	e, path, h := hunksStart(t, fakeeditor.VSCode(dir), dir)
 	for _, tc := range []struct {
 		name string
 		arg  any
@@ -392,20 +392,20 @@ func TestHunksBadParams(t *testing.T) {
 		{"unknown hunk", map[string]any{"id": h[0].Block + ".9"}, "no pending hunk"},
 		{"unknown suggestion", map[string]any{"id": "s99.1"}, "no pending hunk"},
 		{"not a uri", map[string]any{"uri": "main.go"}, "uri"},
-		{"the hunk of another document", map[string]any{"id": h[0].ID, "uri": lsptest.URI(filepath.Join(dir, "other.go"))}, "is not in"},
+		{"the hunk of another document", map[string]any{"id": h[0].ID, "uri": fakeeditor.URI(filepath.Join(dir, "other.go"))}, "is not in"},
 		{"not an object", []string{"s1.1"}, "invalid arguments"},
 	} {
 		for _, command := range []string{"graft.accept", "graft.reject"} {
 			t.Run(tc.name+"/"+command, func(t *testing.T) {
 				err := suggestTryExecute(e, command, tc.arg, nil)
-				var re *lsptest.ResponseError
+				var re *fakeeditor.ResponseError
 				if !errors.As(err, &re) || !strings.Contains(re.Message, tc.want) {
 					t.Errorf("%s %v: error %v, want one saying %q", command, tc.arg, err, tc.want)
 				}
 			})
 		}
 	}
-	err := suggestTryExecute(e, "graft.accept", map[string]any{"uri": lsptest.URI(filepath.Join(dir, "other.go"))}, nil)
+	err := suggestTryExecute(e, "graft.accept", map[string]any{"uri": fakeeditor.URI(filepath.Join(dir, "other.go"))}, nil)
 	if err == nil || !strings.Contains(err.Error(), "no pending hunks in") {
 		t.Errorf("accepting in a document without hunks: %v, want an error", err)
 	}
@@ -422,7 +422,7 @@ func TestHunksBadParams(t *testing.T) {
 // and reject all of its hunks.
 func TestHunksAliases(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
-	e, path, h := hunksStart(t, lsptest.VSCode(dir), dir)
+	e, path, h := hunksStart(t, fakeeditor.VSCode(dir), dir)
 	var dismissed map[string]int
 	suggestExecute(t, e, "graft.dismiss", map[string]any{"id": h[0].Block}, &dismissed)
 	if dismissed["dismissed"] != 1 || len(hunksList(t, e, nil)) != 0 {
@@ -435,7 +435,7 @@ func TestHunksAliases(t *testing.T) {
 		t.Fatalf("graft.suggest again: %+v", reply)
 	}
 	var applied hunksAccepted
-	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path), "id": reply.Blocks[0].ID}, &applied)
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": fakeeditor.URI(path), "id": reply.Blocks[0].ID}, &applied)
 	if !applied.Applied || len(applied.Accepted) != 2 {
 		t.Fatalf("graft.applySuggestion: %+v", applied)
 	}
@@ -449,7 +449,7 @@ func TestHunksAliases(t *testing.T) {
 // and is accepted as it was.
 func TestHunksEditedInside(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
-	e, path, h := hunksStart(t, lsptest.VSCode(dir), dir)
+	e, path, h := hunksStart(t, fakeeditor.VSCode(dir), dir)
 	if err := e.Edit(path, &h[1].Range, "\treturn 4\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func TestHunksEditedInside(t *testing.T) {
 	if len(l) != 2 || l[0].ID != h[0].ID || l[0].State != "pending" || l[1].ID != h[1].ID || l[1].State != "stale" || l[1].Message == "" {
 		t.Fatalf("graft.suggestions after editing the second hunk's line: %+v, want the first pending, the second stale", l)
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), func(ds []protocol.Diagnostic) bool {
 		return len(ds) == 2 && hunksOnLine(ds[0], 3) && ds[1].Severity == protocol.DiagnosticSeverityWarning
 	}, suggestWait); err != nil {
 		t.Fatal(err)
@@ -467,7 +467,7 @@ func TestHunksEditedInside(t *testing.T) {
 	if accepted.Applied || accepted.FailureReason == "" || len(e.AppliedEdits()) != 0 {
 		t.Fatalf("accepting the stale hunk: %+v, want a refusal saying why, nothing sent", accepted)
 	}
-	suggestExecute(t, e, "graft.accept", map[string]any{"uri": lsptest.URI(path)}, &accepted)
+	suggestExecute(t, e, "graft.accept", map[string]any{"uri": fakeeditor.URI(path)}, &accepted)
 	edited := strings.Replace(hunksMainGo, hunksOld2, "\treturn 4\n", 1)
 	if want := strings.Replace(edited, hunksOld1, hunksNew1, 1); !accepted.Applied || e.Text(path) != want || !slices.Equal(accepted.Accepted, []string{h[0].ID}) {
 		t.Fatalf("accepting all in the document: %+v\n%s\nwant the pending hunk alone:\n%s", accepted, e.Text(path), want)
@@ -485,7 +485,7 @@ func TestHunksFollowTypingWhereTheirLinesRepeat(t *testing.T) {
 	const twice = "// first\n\nfunc f() int {\n\treturn 0\n}\n\n// second\n\nfunc f() int {\n\treturn 0\n}\n"
 	const answer = "main.go\n<<<<<<< SEARCH\n// second\n\nfunc f() int {\n\treturn 0\n}\n=======\n// second\n\nfunc f() int {\n\treturn 2\n}\n>>>>>>> REPLACE\n"
 	dir := suggestWorkspace(t, map[string]string{"main.go": twice})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	if err := e.Open(path, "go", twice); err != nil {
 		t.Fatal(err)
@@ -515,7 +515,7 @@ func TestHunksFollowTypingWhereTheirLinesRepeat(t *testing.T) {
 // the file to make it, and the other hunk follows into the buffer.
 func TestHunksInAFileNotOpen(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": hunksMainGo})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	var reply hunksSuggested
 	suggestExecute(t, e, "graft.suggest", map[string]any{"text": hunksAnswer}, &reply)

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // ctxT is a context for one request of a lifecycle test.
@@ -24,9 +25,9 @@ func ctxT(t *testing.T) context.Context {
 }
 
 // wantCode checks that err is a JSON-RPC error reply with code.
-func wantCode(t *testing.T, what string, err error, code int64) *lsptest.ResponseError {
+func wantCode(t *testing.T, what string, err error, code int64) *fakeeditor.ResponseError {
 	t.Helper()
-	var re *lsptest.ResponseError
+	var re *fakeeditor.ResponseError
 	if !errors.As(err, &re) {
 		t.Fatalf("%s: got %v, want a JSON-RPC error %d", what, err, code)
 	}
@@ -37,17 +38,17 @@ func wantCode(t *testing.T, what string, err error, code int64) *lsptest.Respons
 }
 
 // wantAlive checks that the server still answers requests.
-func wantAlive(t *testing.T, e *lsptest.Editor) {
+func wantAlive(t *testing.T, e *fakeeditor.Editor) {
 	t.Helper()
 	err := e.Call(ctxT(t), "graft/noSuchMethod", map[string]any{}, nil)
-	var re *lsptest.ResponseError
+	var re *fakeeditor.ResponseError
 	if !errors.As(err, &re) {
 		t.Fatalf("server no longer answers: %v", err)
 	}
 }
 
 // shutdownExit ends the server as an editor does and checks its status.
-func shutdownExit(t *testing.T, e *lsptest.Editor) {
+func shutdownExit(t *testing.T, e *fakeeditor.Editor) {
 	t.Helper()
 	if err := e.Shutdown(ctxT(t)); err != nil {
 		t.Fatalf("shutdown: %v", err)
@@ -61,7 +62,7 @@ func shutdownExit(t *testing.T, e *lsptest.Editor) {
 }
 
 func TestInitializeResult(t *testing.T) {
-	out, err := exec.Command(lsptest.Build(t), "version").Output()
+	out, err := exec.Command(testenv.Build(t), "version").Output()
 	if err != nil {
 		t.Fatalf("graft version: %v", err)
 	}
@@ -69,20 +70,20 @@ func TestInitializeResult(t *testing.T) {
 
 	tests := []struct {
 		name      string
-		opt       lsptest.Options
+		opt       fakeeditor.Options
 		encodings []string // positionEncoding values accepted ("" = absent)
 	}{
-		{"vscode offers utf-16", lsptest.VSCode(), []string{"", "utf-16"}},
-		{"neovim offers nothing", lsptest.Neovim072(), []string{"", "utf-16"}},
-		{"utf-8 offered first", withEncodings(lsptest.VSCode(), "utf-8", "utf-16"), []string{"utf-8"}},
-		{"utf-8 offered second", withEncodings(lsptest.VSCode(), "utf-16", "utf-8"), []string{"utf-8"}},
-		{"utf-8 alone", withEncodings(lsptest.VSCode(), "utf-8"), []string{"utf-8"}},
-		{"only utf-32 offered", withEncodings(lsptest.VSCode(), "utf-32"), []string{"", "utf-16"}},
+		{"vscode offers utf-16", fakeeditor.VSCode(), []string{"", "utf-16"}},
+		{"neovim offers nothing", fakeeditor.Neovim072(), []string{"", "utf-16"}},
+		{"utf-8 offered first", withEncodings(fakeeditor.VSCode(), "utf-8", "utf-16"), []string{"utf-8"}},
+		{"utf-8 offered second", withEncodings(fakeeditor.VSCode(), "utf-16", "utf-8"), []string{"utf-8"}},
+		{"utf-8 alone", withEncodings(fakeeditor.VSCode(), "utf-8"), []string{"utf-8"}},
+		{"only utf-32 offered", withEncodings(fakeeditor.VSCode(), "utf-32"), []string{"", "utf-16"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opt.Folders = []string{t.TempDir()}
-			e := lsptest.Start(t, tt.opt)
+			e := fakeeditor.Start(t, tt.opt)
 			res, err := e.Initialize(ctxT(t))
 			if err != nil {
 				t.Fatalf("initialize: %v", err)
@@ -132,44 +133,44 @@ func TestInitializeResult(t *testing.T) {
 	}
 }
 
-func withEncodings(o lsptest.Options, encs ...string) lsptest.Options {
+func withEncodings(o fakeeditor.Options, encs ...string) fakeeditor.Options {
 	o.PositionEncodings = encs
 	return o
 }
 
 func TestExitStatus(t *testing.T) {
 	t.Run("shutdown then exit is 0", func(t *testing.T) {
-		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 		shutdownExit(t, e)
 	})
 	t.Run("exit without shutdown is 1", func(t *testing.T) {
-		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 		e.Exit()
 		if code, err := e.Wait(10 * time.Second); err != nil || code != 1 {
 			t.Errorf("status %d, %v; want 1", code, err)
 		}
 	})
 	t.Run("exit before initialize is 1", func(t *testing.T) {
-		e := lsptest.Start(t, lsptest.VSCode(t.TempDir()))
+		e := fakeeditor.Start(t, fakeeditor.VSCode(t.TempDir()))
 		e.Exit()
 		if code, err := e.Wait(10 * time.Second); err != nil || code != 1 {
 			t.Errorf("status %d, %v; want 1", code, err)
 		}
 	})
 	t.Run("requests after shutdown are refused", func(t *testing.T) {
-		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 		if err := e.Shutdown(ctxT(t)); err != nil {
 			t.Fatal(err)
 		}
 		err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil)
-		wantCode(t, "executeCommand after shutdown", err, lsptest.CodeInvalidRequest)
+		wantCode(t, "executeCommand after shutdown", err, fakeeditor.CodeInvalidRequest)
 		e.Exit()
 		if code, err := e.Wait(10 * time.Second); err != nil || code != 0 {
 			t.Errorf("status %d, %v; want 0", code, err)
 		}
 	})
 	t.Run("closed input ends the server", func(t *testing.T) {
-		e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+		e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 		e.CloseStdin()
 		if code, err := e.Wait(10 * time.Second); err != nil || code != 1 {
 			t.Errorf("status %d, %v; want 1: the server outlived its editor, or took a hang-up for a shutdown", code, err)
@@ -178,7 +179,7 @@ func TestExitStatus(t *testing.T) {
 	t.Run("input closed after shutdown is 0", func(t *testing.T) {
 		// Neovim sends shutdown when it quits, and may be gone before its
 		// exit notification is sent.
-		e, _ := lsptest.StartReady(t, lsptest.Neovim072(t.TempDir()))
+		e, _ := fakeeditor.StartReady(t, fakeeditor.Neovim072(t.TempDir()))
 		if err := e.Shutdown(ctxT(t)); err != nil {
 			t.Fatal(err)
 		}
@@ -190,9 +191,9 @@ func TestExitStatus(t *testing.T) {
 }
 
 func TestStdioFlagAccepted(t *testing.T) {
-	opt := lsptest.Neovim072(t.TempDir())
+	opt := fakeeditor.Neovim072(t.TempDir())
 	opt.Args = []string{"--stdio"}
-	e, res := lsptest.StartReady(t, opt)
+	e, res := fakeeditor.StartReady(t, opt)
 	if res.ServerInfo == nil || res.ServerInfo.Name != "graft" {
 		t.Errorf("serverInfo %+v", res.ServerInfo)
 	}
@@ -200,9 +201,9 @@ func TestStdioFlagAccepted(t *testing.T) {
 }
 
 func TestRequestBeforeInitialize(t *testing.T) {
-	e := lsptest.Start(t, lsptest.VSCode(t.TempDir()))
+	e := fakeeditor.Start(t, fakeeditor.VSCode(t.TempDir()))
 	err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil)
-	wantCode(t, "executeCommand before initialize", err, lsptest.CodeServerNotInitialized)
+	wantCode(t, "executeCommand before initialize", err, fakeeditor.CodeServerNotInitialized)
 	if _, err := e.Initialize(ctxT(t)); err != nil {
 		t.Fatalf("initialize after a refused request: %v", err)
 	}
@@ -214,7 +215,7 @@ func TestRequestBeforeInitialize(t *testing.T) {
 }
 
 func TestMalformedMessages(t *testing.T) {
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 	// The reply carries the message's id when it can be read, so that
 	// the editor's request ends; else a null id.
 	tests := []struct {
@@ -223,21 +224,21 @@ func TestMalformedMessages(t *testing.T) {
 		code int64
 		id   string
 	}{
-		{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":`, lsptest.CodeParseError, "1"},
-		{"truncated in the id", `{"jsonrpc":"2.0","id":1`, lsptest.CodeParseError, "null"},
-		{"not JSON", `not json at all`, lsptest.CodeParseError, "null"},
-		{"garbage after the object", `{"jsonrpc":"2.0","id":2,"method":"shutdown"` + "\xff}", lsptest.CodeParseError, "2"},
-		{"JSON that is no message", `{"foo":1}`, lsptest.CodeInvalidRequest, "null"},
-		{"a number", `42`, lsptest.CodeInvalidRequest, "null"},
-		{"a batch, which LSP does not have", `[{"jsonrpc":"2.0","id":3,"method":"shutdown"}]`, lsptest.CodeInvalidRequest, "null"},
+		{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":`, fakeeditor.CodeParseError, "1"},
+		{"truncated in the id", `{"jsonrpc":"2.0","id":1`, fakeeditor.CodeParseError, "null"},
+		{"not JSON", `not json at all`, fakeeditor.CodeParseError, "null"},
+		{"garbage after the object", `{"jsonrpc":"2.0","id":2,"method":"shutdown"` + "\xff}", fakeeditor.CodeParseError, "2"},
+		{"JSON that is no message", `{"foo":1}`, fakeeditor.CodeInvalidRequest, "null"},
+		{"a number", `42`, fakeeditor.CodeInvalidRequest, "null"},
+		{"a batch, which LSP does not have", `[{"jsonrpc":"2.0","id":3,"method":"shutdown"}]`, fakeeditor.CodeInvalidRequest, "null"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(e.Conn().Unmatched())
-			if err := e.WriteRaw(lsptest.Frame([]byte(tt.body))); err != nil {
+			if err := e.WriteRaw(fakeeditor.Frame([]byte(tt.body))); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.Conn().WaitUnmatched(func(lsptest.Response) bool { return len(e.Conn().Unmatched()) > before }, 10*time.Second); err != nil {
+			if _, err := e.Conn().WaitUnmatched(func(fakeeditor.Response) bool { return len(e.Conn().Unmatched()) > before }, 10*time.Second); err != nil {
 				t.Fatalf("no reply to %q: %v", tt.body, err)
 			}
 			r := e.Conn().Unmatched()[before]
@@ -248,9 +249,9 @@ func TestMalformedMessages(t *testing.T) {
 		})
 	}
 	t.Run("a string id is echoed", func(t *testing.T) {
-		e.WriteRaw(lsptest.Frame([]byte(`{"jsonrpc":"2.0","id":"abc","method":"graft/noSuchMethod","params":{}}`)))
-		r, err := e.Conn().WaitUnmatched(func(r lsptest.Response) bool { return string(r.ID) == `"abc"` }, 10*time.Second)
-		if err != nil || r.Error == nil || r.Error.Code != lsptest.CodeMethodNotFound {
+		e.WriteRaw(fakeeditor.Frame([]byte(`{"jsonrpc":"2.0","id":"abc","method":"graft/noSuchMethod","params":{}}`)))
+		r, err := e.Conn().WaitUnmatched(func(r fakeeditor.Response) bool { return string(r.ID) == `"abc"` }, 10*time.Second)
+		if err != nil || r.Error == nil || r.Error.Code != fakeeditor.CodeMethodNotFound {
 			t.Errorf("reply %+v, %v; want MethodNotFound for id \"abc\"", r, err)
 		}
 	})
@@ -258,11 +259,11 @@ func TestMalformedMessages(t *testing.T) {
 }
 
 func TestMethodNotFound(t *testing.T) {
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 	err := e.Call(ctxT(t), "textDocument/noSuchThing", map[string]any{}, nil)
-	wantCode(t, "unknown request", err, lsptest.CodeMethodNotFound)
+	wantCode(t, "unknown request", err, fakeeditor.CodeMethodNotFound)
 	err = e.Call(ctxT(t), "$/noSuchThing", map[string]any{}, nil)
-	wantCode(t, "unknown $/ request", err, lsptest.CodeMethodNotFound)
+	wantCode(t, "unknown $/ request", err, fakeeditor.CodeMethodNotFound)
 	// An unknown notification gets no reply and harms nothing.
 	e.Notify("$/noSuchNotification", map[string]any{})
 	e.Notify("workspace/noSuchNotification", map[string]any{})
@@ -274,7 +275,7 @@ func TestMethodNotFound(t *testing.T) {
 }
 
 func TestInvalidParams(t *testing.T) {
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 	tests := []struct {
 		name   string
 		method string
@@ -290,7 +291,7 @@ func TestInvalidParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := e.Call(ctxT(t), tt.method, json.RawMessage(tt.params), nil)
-			wantCode(t, tt.method+" "+tt.params, err, lsptest.CodeInvalidParams)
+			wantCode(t, tt.method+" "+tt.params, err, fakeeditor.CodeInvalidParams)
 		})
 	}
 	wantAlive(t, e)
@@ -298,9 +299,9 @@ func TestInvalidParams(t *testing.T) {
 }
 
 func TestUnknownCommand(t *testing.T) {
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 	err := e.Command(ctxT(t), "graft.noSuchCommand", map[string]any{}, nil)
-	var re *lsptest.ResponseError
+	var re *fakeeditor.ResponseError
 	if !errors.As(err, &re) || !strings.Contains(re.Message, "graft.noSuchCommand") {
 		t.Errorf("unknown command: %v, want an error reply naming it", err)
 	}
@@ -309,11 +310,11 @@ func TestUnknownCommand(t *testing.T) {
 
 func TestInjectedPanic(t *testing.T) {
 	t.Run("initialize", func(t *testing.T) {
-		opt := lsptest.VSCode(t.TempDir())
+		opt := fakeeditor.VSCode(t.TempDir())
 		opt.Args = []string{"--inject-panic", "initialize"}
-		e := lsptest.Start(t, opt)
+		e := fakeeditor.Start(t, opt)
 		_, err := e.Initialize(ctxT(t))
-		re := wantCode(t, "initialize that panics", err, lsptest.CodeInternalError)
+		re := wantCode(t, "initialize that panics", err, fakeeditor.CodeInternalError)
 		if re != nil && strings.Contains(re.Message, "goroutine ") {
 			t.Errorf("error reply carries a stack trace: %q", re.Message)
 		}
@@ -328,12 +329,12 @@ func TestInjectedPanic(t *testing.T) {
 		}
 	})
 	t.Run("executeCommand", func(t *testing.T) {
-		opt := lsptest.VSCode(t.TempDir())
+		opt := fakeeditor.VSCode(t.TempDir())
 		opt.Args = []string{"--inject-panic", "workspace/executeCommand"}
-		e, _ := lsptest.StartReady(t, opt)
+		e, _ := fakeeditor.StartReady(t, opt)
 		for i := 0; i < 2; i++ {
 			err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil)
-			wantCode(t, "executeCommand that panics", err, lsptest.CodeInternalError)
+			wantCode(t, "executeCommand that panics", err, fakeeditor.CodeInternalError)
 		}
 		shutdownExit(t, e)
 	})
@@ -341,7 +342,7 @@ func TestInjectedPanic(t *testing.T) {
 
 // applyStatus runs graft.apply on an answer and returns the first block's
 // status and message.
-func applyStatus(t *testing.T, e *lsptest.Editor, answer string) (status, message string) {
+func applyStatus(t *testing.T, e *fakeeditor.Editor, answer string) (status, message string) {
 	t.Helper()
 	var r struct {
 		Blocks []struct {
@@ -372,7 +373,7 @@ func TestWorkspaceFolders(t *testing.T) {
 			}
 		}
 	}
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(one, two))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(one, two))
 	apply := func(dir string, name ...string) string {
 		file := "f.txt"
 		if len(name) > 0 {
@@ -428,9 +429,9 @@ func TestInitializationOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			os.WriteFile(filepath.Join(dir, "a.go"), []byte(file), 0o644)
-			opt := lsptest.VSCode(dir)
+			opt := fakeeditor.VSCode(dir)
 			opt.InitializationOptions = tt.opts
-			e, _ := lsptest.StartReady(t, opt)
+			e, _ := fakeeditor.StartReady(t, opt)
 			if status, msg := applyStatus(t, e, answer); status != tt.status {
 				t.Errorf("status %s (%s), want %s", status, msg, tt.status)
 			}
@@ -438,20 +439,20 @@ func TestInitializationOptions(t *testing.T) {
 		})
 	}
 	for _, bad := range []map[string]any{{"threshold": 1.5}, {"threshold": "high"}, {"logLevel": "loud"}} {
-		opt := lsptest.VSCode(t.TempDir())
+		opt := fakeeditor.VSCode(t.TempDir())
 		opt.InitializationOptions = bad
-		e := lsptest.Start(t, opt)
+		e := fakeeditor.Start(t, opt)
 		_, err := e.Initialize(ctxT(t))
-		wantCode(t, fmt.Sprintf("initializationOptions %v", bad), err, lsptest.CodeInvalidParams)
+		wantCode(t, fmt.Sprintf("initializationOptions %v", bad), err, fakeeditor.CodeInvalidParams)
 	}
 }
 
 func TestLogging(t *testing.T) {
 	t.Run("--log FILE takes the log off stderr", func(t *testing.T) {
 		logFile := filepath.Join(t.TempDir(), "graft.log")
-		opt := lsptest.VSCode(t.TempDir())
+		opt := fakeeditor.VSCode(t.TempDir())
 		opt.Args = []string{"--log", logFile, "--log-level", "debug"}
-		e, _ := lsptest.StartReady(t, opt)
+		e, _ := fakeeditor.StartReady(t, opt)
 		shutdownExit(t, e)
 		b, err := os.ReadFile(logFile)
 		if err != nil || !strings.Contains(string(b), "initialize") || !strings.Contains(string(b), "debug") {
@@ -462,12 +463,12 @@ func TestLogging(t *testing.T) {
 		}
 	})
 	t.Run("initializationOptions logLevel overrides --log-level", func(t *testing.T) {
-		opt := lsptest.VSCode(t.TempDir())
+		opt := fakeeditor.VSCode(t.TempDir())
 		opt.Args = []string{"--log-level", "error"}
 		opt.InitializationOptions = map[string]any{"logLevel": "debug"}
-		e, _ := lsptest.StartReady(t, opt)
+		e, _ := fakeeditor.StartReady(t, opt)
 		if err := e.Command(ctxT(t), "graft.preview", map[string]any{"text": ""}, nil); err != nil {
-			var re *lsptest.ResponseError
+			var re *fakeeditor.ResponseError
 			if !errors.As(err, &re) {
 				t.Fatal(err)
 			}
@@ -478,9 +479,9 @@ func TestLogging(t *testing.T) {
 		}
 	})
 	t.Run("--log-level error keeps info off stderr", func(t *testing.T) {
-		opt := lsptest.VSCode(t.TempDir())
+		opt := fakeeditor.VSCode(t.TempDir())
 		opt.Args = []string{"--log-level", "error"}
-		e, _ := lsptest.StartReady(t, opt)
+		e, _ := fakeeditor.StartReady(t, opt)
 		shutdownExit(t, e)
 		if s := e.Stderr(); s != "" {
 			t.Errorf("stderr at level error after a clean session:\n%s", s)

@@ -8,7 +8,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // With a.txt in two workspace folders, a block naming B's copy by its
@@ -18,9 +18,9 @@ import (
 func TestSeveralFoldersReportTheFileThatChanged(t *testing.T) {
 	a := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "one\ntwo\nthree\n"})
 	b := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "alpha\nbeta\ngamma\ndelta\nepsilon\n"})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(a, b))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(a, b))
 	bFile := filepath.Join(b, "a.txt")
-	wantURI := string(lsptest.URI(bFile))
+	wantURI := string(fakeeditor.URI(bFile))
 
 	t.Run("applied", func(t *testing.T) {
 		answer := `{"path":"` + bFile + `","old_string":"gamma\n","new_string":"GAMMA\n"}`
@@ -60,7 +60,7 @@ func TestSeveralFoldersReportTheFileThatChanged(t *testing.T) {
 		if err := e.Open(answer, "markdown", text); err != nil {
 			t.Fatal(err)
 		}
-		diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second)
+		diags, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

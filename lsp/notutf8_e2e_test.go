@@ -13,7 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // These tests send the server JSON whose strings hold bytes that are not
@@ -28,21 +28,21 @@ func jsonText(s string) string {
 }
 
 // rawNotify sends a notification whose params are raw JSON.
-func rawNotify(t *testing.T, e *lsptest.Editor, method, params string) {
+func rawNotify(t *testing.T, e *fakeeditor.Editor, method, params string) {
 	t.Helper()
-	if err := e.WriteRaw(lsptest.Frame([]byte(`{"jsonrpc":"2.0","method":"` + method + `","params":` + params + `}`))); err != nil {
+	if err := e.WriteRaw(fakeeditor.Frame([]byte(`{"jsonrpc":"2.0","method":"` + method + `","params":` + params + `}`))); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // rawCall sends a request whose params are raw JSON, under the string id
 // id, and returns the reply.
-func rawCall(t *testing.T, e *lsptest.Editor, id, method, params string) lsptest.Response {
+func rawCall(t *testing.T, e *fakeeditor.Editor, id, method, params string) fakeeditor.Response {
 	t.Helper()
-	if err := e.WriteRaw(lsptest.Frame([]byte(`{"jsonrpc":"2.0","id":"` + id + `","method":"` + method + `","params":` + params + `}`))); err != nil {
+	if err := e.WriteRaw(fakeeditor.Frame([]byte(`{"jsonrpc":"2.0","id":"` + id + `","method":"` + method + `","params":` + params + `}`))); err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.Conn().WaitUnmatched(func(r lsptest.Response) bool { return string(r.ID) == `"`+id+`"` }, 30*time.Second)
+	r, err := e.Conn().WaitUnmatched(func(r fakeeditor.Response) bool { return string(r.ID) == `"`+id+`"` }, 30*time.Second)
 	if err != nil {
 		t.Fatalf("%s: %v", id, err)
 	}
@@ -62,10 +62,10 @@ func replaceBlock(name, search, replace string) string {
 func TestDocumentNotUTF8(t *testing.T) {
 	latin1 := "x = 0\ncaf\xe9 = 1\n"
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": latin1})
-	opt := lsptest.VSCode(dir)
-	e, _ := lsptest.StartReady(t, opt)
+	opt := fakeeditor.VSCode(dir)
+	e, _ := fakeeditor.StartReady(t, opt)
 	path := filepath.Join(dir, "a.txt")
-	u := string(lsptest.URI(path))
+	u := string(fakeeditor.URI(path))
 	rawNotify(t, e, "textDocument/didOpen",
 		`{"textDocument":{"uri":"`+u+`","languageId":"plaintext","version":1,"text":`+jsonText(latin1)+`}}`)
 
@@ -98,7 +98,7 @@ func TestDocumentNotUTF8(t *testing.T) {
 	if err := e.Open(answer, "markdown", replaceBlock("a.txt", "x = 0", "x = 5")); err != nil {
 		t.Fatal(err)
 	}
-	diags, err := e.WaitDiagnostics(lsptest.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second)
+	diags, err := e.WaitDiagnostics(fakeeditor.URI(answer), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second)
 	if err != nil || !strings.Contains(diags[0].Message, "not valid UTF-8") || diags[0].Severity != protocol.DiagnosticSeverityError {
 		t.Fatalf("diagnostics %+v, %v; want an error saying the file is not valid UTF-8", diags, err)
 	}
@@ -162,7 +162,7 @@ func TestCommandNotUTF8(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": "x = 0\n"})
-			e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 			path := filepath.Join(dir, "a.txt")
 			if err := e.Open(path, "plaintext", "x = 0\n"); err != nil {
 				t.Fatal(err)
@@ -176,7 +176,7 @@ func TestCommandNotUTF8(t *testing.T) {
 				waitText(t, e, path, "b\uFFFDta\n")
 				return
 			}
-			if r.Error == nil || r.Error.Code != lsptest.CodeInvalidParams || !strings.Contains(r.Error.Message, tc.refusal) {
+			if r.Error == nil || r.Error.Code != fakeeditor.CodeInvalidParams || !strings.Contains(r.Error.Message, tc.refusal) {
 				t.Fatalf("reply %+v %s, want InvalidParams saying %q", r.Error, r.Result, tc.refusal)
 			}
 			if len(sent) != 0 {
@@ -199,9 +199,9 @@ func TestEditorLinkNotUTF8(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(short) })
 	sockets := filepath.Join(short, "graft")
-	opt := lsptest.VSCode(dir)
+	opt := fakeeditor.VSCode(dir)
 	opt.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	path := filepath.Join(dir, "a.txt")
 	if err := e.Open(path, "plaintext", "x = 0\n"); err != nil {
 		t.Fatal(err)

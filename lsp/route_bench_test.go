@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // BenchmarkRouteRoundTrip times one str-replace edit routed over the
@@ -33,9 +34,9 @@ func BenchmarkRouteRoundTrip(b *testing.B) {
 	defer os.RemoveAll(short)
 	sockets := filepath.Join(short, "graft")
 	b.Setenv(editorlink.DirEnv, sockets)
-	opt := lsptest.VSCode(dir)
+	opt := fakeeditor.VSCode(dir)
 	opt.Env = os.Environ()
-	e, _ := lsptest.StartReady(b, opt)
+	e, _ := fakeeditor.StartReady(b, opt)
 	path := filepath.Join(dir, "big.go")
 	if err := e.Open(path, "go", text.String()); err != nil {
 		b.Fatal(err)
@@ -74,5 +75,5 @@ func BenchmarkRouteRoundTrip(b *testing.B) {
 	}
 	b.StopTimer()
 	shutdown(b, e)
-	lsptest.ReportLatency(b, times)
+	testenv.ReportLatency(b, times)
 }

@@ -13,7 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // TestRouteRefusedEveryTime has the person type in the buffer each time
@@ -31,14 +31,14 @@ func TestRouteRefusedEveryTime(t *testing.T) {
 	sockets := filepath.Join(short, "graft")
 	t.Setenv(editorlink.DirEnv, sockets) // for the server and for Send
 	path := filepath.Join(dir, "a.txt")
-	opt := lsptest.VSCode(dir)
+	opt := fakeeditor.VSCode(dir)
 	opt.Env = os.Environ()
 	var typed atomic.Int32
-	opt.BeforeApplyEdit = func(e *lsptest.Editor, _ json.RawMessage) {
+	opt.BeforeApplyEdit = func(e *fakeeditor.Editor, _ json.RawMessage) {
 		typed.Add(1)
 		e.Edit(path, &protocol.Range{}, "// typed\n")
 	}
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	if err := e.Open(path, "plaintext", "x = 0\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +70,9 @@ func TestRouteRefusedEveryTime(t *testing.T) {
 // routed requests in its queue as: from the client, which has no routed
 // request to give, it is a method the server does not have.
 func TestRoutedMethodFromTheClient(t *testing.T) {
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(t.TempDir()))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(t.TempDir()))
 	err := e.Call(ctxT(t), "graft/routed", map[string]any{"command": "graft.apply"}, nil)
-	wantCode(t, "graft/routed from the client", err, lsptest.CodeMethodNotFound)
+	wantCode(t, "graft/routed from the client", err, fakeeditor.CodeMethodNotFound)
 	wantAlive(t, e)
 	shutdownExit(t, e)
 }

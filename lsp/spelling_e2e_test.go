@@ -9,7 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // sentEdit is a workspace/applyEdit's params, its URIs as sent.
@@ -39,7 +39,7 @@ func TestOneFileTwoSpellings(t *testing.T) {
 	}
 	const disk, buffer = "x = 1\n", "// unsaved\nx = 1\n"
 	writeFiles(t, dir, map[string]string{"a.txt": disk})
-	plain := string(lsptest.URI(filepath.Join(dir, "a.txt")))
+	plain := string(fakeeditor.URI(filepath.Join(dir, "a.txt")))
 	base := strings.TrimSuffix(plain, "a.txt")
 	spellings := map[string]string{
 		"dot":            base + "./a.txt",
@@ -64,7 +64,7 @@ func TestOneFileTwoSpellings(t *testing.T) {
 			{"plain second, closed", other, plain, plain, other, 7, 1},
 		} {
 			t.Run(name+"/"+tc.order, func(t *testing.T) {
-				e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+				e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 				open := func(u string, version int32) {
 					if err := e.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 						"uri": u, "languageId": "plaintext", "version": version, "text": buffer,
@@ -124,9 +124,9 @@ func TestSpellingChangedLastWins(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, dir, map[string]string{"a.txt": "x = 1\n"})
-	plain := string(lsptest.URI(filepath.Join(dir, "a.txt")))
+	plain := string(fakeeditor.URI(filepath.Join(dir, "a.txt")))
 	dotted := strings.TrimSuffix(plain, "a.txt") + "./a.txt"
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	for _, u := range []string{plain, dotted} {
 		if err := e.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 			"uri": u, "languageId": "plaintext", "version": 1, "text": "x = 1\n",

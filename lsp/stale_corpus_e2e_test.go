@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/graft-editor/graft/internal/corpus"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // TestStaleCorpus sends a sample of the corpus's stale cases
@@ -27,14 +27,14 @@ func TestStaleCorpus(t *testing.T) {
 		files[fmt.Sprintf("c%02d/%s", i, corpus.AnswerPath(s.Case))] = s.Before
 	}
 	work := writeFiles(t, t.TempDir(), files)
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(work))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(work))
 
 	var stale, changed, sent int
 	var others []string
 	for i, s := range sample {
 		name := fmt.Sprintf("c%02d/%s", i, corpus.AnswerPath(s.Case))
 		path := filepath.Join(work, filepath.FromSlash(name))
-		if err := e.Open(path, lsptest.LanguageID(path), s.Before); err != nil {
+		if err := e.Open(path, fakeeditor.LanguageID(path), s.Before); err != nil {
 			t.Fatal(err)
 		}
 		first := map[string]any{"path": name, "old_string": s.First.Old, "new_string": s.First.New}

@@ -11,7 +11,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // These tests drive the built graft serve over stdio as an editor does:
@@ -107,7 +107,7 @@ func suggestWorkspace(t *testing.T, files map[string]string) string {
 }
 
 // suggestExecute runs a workspace/executeCommand and decodes its result.
-func suggestExecute(t *testing.T, e *lsptest.Editor, command string, arg, result any) {
+func suggestExecute(t *testing.T, e *fakeeditor.Editor, command string, arg, result any) {
 	t.Helper()
 	if err := suggestTryExecute(e, command, arg, result); err != nil {
 		t.Fatalf("%s: %v", command, err)
@@ -115,7 +115,7 @@ func suggestExecute(t *testing.T, e *lsptest.Editor, command string, arg, result
 }
 
 // suggestTryExecute runs a workspace/executeCommand and returns its error.
-func suggestTryExecute(e *lsptest.Editor, command string, arg, result any) error {
+func suggestTryExecute(e *fakeeditor.Editor, command string, arg, result any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), suggestWait)
 	defer cancel()
 	args := []any{}
@@ -127,7 +127,7 @@ func suggestTryExecute(e *lsptest.Editor, command string, arg, result any) error
 
 // suggestRun executes the command of an suggestAction or a lens, as an editor does
 // when the person picks it.
-func suggestRun(t *testing.T, e *lsptest.Editor, c *protocol.Command, result any) {
+func suggestRun(t *testing.T, e *fakeeditor.Editor, c *protocol.Command, result any) {
 	t.Helper()
 	if c == nil {
 		t.Fatal("no command")
@@ -140,13 +140,13 @@ func suggestRun(t *testing.T, e *lsptest.Editor, c *protocol.Command, result any
 }
 
 // suggestActions asks for the code actions over r in the document at path.
-func suggestActions(t *testing.T, e *lsptest.Editor, path string, r protocol.Range) []protocol.CodeAction {
+func suggestActions(t *testing.T, e *fakeeditor.Editor, path string, r protocol.Range) []protocol.CodeAction {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), suggestWait)
 	defer cancel()
 	var actions []protocol.CodeAction
 	err := e.Call(ctx, "textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": lsptest.URI(path)},
+		"textDocument": map[string]any{"uri": fakeeditor.URI(path)},
 		"range":        r,
 		"context":      map[string]any{"diagnostics": []any{}},
 	}, &actions)
@@ -178,11 +178,11 @@ func suggestTitles(actions []protocol.CodeAction) []string {
 
 // suggestList returns graft.suggestions, of the file at path when
 // path is not empty.
-func suggestList(t *testing.T, e *lsptest.Editor, path string) []suggestEntry {
+func suggestList(t *testing.T, e *fakeeditor.Editor, path string) []suggestEntry {
 	t.Helper()
 	var arg any
 	if path != "" {
-		arg = map[string]any{"uri": lsptest.URI(path)}
+		arg = map[string]any{"uri": fakeeditor.URI(path)}
 	}
 	var out []suggestEntry
 	suggestExecute(t, e, "graft.suggestions", arg, &out)
@@ -197,7 +197,7 @@ func suggestRange(t *testing.T, text, sub, enc string) protocol.Range {
 	if i < 0 {
 		t.Fatalf("%q not in the text", sub)
 	}
-	return protocol.Range{Start: lsptest.PositionAt(text, i, enc), End: lsptest.PositionAt(text, i+len(sub), enc)}
+	return protocol.Range{Start: fakeeditor.PositionAt(text, i, enc), End: fakeeditor.PositionAt(text, i+len(sub), enc)}
 }
 
 // suggestDiag returns a diagnostics condition: one diagnostic of severity
@@ -227,9 +227,9 @@ func TestSuggestShowsHintOverRegion(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-			opt := lsptest.VSCode(dir)
+			opt := fakeeditor.VSCode(dir)
 			opt.PositionEncodings = tc.encodings
-			e, _ := lsptest.StartReady(t, opt)
+			e, _ := fakeeditor.StartReady(t, opt)
 			if got := e.Encoding(); got != tc.want {
 				t.Fatalf("encoding %s, want %s", got, tc.want)
 			}
@@ -244,7 +244,7 @@ func TestSuggestShowsHintOverRegion(t *testing.T) {
 			if len(reply.Blocks) != 1 || reply.Blocks[0].ID == "" || reply.Blocks[0].Range == nil || *reply.Blocks[0].Range != want {
 				t.Fatalf("reply %+v, want one suggestion over %v", reply, want)
 			}
-			ds, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(want, protocol.DiagnosticSeverityHint), suggestWait)
+			ds, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestDiag(want, protocol.DiagnosticSeverityHint), suggestWait)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -262,11 +262,11 @@ func TestSuggestShowsHintOverRegion(t *testing.T) {
 }
 
 func TestSuggestAppliedFromCodeAction(t *testing.T) {
-	for _, opt := range []func(...string) lsptest.Options{lsptest.VSCode, lsptest.Neovim072} {
+	for _, opt := range []func(...string) fakeeditor.Options{fakeeditor.VSCode, fakeeditor.Neovim072} {
 		dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
 		o := opt(dir)
 		t.Run(o.Flavor.String(), func(t *testing.T) {
-			e, _ := lsptest.StartReady(t, o)
+			e, _ := fakeeditor.StartReady(t, o)
 			path := filepath.Join(dir, "main.go")
 			// The buffer differs from the disk: the suggestion is made and
 			// applied against the buffer.
@@ -277,7 +277,7 @@ func TestSuggestAppliedFromCodeAction(t *testing.T) {
 			var reply suggestResult
 			suggestExecute(t, e, "graft.suggest", map[string]any{"edits": []any{suggestEditX}}, &reply)
 			r := suggestRange(t, buffer, "x := 1", e.Encoding())
-			if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(r, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
+			if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestDiag(r, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 				t.Fatal(err)
 			}
 
@@ -296,7 +296,7 @@ func TestSuggestAppliedFromCodeAction(t *testing.T) {
 			if disk, _ := os.ReadFile(path); string(disk) != suggestMainGo {
 				t.Errorf("the disk was written:\n%s", disk)
 			}
-			if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestNone, suggestWait); err != nil {
+			if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestNone, suggestWait); err != nil {
 				t.Errorf("an applied suggestion stays shown: %v", err)
 			}
 			if l := suggestList(t, e, ""); len(l) != 0 {
@@ -308,7 +308,7 @@ func TestSuggestAppliedFromCodeAction(t *testing.T) {
 
 func TestSuggestApplyAllInFile(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo, "other.go": "package main\n\nvar y = 1\n"})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	other := filepath.Join(dir, "other.go")
 	for _, p := range []string{path, other} {
@@ -325,7 +325,7 @@ func TestSuggestApplyAllInFile(t *testing.T) {
 	if len(reply.Suggestions) != 3 {
 		t.Fatalf("want 3 suggestions, got %+v", reply)
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool { return len(ds) == 2 }, suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), func(ds []protocol.Diagnostic) bool { return len(ds) == 2 }, suggestWait); err != nil {
 		t.Fatal(err)
 	}
 
@@ -342,7 +342,7 @@ func TestSuggestApplyAllInFile(t *testing.T) {
 	if got := e.Text(other); got != "package main\n\nvar y = 1\n" {
 		t.Errorf("another file changed:\n%s", got)
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestNone, suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestNone, suggestWait); err != nil {
 		t.Error(err)
 	}
 	left := suggestList(t, e, "")
@@ -353,7 +353,7 @@ func TestSuggestApplyAllInFile(t *testing.T) {
 
 func TestSuggestDismissed(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo, "other.go": "package main\n\nvar y = 1\n"})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	other := filepath.Join(dir, "other.go")
 	if err := e.Open(path, "go", suggestMainGo); err != nil {
@@ -364,7 +364,7 @@ func TestSuggestDismissed(t *testing.T) {
 		"text":  suggestAnswer,
 		"edits": []any{suggestEditX, map[string]any{"path": "other.go", "old_string": "var y = 1", "new_string": "var y = 2"}},
 	}, &reply)
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool { return len(ds) == 2 }, suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), func(ds []protocol.Diagnostic) bool { return len(ds) == 2 }, suggestWait); err != nil {
 		t.Fatal(err)
 	}
 
@@ -372,14 +372,14 @@ func TestSuggestDismissed(t *testing.T) {
 	r := suggestRange(t, suggestMainGo, "x := 1", e.Encoding())
 	suggestRun(t, e, suggestAction(t, suggestActions(t, e, path, r), "Reject hunk").Command, nil)
 	kept := suggestRange(t, suggestMainGo, "\treturn 41", e.Encoding())
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), func(ds []protocol.Diagnostic) bool {
 		return len(ds) == 1 && ds[0].Range == kept
 	}, suggestWait); err != nil {
 		t.Fatal(err)
 	}
 	// Those of a file.
-	suggestExecute(t, e, "graft.dismiss", map[string]any{"uri": lsptest.URI(path)}, nil)
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestNone, suggestWait); err != nil {
+	suggestExecute(t, e, "graft.dismiss", map[string]any{"uri": fakeeditor.URI(path)}, nil)
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestNone, suggestWait); err != nil {
 		t.Fatal(err)
 	}
 	if l := suggestList(t, e, ""); len(l) != 1 || l[0].Path != "other.go" {
@@ -387,11 +387,11 @@ func TestSuggestDismissed(t *testing.T) {
 	}
 	// All of them: other.go is not open, its diagnostics were published
 	// for its file URI all the same.
-	if _, err := e.WaitDiagnostics(lsptest.URI(other), func(ds []protocol.Diagnostic) bool { return len(ds) == 1 }, suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(other), func(ds []protocol.Diagnostic) bool { return len(ds) == 1 }, suggestWait); err != nil {
 		t.Fatal(err)
 	}
 	suggestExecute(t, e, "graft.dismiss", nil, nil)
-	if _, err := e.WaitDiagnostics(lsptest.URI(other), suggestNone, suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(other), suggestNone, suggestWait); err != nil {
 		t.Fatal(err)
 	}
 	if l := suggestList(t, e, ""); len(l) != 0 {
@@ -433,7 +433,7 @@ func TestSuggestFollowsEditAbove(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := suggestWorkspace(t, map[string]string{"numbered.txt": numbered})
-			e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 			path := filepath.Join(dir, "numbered.txt")
 			if err := e.Open(path, "plaintext", numbered); err != nil {
 				t.Fatal(err)
@@ -445,12 +445,12 @@ func TestSuggestFollowsEditAbove(t *testing.T) {
 			}
 			at := func(text string) protocol.Range {
 				if tc.region == "" {
-					p := lsptest.PositionAt(text, strings.Index(text, "four"), e.Encoding())
+					p := fakeeditor.PositionAt(text, strings.Index(text, "four"), e.Encoding())
 					return protocol.Range{Start: p, End: p}
 				}
 				return suggestRange(t, text, tc.region, e.Encoding())
 			}
-			if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(at(numbered), protocol.DiagnosticSeverityHint), suggestWait); err != nil {
+			if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestDiag(at(numbered), protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 				t.Fatal(err)
 			}
 
@@ -458,7 +458,7 @@ func TestSuggestFollowsEditAbove(t *testing.T) {
 				t.Fatal(err)
 			}
 			moved := at(e.Text(path))
-			if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
+			if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 				t.Fatalf("the suggestion did not follow the edit above it: %v", err)
 			}
 			// The hunk's range is that of the text it replaces.
@@ -487,7 +487,7 @@ func TestSuggestFollowsEditAbove(t *testing.T) {
 // against the version the edit is sent for.
 func TestSuggestAppliedBeforeRefresh(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	if err := e.Open(path, "go", suggestMainGo); err != nil {
 		t.Fatal(err)
@@ -502,7 +502,7 @@ func TestSuggestAppliedBeforeRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	var applied suggestApplied
-	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path), "id": id}, &applied)
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": fakeeditor.URI(path), "id": id}, &applied)
 	if !applied.Applied {
 		t.Fatalf("apply: %+v", applied)
 	}
@@ -514,7 +514,7 @@ func TestSuggestAppliedBeforeRefresh(t *testing.T) {
 
 func TestSuggestRegionDeleted(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	if err := e.Open(path, "go", suggestMainGo); err != nil {
 		t.Fatal(err)
@@ -528,11 +528,11 @@ func TestSuggestRegionDeleted(t *testing.T) {
 
 	// The person deletes the function the suggestion changes.
 	i := strings.Index(suggestMainGo, "\nfunc answer")
-	del := protocol.Range{Start: lsptest.PositionAt(suggestMainGo, i, e.Encoding()), End: lsptest.EndPosition(suggestMainGo, e.Encoding())}
+	del := protocol.Range{Start: fakeeditor.PositionAt(suggestMainGo, i, e.Encoding()), End: fakeeditor.EndPosition(suggestMainGo, e.Encoding())}
 	if err := e.Edit(path, &del, "\n"); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := e.WaitDiagnostics(lsptest.URI(path), func(ds []protocol.Diagnostic) bool {
+	ds, err := e.WaitDiagnostics(fakeeditor.URI(path), func(ds []protocol.Diagnostic) bool {
 		return len(ds) == 1 && ds[0].Severity == protocol.DiagnosticSeverityWarning
 	}, suggestWait)
 	if err != nil {
@@ -554,7 +554,7 @@ func TestSuggestRegionDeleted(t *testing.T) {
 
 	before := e.Text(path)
 	var applied suggestApplied
-	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path), "id": id}, &applied)
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": fakeeditor.URI(path), "id": id}, &applied)
 	if applied.Applied || applied.FailureReason == "" {
 		t.Errorf("a stale suggestion was applied: %+v", applied)
 	}
@@ -565,12 +565,12 @@ func TestSuggestRegionDeleted(t *testing.T) {
 
 func TestSuggestUnopenedFile(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	var reply suggestResult
 	suggestExecute(t, e, "graft.suggest", map[string]any{"text": suggestAnswer}, &reply)
 	r := suggestRange(t, suggestMainGo, "\treturn 41", e.Encoding())
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(r, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestDiag(r, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 		t.Fatal(err)
 	}
 	l := suggestList(t, e, path)
@@ -585,11 +585,11 @@ func TestSuggestUnopenedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	moved := suggestRange(t, buffer, "\treturn 41", e.Encoding())
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 		t.Fatal(err)
 	}
 	var applied suggestApplied
-	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path)}, &applied)
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": fakeeditor.URI(path)}, &applied)
 	if !applied.Applied {
 		t.Fatalf("apply: %+v", applied)
 	}
@@ -603,7 +603,7 @@ func TestSuggestUnopenedFile(t *testing.T) {
 
 func TestSuggestRefusesFileOperations(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	var reply suggestResult
 	suggestExecute(t, e, "graft.suggest", map[string]any{"edits": []any{
 		map[string]any{"command": "create", "path": "new.go", "file_text": "package main\n"},
@@ -626,16 +626,16 @@ func TestSuggestRefusesFileOperations(t *testing.T) {
 }
 
 // wantMessage waits for the server to show a message that starts with prefix.
-func wantMessage(t *testing.T, e *lsptest.Editor, prefix string) {
+func wantMessage(t *testing.T, e *fakeeditor.Editor, prefix string) {
 	t.Helper()
-	if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, prefix) }, suggestWait); err != nil {
+	if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, prefix) }, suggestWait); err != nil {
 		t.Errorf("no message %q...: %v; shown: %+v", prefix, err, e.Messages())
 	}
 }
 
 func TestSuggestAtomic(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	var reply suggestResult
 	suggestExecute(t, e, "graft.suggest", map[string]any{"atomic": true, "edits": []any{
 		suggestEditX,
@@ -652,7 +652,7 @@ func TestSuggestAtomic(t *testing.T) {
 
 func TestSuggestCodeLenses(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
-	e, _ := lsptest.StartReady(t, lsptest.VSCode(dir))
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	path := filepath.Join(dir, "main.go")
 	if err := e.Open(path, "go", suggestMainGo); err != nil {
 		t.Fatal(err)
@@ -662,7 +662,7 @@ func TestSuggestCodeLenses(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), suggestWait)
 	defer cancel()
 	var lenses []protocol.CodeLens
-	if err := e.Call(ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": lsptest.URI(path)}}, &lenses); err != nil {
+	if err := e.Call(ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": fakeeditor.URI(path)}}, &lenses); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -696,9 +696,9 @@ func TestSuggestCodeLenses(t *testing.T) {
 func TestSuggestNotAppliedOverAnEditInFlight(t *testing.T) {
 	dir := suggestWorkspace(t, map[string]string{"main.go": suggestMainGo})
 	path := filepath.Join(dir, "main.go")
-	opt := lsptest.VSCode(dir)
+	opt := fakeeditor.VSCode(dir)
 	typed := false
-	opt.BeforeApplyEdit = func(e *lsptest.Editor, _ json.RawMessage) {
+	opt.BeforeApplyEdit = func(e *fakeeditor.Editor, _ json.RawMessage) {
 		if !typed {
 			typed = true
 			if err := e.Edit(path, &protocol.Range{}, "// typed meanwhile\n"); err != nil {
@@ -706,7 +706,7 @@ func TestSuggestNotAppliedOverAnEditInFlight(t *testing.T) {
 			}
 		}
 	}
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	if err := e.Open(path, "go", suggestMainGo); err != nil {
 		t.Fatal(err)
 	}
@@ -716,7 +716,7 @@ func TestSuggestNotAppliedOverAnEditInFlight(t *testing.T) {
 		t.Fatalf("reply %+v", reply)
 	}
 	var applied suggestApplied
-	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path), "id": reply.Suggestions[0].ID}, &applied)
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": fakeeditor.URI(path), "id": reply.Suggestions[0].ID}, &applied)
 	if applied.Applied {
 		t.Fatalf("an edit for an older version was applied: %+v", applied)
 	}
@@ -725,10 +725,10 @@ func TestSuggestNotAppliedOverAnEditInFlight(t *testing.T) {
 	}
 	// Still pending, it follows the typing and applies at the next try.
 	moved := suggestRange(t, e.Text(path), "x := 1", e.Encoding())
-	if _, err := e.WaitDiagnostics(lsptest.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(path), suggestDiag(moved, protocol.DiagnosticSeverityHint), suggestWait); err != nil {
 		t.Fatal(err)
 	}
-	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": lsptest.URI(path), "id": reply.Suggestions[0].ID}, &applied)
+	suggestExecute(t, e, "graft.applySuggestion", map[string]any{"uri": fakeeditor.URI(path), "id": reply.Suggestions[0].ID}, &applied)
 	if want := "// typed meanwhile\n" + strings.Replace(suggestMainGo, "x := 1", "x := 2", 1); !applied.Applied || e.Text(path) != want {
 		t.Fatalf("second try: %+v\n%s", applied, e.Text(path))
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // BenchmarkMCPEdit times an edit round trip as an agent sees it: a call of
@@ -40,7 +40,7 @@ func BenchmarkMCPEdit(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	lsptest.ReportLatency(b, times)
+	testenv.ReportLatency(b, times)
 	want := file.String()
 	if b.N%2 == 1 {
 		want = strings.Replace(want, old, new, 1)

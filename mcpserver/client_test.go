@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 	"github.com/graft-editor/graft/mcpserver"
 )
 
@@ -39,7 +39,7 @@ type startOptions struct {
 // is closed when the test ends.
 func start(tb testing.TB, opt startOptions) *server {
 	tb.Helper()
-	bin := lsptest.Build(tb)
+	bin := testenv.Build(tb)
 	cmd := exec.Command(bin, append([]string{"mcp"}, opt.args...)...)
 	cmd.Dir = opt.dir
 	if cmd.Dir == "" {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 func TestCommandLine(t *testing.T) {
@@ -28,7 +28,7 @@ func TestCommandLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(lsptest.Build(t), tt.args...)
+			cmd := exec.Command(testenv.Build(t), tt.args...)
 			cmd.Dir = t.TempDir()
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr

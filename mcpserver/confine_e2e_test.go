@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // graft mcp --root A keeps to A on the editor route too: an editor that
@@ -17,9 +17,9 @@ func TestEditorRouteKeepsToTheRoot(t *testing.T) {
 	a, sockets := editorWorkspace(t)
 	b := writeFiles(t, t.TempDir(), map[string]string{"c.txt": "a sea of text\n"})
 	secret := filepath.Join(b, "c.txt")
-	opt := lsptest.VSCode(a, b)
+	opt := fakeeditor.VSCode(a, b)
 	opt.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	if err := e.Open(secret, "plaintext", "a sea of text\n"); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // syncBuffer is a bytes.Buffer safe for concurrent use.
@@ -46,13 +47,13 @@ func TestEditorRouteCancelledCall(t *testing.T) {
 	main := filepath.Join(root, "main.go")
 	arrived, released := make(chan struct{}), make(chan struct{})
 	var arrive, release sync.Once
-	opt := lsptest.VSCode(root)
+	opt := fakeeditor.VSCode(root)
 	opt.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
-	opt.BeforeApplyEdit = func(e *lsptest.Editor, params json.RawMessage) {
+	opt.BeforeApplyEdit = func(e *fakeeditor.Editor, params json.RawMessage) {
 		arrive.Do(func() { close(arrived) })
 		<-released
 	}
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	t.Cleanup(func() { release.Do(func() { close(released) }) })
 	if err := e.Open(main, "go", editorBuffer); err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestEditorRouteCancelledCall(t *testing.T) {
 		}
 	}
 
-	cmd := exec.Command(lsptest.Build(t), "mcp", "--root", root, "--editor", "always")
+	cmd := exec.Command(testenv.Build(t), "mcp", "--root", root, "--editor", "always")
 	cmd.Dir = t.TempDir()
 	cmd.Env = opt.Env
 	var stderr syncBuffer
@@ -113,7 +114,7 @@ func TestEditorRouteCancelledCall(t *testing.T) {
 	}
 	release.Do(func() { close(released) })
 
-	if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
+	if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
 		t.Errorf("the server did not finish the edit it sent: %v", err)
 	}
 	if want := strings.Replace(editorBuffer, "41", "42", 1); e.Text(main) != want {

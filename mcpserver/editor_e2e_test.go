@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 	"github.com/graft-editor/graft/mcpserver"
 )
 
-// The editor route end to end: the built graft serve, driven by lsptest's
+// The editor route end to end: the built graft serve, driven by fakeeditor's
 // editor with a buffer that differs from the disk, and the built graft mcp
 // sending an edit to it over the editor link.
 
@@ -37,11 +37,11 @@ func editorWorkspace(t *testing.T) (root, sockets string) {
 
 // startEditor starts graft serve for root with main.go open as
 // editorBuffer, and waits until it listens on its socket.
-func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
+func startEditor(t *testing.T, root, sockets string) *fakeeditor.Editor {
 	t.Helper()
-	opt := lsptest.VSCode(root)
+	opt := fakeeditor.VSCode(root)
 	opt.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	if err := e.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestEditorRoute(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root, sockets := editorWorkspace(t)
-			var e *lsptest.Editor
+			var e *fakeeditor.Editor
 			if tt.editor {
 				e = startEditor(t, root, sockets)
 			}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // nodeDir holds the Node test and its package files.
@@ -27,8 +27,8 @@ func TestNodeClient(t *testing.T) {
 	if err != nil {
 		t.Skip("npm is not installed: the TypeScript SDK test needs it to install @modelcontextprotocol/sdk")
 	}
-	bin := lsptest.Build(t)
-	work := lsptest.NPMInstall(t, npm, nodeDir)
+	bin := testenv.Build(t)
+	work := testenv.NPMInstall(t, npm, nodeDir)
 	test := filepath.Join(work, "graft_mcp.test.mjs")
 	copyFile(t, filepath.Join(nodeDir, "graft_mcp.test.mjs"), test)
 	cmd := exec.Command(node, "--test", "--test-reporter=spec", test)

@@ -14,7 +14,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // An edit sent for review becomes hunks in the editor, and the tool waits
@@ -102,14 +103,14 @@ func TestReview(t *testing.T) {
 
 // waitHunk waits until the editor's graft serve lists a pending hunk in
 // path, and returns its id.
-func waitHunk(t *testing.T, e *lsptest.Editor, path string) string {
+func waitHunk(t *testing.T, e *fakeeditor.Editor, path string) string {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		var hunks []struct {
 			ID string `json:"id"`
 		}
-		err := e.Execute(ctx, &protocol.Command{Command: "graft.suggestions", Arguments: []any{map[string]any{"uri": lsptest.URI(path)}}}, &hunks)
+		err := e.Execute(ctx, &protocol.Command{Command: "graft.suggestions", Arguments: []any{map[string]any{"uri": fakeeditor.URI(path)}}}, &hunks)
 		cancel()
 		if err == nil && len(hunks) > 0 {
 			return hunks[0].ID
@@ -135,8 +136,8 @@ func TestNodeClientReview(t *testing.T) {
 	}
 	root, sockets := editorWorkspace(t)
 	e := startEditor(t, root, sockets)
-	bin := lsptest.Build(t)
-	work := lsptest.NPMInstall(t, npm, nodeDir)
+	bin := testenv.Build(t)
+	work := testenv.NPMInstall(t, npm, nodeDir)
 	script := filepath.Join(work, "review.mjs")
 	copyFile(t, filepath.Join(nodeDir, "review.mjs"), script)
 	cmd := exec.Command(node, script)

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // TestMain keeps the journal of the graft mcp processes the tests start
 // in a temporary state directory, never the user's.
 func TestMain(m *testing.M) {
-	os.Exit(lsptest.RunPrivateState(m))
+	os.Exit(testenv.RunPrivateState(m))
 }
 
 // One graft mcp session edits a function's body, then is sent an edit

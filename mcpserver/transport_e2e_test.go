@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 	"github.com/graft-editor/graft/mcpserver"
 )
 
@@ -41,7 +41,7 @@ const rawFile = "one\ntwo\n"
 func startRaw(t testing.TB, stderr *os.File) *rawClient {
 	t.Helper()
 	dir := writeFiles(t, t.TempDir(), map[string]string{"a.txt": rawFile})
-	cmd := exec.Command(lsptest.Build(t), "mcp", "--root", dir, "--editor", "never")
+	cmd := exec.Command(testenv.Build(t), "mcp", "--root", dir, "--editor", "never")
 	cmd.Dir = dir
 	if stderr != nil {
 		cmd.Stderr = stderr

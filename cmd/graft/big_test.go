@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // These tests run the built graft apply on files far larger than
@@ -46,7 +46,7 @@ func runBuilt(t *testing.T, dir string, stdin io.Reader, args ...string) (string
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, lsptest.Build(t), args...)
+	cmd := exec.CommandContext(ctx, testenv.Build(t), args...)
 	cmd.Dir = dir
 	cmd.Env = childEnv()
 	if stdin != nil {

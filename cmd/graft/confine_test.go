@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
 // refused fails t unless the editor link's reply refuses its one block as
@@ -41,9 +41,9 @@ func TestEditorRouteKeepsToItsRoot(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(a, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	opt := lsptest.VSCode(a, b)
+	opt := fakeeditor.VSCode(a, b)
 	opt.Env = editorEnv(sockets)
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	if err := e.Open(secret, "plaintext", secretText); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestEditorRouteKeepsToItsRoot(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		answer := "<<<<<<< SEARCH\nsea\n=======\nESCAPED\n>>>>>>> REPLACE\n"
-		rep, err := editorlink.Send(ctx, a, &editorlink.Request{Text: answer, URI: string(lsptest.URI(secret))})
+		rep, err := editorlink.Send(ctx, a, &editorlink.Request{Text: answer, URI: string(fakeeditor.URI(secret))})
 		refused(t, rep, err)
 		unchanged(t)
 	})

@@ -15,15 +15,16 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
-// A heldEditor is an lsptest editor running graft serve for a workspace
+// A heldEditor is a fake editor running graft serve for a workspace
 // (see editorWorkspace), with main.go open as editorBuffer, that holds
 // its answer to the first workspace/applyEdit until the test releases
 // it.
 type heldEditor struct {
-	*lsptest.Editor
+	*fakeeditor.Editor
 	arrived chan struct{} // closed when the first workspace/applyEdit arrives
 	release func()        // lets the editor answer it
 }
@@ -36,17 +37,17 @@ func startHeldEditor(t *testing.T, root, sockets string) *heldEditor {
 	released := make(chan struct{})
 	var arrive, release sync.Once
 	h.release = func() { release.Do(func() { close(released) }) }
-	opt := lsptest.VSCode(root)
+	opt := fakeeditor.VSCode(root)
 	opt.Env = editorEnv(sockets)
 	opt.Args = []string{"--log-level", "debug"}
-	opt.BeforeApplyEdit = func(e *lsptest.Editor, params json.RawMessage) {
+	opt.BeforeApplyEdit = func(e *fakeeditor.Editor, params json.RawMessage) {
 		first := false
 		arrive.Do(func() { first = true; close(h.arrived) })
 		if first {
 			<-released
 		}
 	}
-	h.Editor, _ = lsptest.StartReady(t, opt)
+	h.Editor, _ = fakeeditor.StartReady(t, opt)
 	t.Cleanup(h.release) // before the editor shuts down
 	if err := h.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func (h *heldEditor) waitLog(t *testing.T, s string, n int, timeout time.Duratio
 // sockets in sockets, stdin as given.
 func startGraft(t *testing.T, sockets, dir string, stdin any, args ...string) (cmd *exec.Cmd, stdout, stderr *bytes.Buffer) {
 	t.Helper()
-	cmd = exec.Command(lsptest.Build(t), args...)
+	cmd = exec.Command(testenv.Build(t), args...)
 	cmd.Dir = dir
 	cmd.Env = editorEnv(sockets)
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
@@ -192,7 +193,7 @@ func TestEditorRouteInterrupt(t *testing.T) {
 				wantBuffer, edits = strings.Replace(editorBuffer, "41", "42", 1), 1
 				// The server went on as for any edit the editor applied:
 				// it told the person.
-				if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
+				if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
 					t.Errorf("the server did not finish the edit it sent: %v\n%s", err, e.Stderr())
 				}
 			}
@@ -286,7 +287,7 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 				if !e.waitLog(t, "request not handled", 1, 5*time.Second) {
 					t.Error("the link did not drop the cancelled request")
 				}
-			} else if _, err := e.WaitMessage(func(m lsptest.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
+			} else if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: 1 applied") }, 10*time.Second); err != nil {
 				t.Errorf("the server did not finish the edit it sent: %v\n%s", err, e.Stderr())
 			}
 			if got := e.Text(main); got != tt.buffer {
@@ -332,7 +333,7 @@ func TestEditorRouteRefusesAnUnsafeLink(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root, sockets := editorWorkspace(t)
 			main := filepath.Join(root, "main.go")
-			var e *lsptest.Editor
+			var e *fakeeditor.Editor
 			if tt.editor {
 				e = startEditor(t, root, sockets)
 			} else if err := os.Mkdir(sockets, 0o700); err != nil {

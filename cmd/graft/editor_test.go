@@ -15,11 +15,12 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // These tests take the editor route end to end: the built graft serve,
-// driven by lsptest's editor with a buffer that differs from the disk, and
+// driven by fakeeditor's editor with a buffer that differs from the disk, and
 // the built graft apply --editor sending an answer to it over the editor
 // link.
 
@@ -57,11 +58,11 @@ func editorWorkspace(t *testing.T) (root, sockets string) {
 
 // startEditor starts graft serve for root with main.go open as
 // editorBuffer, and waits for its socket.
-func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
+func startEditor(t *testing.T, root, sockets string) *fakeeditor.Editor {
 	t.Helper()
-	opt := lsptest.VSCode(root)
+	opt := fakeeditor.VSCode(root)
 	opt.Env = editorEnv(sockets)
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	if err := e.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func startEditor(t *testing.T, root, sockets string) *lsptest.Editor {
 // served returns once graft serve has handled every message e sent: a
 // request's reply comes after them, as the editor's own next request
 // would. A routed request sent after it finds the buffers e opened.
-func served(t *testing.T, e *lsptest.Editor) {
+func served(t *testing.T, e *fakeeditor.Editor) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -111,7 +112,7 @@ func waitSocket(t *testing.T, sockets, root string, up bool) string {
 // and returns its stdout, stderr and exit status.
 func runGraft(t *testing.T, sockets, dir, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(lsptest.Build(t), args...)
+	cmd := exec.Command(testenv.Build(t), args...)
 	cmd.Dir = dir
 	cmd.Env = editorEnv(sockets)
 	cmd.Stdin = strings.NewReader(stdin)
@@ -218,16 +219,16 @@ func TestEditorRouteResolvesAgainWhenTheBufferChangedMeanwhile(t *testing.T) {
 	// resolves the answer again against the new one.
 	root, sockets := editorWorkspace(t)
 	main := filepath.Join(root, "main.go")
-	opt := lsptest.VSCode(root)
+	opt := fakeeditor.VSCode(root)
 	opt.Env = editorEnv(sockets)
 	typed := false
-	opt.BeforeApplyEdit = func(e *lsptest.Editor, params json.RawMessage) {
+	opt.BeforeApplyEdit = func(e *fakeeditor.Editor, params json.RawMessage) {
 		if !typed {
 			typed = true
 			e.Edit(main, &protocol.Range{}, "// typed\n")
 		}
 	}
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	if err := e.Open(main, "go", editorBuffer); err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +406,7 @@ func TestEditorRouteSuggestShowsSuggestionsInTheEditor(t *testing.T) {
 	if len(list) != 1 || list[0].Block != rep.Blocks[0].ID || list[0].State != "pending" {
 		t.Errorf("graft.suggestions: %+v", list)
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(main), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(main), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second); err != nil {
 		t.Errorf("no diagnostic shows the suggestion: %v", err)
 	}
 }
@@ -416,9 +417,9 @@ func TestEditorRouteWithSeveralFolders(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(b, "only.go"), []byte("package b\n\nconst x = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt := lsptest.VSCode(a, b)
+	opt := fakeeditor.VSCode(a, b)
 	opt.Env = editorEnv(sockets)
-	e, _ := lsptest.StartReady(t, opt)
+	e, _ := fakeeditor.StartReady(t, opt)
 	waitSocket(t, sockets, a, true)
 	waitSocket(t, sockets, b, true)
 
@@ -446,8 +447,8 @@ func TestEditorRouteWithSeveralFolders(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 1 {
 			t.Fatalf("report: %v\n%s", err, out)
 		}
-		if got := rep.Blocks[0]; got.Path != "main.go" || got.URI != string(lsptest.URI(bMain)) {
-			t.Errorf("the report names %s (%s), want main.go (%s)", got.Path, got.URI, lsptest.URI(bMain))
+		if got := rep.Blocks[0]; got.Path != "main.go" || got.URI != string(fakeeditor.URI(bMain)) {
+			t.Errorf("the report names %s (%s), want main.go (%s)", got.Path, got.URI, fakeeditor.URI(bMain))
 		}
 	})
 	t.Run("a name only the client's folder has goes through", func(t *testing.T) {
@@ -499,7 +500,7 @@ func TestApplySuggestThroughTheEditor(t *testing.T) {
 	if e.Text(main) != editorBuffer || readFile(t, main) != editorDisk {
 		t.Error("a suggestion changed the buffer or the disk")
 	}
-	if _, err := e.WaitDiagnostics(lsptest.URI(main), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second); err != nil {
+	if _, err := e.WaitDiagnostics(fakeeditor.URI(main), func(d []protocol.Diagnostic) bool { return len(d) > 0 }, 10*time.Second); err != nil {
 		t.Errorf("no diagnostic shows the suggestion: %v", err)
 	}
 	out, _, code = runGraft(t, sockets, root, editorAnswer, "apply", "--suggest", "--json")
@@ -518,9 +519,9 @@ func TestApplySuggestThroughTheEditor(t *testing.T) {
 // routed edit would be computed from the disk behind them.
 func TestEditorLinkWaitsForInitialized(t *testing.T) {
 	root, sockets := editorWorkspace(t)
-	opt := lsptest.VSCode(root)
+	opt := fakeeditor.VSCode(root)
 	opt.Env = editorEnv(sockets)
-	e := lsptest.Start(t, opt)
+	e := fakeeditor.Start(t, opt)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := e.Initialize(ctx); err != nil {

@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/editorlink"
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // These tests load the editor link of the built graft serve as agents do:
@@ -46,7 +47,7 @@ func loadEdit(i int) string {
 // "// unsaved" line), and returns the editor, the path of load.go, the
 // socket directory and the socket. apply, when not nil, runs when the
 // editor gets a workspace/applyEdit.
-func loadEditor(t *testing.T, apply func()) (e *lsptest.Editor, file, sockets, socket string) {
+func loadEditor(t *testing.T, apply func()) (e *fakeeditor.Editor, file, sockets, socket string) {
 	t.Helper()
 	root := t.TempDir()
 	file = filepath.Join(root, "load.go")
@@ -60,12 +61,12 @@ func loadEditor(t *testing.T, apply func()) (e *lsptest.Editor, file, sockets, s
 	}
 	t.Cleanup(func() { os.RemoveAll(short) })
 	sockets = filepath.Join(short, "graft")
-	opt := lsptest.VSCode(root)
+	opt := fakeeditor.VSCode(root)
 	opt.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
 	if apply != nil {
-		opt.BeforeApplyEdit = func(*lsptest.Editor, json.RawMessage) { apply() }
+		opt.BeforeApplyEdit = func(*fakeeditor.Editor, json.RawMessage) { apply() }
 	}
-	e, _ = lsptest.StartReady(t, opt)
+	e, _ = fakeeditor.StartReady(t, opt)
 	if err := e.Open(file, "go", loadText(func(int) int { return 0 })); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func loadEditor(t *testing.T, apply func()) (e *lsptest.Editor, file, sockets, s
 // of file with answer on stdin, and returns an error saying how it failed,
 // or nil.
 func loadApply(t *testing.T, sockets, file, answer string) error {
-	cmd := exec.Command(lsptest.Build(t), "apply", "--editor", "always")
+	cmd := exec.Command(testenv.Build(t), "apply", "--editor", "always")
 	cmd.Dir = filepath.Dir(file)
 	cmd.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
 	cmd.Stdin = strings.NewReader(answer)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // TestMain lets the test binary run as the graft command, so that the
@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 // the tests, not when this binary runs as graft.
 type privateState struct{ m *testing.M }
 
-func (p privateState) Run() int { return lsptest.RunPrivateState(p.m) }
+func (p privateState) Run() int { return testenv.RunPrivateState(p.m) }
 
 // TestScripts runs the scripts in testdata/script (see the testscript
 // package for the language).

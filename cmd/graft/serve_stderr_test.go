@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // An editor that closes graft serve's standard error does not end it:
@@ -20,7 +21,7 @@ func TestServeWithStderrClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close() // nobody reads graft serve's log
-	cmd := exec.Command(lsptest.Build(t), "serve", "--editor-link=false")
+	cmd := exec.Command(testenv.Build(t), "serve", "--editor-link=false")
 	cmd.Dir = t.TempDir()
 	cmd.Stderr = w
 	stdin, err := cmd.StdinPipe()
@@ -36,7 +37,7 @@ func TestServeWithStderrClosed(t *testing.T) {
 	}
 	w.Close()
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	conn := lsptest.NewConn(stdout, stdin, func(*lsptest.Request) (any, error) { return nil, nil })
+	conn := fakeeditor.NewConn(stdout, stdin, func(*fakeeditor.Request) (any, error) { return nil, nil })
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var init map[string]any

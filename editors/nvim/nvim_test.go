@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // scenarioTimeout bounds one Neovim run; scripts wait on conditions, not
@@ -162,7 +162,7 @@ func (nv neovim) runWith(t *testing.T, name, setup string, files map[string]stri
 func (nv neovim) runConfigured(t *testing.T, name string, configure func(cmd string) string, files map[string]string, out any) string {
 	t.Helper()
 	bin := nv.path
-	graft := lsptest.Build(t)
+	graft := testenv.Build(t)
 	plugin, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
@@ -577,7 +577,7 @@ func TestInstalledInAClone(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	wrapper := "#!/bin/sh\nif [ \"$1\" = serve ]; then shift; exec " + lsptest.Build(t) + " serve --editor-link=false \"$@\"; fi\nexec " + lsptest.Build(t) + " \"$@\"\n"
+	wrapper := "#!/bin/sh\nif [ \"$1\" = serve ]; then shift; exec " + testenv.Build(t) + " serve --editor-link=false \"$@\"; fi\nexec " + testenv.Build(t) + " \"$@\"\n"
 	if err := os.WriteFile(bin, []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // sources are the files and folders of the extension that a build reads.
@@ -37,7 +37,7 @@ func extensionTree(t *testing.T, npm string) string {
 	for _, name := range sources {
 		copyTree(t, name, filepath.Join(work, name))
 	}
-	if err := os.Symlink(filepath.Join(lsptest.NPMInstall(t, npm, "."), "node_modules"), filepath.Join(work, "node_modules")); err != nil {
+	if err := os.Symlink(filepath.Join(testenv.NPMInstall(t, npm, "."), "node_modules"), filepath.Join(work, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	return work

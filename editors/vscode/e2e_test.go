@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // OutEnv names an environment variable that, when set, names the folder
@@ -139,7 +139,7 @@ func driverTree(t *testing.T, npm string) string {
 	t.Helper()
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("e2e", "drive.mjs"), filepath.Join(dir, "drive.mjs"))
-	if err := os.Symlink(filepath.Join(lsptest.NPMInstall(t, npm, "e2e"), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+	if err := os.Symlink(filepath.Join(testenv.NPMInstall(t, npm, "e2e"), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -148,7 +148,7 @@ func driverTree(t *testing.T, npm string) string {
 // writeWorkspace writes the files of e2e/testdata/workspace.txtar into dir.
 func writeWorkspace(t *testing.T, dir string) {
 	t.Helper()
-	lsptest.WriteTxtar(t, filepath.Join("e2e", "testdata", "workspace.txtar"), dir)
+	testenv.WriteTxtar(t, filepath.Join("e2e", "testdata", "workspace.txtar"), dir)
 }
 
 // writeSettings writes the user settings: no graft.path (the extension

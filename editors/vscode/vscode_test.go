@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graft-editor/graft/lsp/lsptest"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // TestExtension builds the extension as CI does (npm ci, tsc --noEmit,
@@ -31,7 +31,7 @@ func TestExtension(t *testing.T) {
 	if err != nil {
 		t.Skip("npm is not installed: the extension's build needs it")
 	}
-	bin := lsptest.Build(t)
+	bin := testenv.Build(t)
 	work := extensionTree(t, npm)
 
 	t.Run("tsc", func(t *testing.T) {

@@ -1,4 +1,4 @@
-package lsptest
+package fakeeditor
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/graft-editor/graft/internal/test/testenv"
 	"io"
 	"os"
 	"os/exec"
@@ -146,7 +147,7 @@ type Editor struct {
 // is logged there when the test failed.
 func Start(tb testing.TB, opt Options) *Editor {
 	tb.Helper()
-	bin := Build(tb)
+	bin := testenv.Build(tb)
 	args := append([]string{"serve"}, opt.Args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = opt.Dir
@@ -159,9 +160,9 @@ func Start(tb testing.TB, opt Options) *Editor {
 		// that test servers neither meet the user's editors nor leave
 		// sockets in the user's folder. (A short path: a socket's name is
 		// bounded.)
-		sockets, err := os.MkdirTemp("", "graft-lsptest-")
+		sockets, err := os.MkdirTemp("", "graft-fakeeditor-")
 		if err != nil {
-			tb.Fatalf("lsptest: %v", err)
+			tb.Fatalf("fakeeditor: %v", err)
 		}
 		tb.Cleanup(func() { os.RemoveAll(sockets) })
 		cmd.Env = append(os.Environ(), "GRAFT_EDITOR_DIR="+sockets)
@@ -171,14 +172,14 @@ func Start(tb testing.TB, opt Options) *Editor {
 	cmd.Stderr = &e.stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		tb.Fatalf("lsptest: stdin pipe: %v", err)
+		tb.Fatalf("fakeeditor: stdin pipe: %v", err)
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		tb.Fatalf("lsptest: stdout pipe: %v", err)
+		tb.Fatalf("fakeeditor: stdout pipe: %v", err)
 	}
 	if err := cmd.Start(); err != nil {
-		tb.Fatalf("lsptest: starting %s: %v", bin, err)
+		tb.Fatalf("fakeeditor: starting %s: %v", bin, err)
 	}
 	e.in = in
 	e.conn = NewConn(out, in, e.handle)
@@ -196,7 +197,7 @@ func Start(tb testing.TB, opt Options) *Editor {
 			<-e.exited
 		}
 		if errs := e.ProtocolErrors(); len(errs) > 0 && !opt.AllowProtocolErrors {
-			tb.Errorf("lsptest: the server broke the protocol:\n%s", strings.Join(errs, "\n"))
+			tb.Errorf("fakeeditor: the server broke the protocol:\n%s", strings.Join(errs, "\n"))
 		}
 		if tb.Failed() {
 			tb.Logf("graft serve stderr:\n%s", e.stderr.String())
@@ -227,10 +228,10 @@ func StartReady(tb testing.TB, opt Options) (*Editor, *InitializeResult) {
 	defer cancel()
 	res, err := e.Initialize(ctx)
 	if err != nil {
-		tb.Fatalf("lsptest: initialize: %v", err)
+		tb.Fatalf("fakeeditor: initialize: %v", err)
 	}
 	if err := e.Initialized(); err != nil {
-		tb.Fatalf("lsptest: initialized: %v", err)
+		tb.Fatalf("fakeeditor: initialized: %v", err)
 	}
 	return e, res
 }

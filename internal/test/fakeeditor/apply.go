@@ -1,4 +1,4 @@
-package lsptest
+package fakeeditor
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package lsptest
+package testenv
 
 import (
 	"crypto/sha256"
@@ -39,7 +39,7 @@ func Build(tb testing.TB) string {
 		build.path, build.err = buildGraft()
 	})
 	if build.err != nil {
-		tb.Fatalf("lsptest: %v", build.err)
+		tb.Fatalf("testenv: %v", build.err)
 	}
 	return build.path
 }
@@ -54,7 +54,7 @@ func buildGraft() (string, error) {
 		cache = os.TempDir()
 	}
 	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(cache, "graft-lsptest", hex.EncodeToString(sum[:8]))
+	dir := filepath.Join(cache, "graft-testenv", hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("creating build directory: %w", err)
 	}

@@ -1,7 +1,7 @@
-// Package lsptest drives the built graft binary's language server over
+// Package fakeeditor drives the built graft binary's language server over
 // stdio the way a real editor does, for end-to-end tests and benchmarks.
 //
-// Build compiles ./cmd/graft once per test process; Start launches
+// testenv.Build compiles ./cmd/graft once per test process; Start launches
 // `graft serve` and returns an Editor: a small, independent LSP client with
 // its own JSON-RPC 2.0 framing (Conn), its own buffers (Open, Edit,
 // SetText, Close), its own position arithmetic (Offset, PositionAt,
@@ -11,4 +11,4 @@
 //
 // Nothing here shares code with the server: a bug on one side cannot be
 // cancelled out by the same bug on the other.
-package lsptest
+package fakeeditor

@@ -1,4 +1,4 @@
-package lsptest
+package testenv
 
 import (
 	"slices"
