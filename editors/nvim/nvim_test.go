@@ -390,6 +390,28 @@ func TestApplyAppendsToEndOfFile(t *testing.T) {
 	})
 }
 
+// An apply-patch that adds a file gives a buffer of exactly its lines,
+// writes nothing until the person does, and one undo empties it.
+func TestApplyCreatesFileExactly(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Applied   bool     `json:"applied"`
+			Lines     []string `json:"lines"`
+			OnDisk    bool     `json:"on_disk_before_write"`
+			Written   string   `json:"written"`
+			AfterUndo []string `json:"after_undo"`
+		}
+		nv.run(t, "newfile", map[string]string{"main.txt": mainTxt}, &got)
+		content := "package pkg\n\nfunc TestStore(t *testing.T) {}\n"
+		equal(t, "applied", got.Applied, true)
+		equal(t, "the new buffer", got.Lines, lines(content))
+		equal(t, "on disk before :write", got.OnDisk, false)
+		equal(t, "written", got.Written, content)
+		equal(t, "after one undo", got.AfterUndo, []string{""})
+	})
+}
+
 func TestFailedBlockGoesToQuickfix(t *testing.T) {
 	t.Parallel()
 	eachNeovim(t, func(t *testing.T, nv neovim) {

@@ -274,11 +274,57 @@ local function anchor_appends(edit, encoding)
   end
 end
 
+-- create_in_buffers turns the file creations of edit into new buffers:
+-- Neovim's own handler writes an empty file at once, which stays on the
+-- disk when the person quits without saving (and breaks a Go build), and
+-- the text then inserted into the buffer's one empty line leaves an empty
+-- line more at its end. Here the file is a buffer until the person writes
+-- it, and its text edit makes exactly the file's lines, the buffer's
+-- 'eol' giving the final newline (or none, as the content has it).
+local function create_in_buffers(edit)
+  local created = {}
+  local kept = {}
+  for _, change in ipairs(edit.documentChanges or {}) do
+    local fname = change.kind == 'create' and vim.uri_to_fname(change.uri)
+    if fname and vim.fn.filereadable(fname) == 0 and vim.fn.isdirectory(fname) == 0 then
+      -- Its folder is made, as Neovim's handler makes it, so that :write
+      -- works; the file is not.
+      vim.fn.mkdir(vim.fn.fnamemodify(fname, ':h'), 'p')
+      local b = vim.fn.bufadd(fname)
+      vim.fn.bufload(b)
+      vim.bo[b].buflisted = true
+      created[change.uri] = b
+    else
+      table.insert(kept, change)
+    end
+  end
+  if next(created) == nil then
+    return
+  end
+  edit.documentChanges = kept
+  for _, change in ipairs(kept) do
+    local b = change.textDocument and created[change.textDocument.uri]
+    for _, e in ipairs(b and change.edits or {}) do
+      if e.range and e.range.start.line == 0 and e.range.start.character == 0 then
+        local text = e.newText or ''
+        if text:match('\r?\n$') then
+          e.newText = text:gsub('\r?\n$', '')
+        elseif text ~= '' then
+          vim.bo[b].eol = false
+          vim.bo[b].fixeol = false
+        end
+      end
+    end
+  end
+end
+
 -- apply_edit is the client's workspace/applyEdit handler: Neovim's own,
--- after an undo break in each buffer the edit changes, with insertions
--- past a buffer's last line anchored to its end.
+-- after an undo break in each buffer the edit changes, with files created
+-- as buffers (create_in_buffers) and insertions past a buffer's last line
+-- anchored to its end.
 local function apply_edit(err, result, ctx, config)
   if result and result.edit then
+    create_in_buffers(result.edit)
     for _, b in ipairs(edit_buffers(result.edit)) do
       break_undo(b)
     end
