@@ -412,6 +412,26 @@ func TestApplyCreatesFileExactly(t *testing.T) {
 	})
 }
 
+// :GraftUndo undoes the last apply in every buffer it changed.
+func TestUndoAcrossFiles(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Applied      bool     `json:"applied"`
+			MainApplied  []string `json:"main_applied"`
+			OtherApplied []string `json:"other_applied"`
+			MainUndone   []string `json:"main_undone"`
+			OtherUndone  []string `json:"other_undone"`
+		}
+		nv.run(t, "undo", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt}, &got)
+		equal(t, "applied", got.Applied, true)
+		equal(t, "main.txt applied", got.MainApplied, lines(strings.Replace(mainTxt, "beta", "BETA", 1)))
+		equal(t, "other.txt applied", got.OtherApplied, lines(strings.Replace(otherTxt, "two", "TWO", 1)))
+		equal(t, "main.txt after :GraftUndo", got.MainUndone, lines(mainTxt))
+		equal(t, "other.txt after :GraftUndo", got.OtherUndone, lines(otherTxt))
+	})
+}
+
 func TestFailedBlockGoesToQuickfix(t *testing.T) {
 	t.Parallel()
 	eachNeovim(t, func(t *testing.T, nv neovim) {

@@ -322,6 +322,20 @@ end
 -- after an undo break in each buffer the edit changes, with files created
 -- as buffers (create_in_buffers) and insertions past a buffer's last line
 -- anchored to its end.
+-- last_apply is what :GraftUndo undoes: each buffer the last edit Graft
+-- applied changed, with its undo state right after (seq_cur); nil before
+-- the first.
+local last_apply = nil
+
+-- undo_seq returns the undo state of buffer b.
+local function undo_seq(b)
+  local seq
+  vim.api.nvim_buf_call(b, function()
+    seq = vim.fn.undotree().seq_cur
+  end)
+  return seq
+end
+
 local function apply_edit(err, result, ctx, config)
   if result and result.edit then
     create_in_buffers(result.edit)
@@ -331,7 +345,45 @@ local function apply_edit(err, result, ctx, config)
     local client = ctx and ctx.client_id and vim.lsp.get_client_by_id(ctx.client_id)
     anchor_appends(result.edit, client and client.offset_encoding or 'utf-16')
   end
-  return vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
+  local reply = vim.lsp.handlers['workspace/applyEdit'](err, result, ctx, config)
+  if result and result.edit and reply and reply.applied then
+    -- Every buffer the edit changed is loaded now.
+    last_apply = {}
+    for _, b in ipairs(edit_buffers(result.edit)) do
+      last_apply[b] = undo_seq(b)
+    end
+  end
+  return reply
+end
+
+-- undo undoes the last edit Graft applied in every buffer it changed, one
+-- undo step each, where nothing was changed since; a buffer changed since
+-- is left as it is, and said so.
+function M.undo()
+  if not last_apply or next(last_apply) == nil then
+    notify('nothing to undo: Graft applied no edit in this session', vim.log.levels.WARN)
+    return
+  end
+  local undone, changed = 0, {}
+  for b, seq in pairs(last_apply) do
+    if vim.api.nvim_buf_is_valid(b) and vim.api.nvim_buf_is_loaded(b) then
+      if undo_seq(b) == seq then
+        vim.api.nvim_buf_call(b, function()
+          vim.cmd('silent undo')
+        end)
+        undone = undone + 1
+      else
+        table.insert(changed, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ':.'))
+      end
+    end
+  end
+  last_apply = nil
+  local msg = string.format('undid the last apply in %d buffer%s', undone, undone == 1 and '' or 's')
+  if #changed > 0 then
+    table.sort(changed)
+    msg = msg .. '; changed since, left as they are (undo there by hand): ' .. table.concat(changed, ', ')
+  end
+  notify(msg, #changed > 0 and vim.log.levels.WARN or nil)
 end
 
 -- Code lenses.
@@ -884,6 +936,9 @@ function M.define_commands()
   create_command('GraftSuggestions', function()
     M.suggestions()
   end, { desc = 'List the pending suggestions in the quickfix list' })
+  create_command('GraftUndo', function()
+    M.undo()
+  end, { desc = 'Undo the last apply in every buffer it changed' })
   create_command('GraftInfo', function()
     print(table.concat(M.info(), '\n'))
   end, { desc = 'Show the graft servers, their roots and logs' })
