@@ -432,6 +432,29 @@ func TestUndoAcrossFiles(t *testing.T) {
 	})
 }
 
+// An ambiguous block's quickfix entries name every place it resembles,
+// under :GraftApply and :GraftSuggest alike; :GraftSuggestions opens the
+// list it fills.
+func TestAmbiguousBlockInQuickfix(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Apply           []int  `json:"apply"`
+			Suggest         []int  `json:"suggest"`
+			SuggestionsOpen bool   `json:"suggestions_open"`
+			Listed          int    `json:"listed"`
+			UnderlineMin    int    `json:"underline_min"`
+			Title           string `json:"title"`
+		}
+		nv.runWith(t, "ambiguous", "open_quickfix = true", map[string]string{"dup.txt": "start()\nrun()\nwait()\nstart()\nrun()\nstop()\n"}, &got)
+		equal(t, "quickfix lines under :GraftApply", got.Apply, []int{1, 4})
+		equal(t, "quickfix lines under :GraftSuggest", got.Suggest, []int{1, 4})
+		equal(t, "suggestions listed", got.Listed, 1)
+		equal(t, "the least severity underlined (warning)", got.UnderlineMin, 2)
+		equal(t, ":GraftSuggestions opens the quickfix window", got.SuggestionsOpen, true)
+	})
+}
+
 func TestFailedBlockGoesToQuickfix(t *testing.T) {
 	t.Parallel()
 	eachNeovim(t, func(t *testing.T, nv neovim) {

@@ -468,8 +468,21 @@ local function lens_capabilities()
   return caps
 end
 
--- on_attach shows the lenses of a buffer the client attaches to.
+-- quiet_hints keeps the client's hints (a block that applies exactly,
+-- or stands already; a pending hunk) from underlining every line they
+-- cover: their sign and message say enough; warnings and errors are
+-- underlined.
+local function quiet_hints(client)
+  local ok, ns = pcall(vim.lsp.diagnostic.get_namespace, client.id)
+  if ok and ns then
+    vim.diagnostic.config({ underline = { severity = { min = vim.diagnostic.severity.WARN } } }, ns)
+  end
+end
+
+-- on_attach shows the lenses of a buffer the client attaches to, and
+-- quiets its hints.
 local function on_attach(client, bufnr)
+  quiet_hints(client)
   if not M.config.codelens then
     return
   end
@@ -658,27 +671,49 @@ local function succeeded(status)
   return status == 'applied' or status == 'already-applied' or status == 'unchanged' or status == 'would apply'
 end
 
+-- candidate_lines returns the first lines of the places a refusal's
+-- message names ("candidate at lines 12-15"), in its order.
+local function candidate_lines(message)
+  local lines = {}
+  for l in (message or ''):gmatch('candidate at lines (%d+)%-%d+') do
+    table.insert(lines, tonumber(l))
+  end
+  return lines
+end
+
 -- failures returns the quickfix entries of a reply's failed blocks: at the
--- best candidate's location, with the reason.
+-- best candidate's location, with the reason; a block refused as
+-- ambiguous gets one entry per place it resembles, for the person to
+-- look at each.
 local function failures(blocks)
   local items = {}
   for _, b in ipairs(blocks or {}) do
     if not succeeded(b.status) then
-      local item = { text = string.format('block %d %s: %s', (b.index or 0) + 1, b.status or '?', first_line(b.message)) }
+      local n = b.block or ((b.index or 0) + 1)
+      local text = string.format('block %d %s: %s', n, b.status or '?', first_line(b.message))
       local fname = fname_of(b.uri) or (b.path ~= '' and b.path) or nil
-      item.filename = fname
-      -- A failed block's range is its best candidate, where the server
-      -- found something like the search; without one, the first line.
-      if b.range then
-        item.lnum = b.range.start.line + 1
-      elseif (b.startLine or 0) > 0 then
-        item.lnum = b.startLine
-      else
-        item.lnum = 1
+      local places = candidate_lines(b.message)
+      if b.reason ~= 'ambiguous' or #places < 2 then
+        -- A failed block's range is its best candidate, where the server
+        -- found something like the search; without one, the first line
+        -- the message names, else the file's first.
+        local lnum = 1
+        if b.range then
+          lnum = b.range.start.line + 1
+        elseif (b.startLine or 0) > 0 then
+          lnum = b.startLine
+        elseif places[1] then
+          lnum = places[1]
+        end
+        places = { lnum }
       end
-      item.col = 1
-      item.type = 'E'
-      table.insert(items, item)
+      for k, lnum in ipairs(places) do
+        local t = text
+        if #places > 1 then
+          t = string.format('%s (place %d of %d)', text, k, #places)
+        end
+        table.insert(items, { filename = fname, lnum = lnum, col = 1, type = 'E', text = t })
+      end
     end
   end
   return items
@@ -864,6 +899,10 @@ function M.suggestions(cb)
       vim.fn.setqflist({}, ' ', { title = 'Graft suggestions', items = items })
       if #items == 0 then
         notify('no pending suggestions')
+      elseif M.config.open_quickfix then
+        local win = vim.api.nvim_get_current_win()
+        vim.cmd('botright copen')
+        vim.api.nvim_set_current_win(win)
       end
     end
     finish('suggestions', err, result, cb)
