@@ -455,6 +455,25 @@ func TestAmbiguousBlockInQuickfix(t *testing.T) {
 	})
 }
 
+// An apply says what it did once: no label of the edit, no second
+// message from the server.
+func TestApplySaysItOnce(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Said     []string `json:"said"`
+			Messages []string `json:"messages"`
+		}
+		nv.run(t, "quiet", map[string]string{"main.txt": mainTxt}, &got)
+		equal(t, "notifications", got.Said, []string{"graft: 1 applied, 0 failed"})
+		for _, m := range got.Messages {
+			if strings.Contains(m, "Workspace edit") || strings.Contains(m, "LSP[graft]") {
+				t.Errorf("message %q beside the command's own", m)
+			}
+		}
+	})
+}
+
 func TestFailedBlockGoesToQuickfix(t *testing.T) {
 	t.Parallel()
 	eachNeovim(t, func(t *testing.T, nv neovim) {

@@ -55,6 +55,8 @@ M.config = vim.deepcopy(defaults)
 
 -- clients maps a root directory to its client id.
 local clients = {}
+-- start_failed holds the command lines that did not start, said once each.
+local start_failed = {}
 
 -- last holds the last reply of each command: last[kind] = {err, result, seq}
 -- (kind: apply, preview, suggest, suggestions), seq counting the replies.
@@ -338,6 +340,9 @@ end
 
 local function apply_edit(err, result, ctx, config)
   if result and result.edit then
+    -- Neovim 0.11+ prints an edit's label ("Workspace edit Graft: 1 edit
+    -- blocks"), a second message beside the command's own, and a prompt.
+    result.label = nil
     create_in_buffers(result.edit)
     for _, b in ipairs(edit_buffers(result.edit)) do
       break_undo(b)
@@ -498,6 +503,27 @@ local function on_attach(client, bufnr)
   end
 end
 
+-- show_message is the client's window/showMessage handler. The server
+-- tells what an apply did for editors that have no report of their own;
+-- while one of the plugin's commands waits for its reply, which it reports
+-- itself, a message that says the same (information) is not shown twice.
+-- Others are shown once, as the plugin's own, without "LSP[graft]".
+local function show_message(_, result)
+  if not result or not result.message then
+    return vim.NIL
+  end
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+  local level = levels[result.type] or vim.log.levels.INFO
+  if level >= vim.log.levels.INFO and (M.pending or 0) > 0 then
+    return vim.NIL
+  end
+  if level == vim.log.levels.DEBUG then
+    return vim.NIL
+  end
+  notify((result.message:gsub('^Graft: ', '')), level)
+  return vim.NIL
+end
+
 -- server_config returns what every graft client is started with: the
 -- command, the options, the handlers and the lens set-up.
 local function server_config()
@@ -505,7 +531,7 @@ local function server_config()
     name = 'graft',
     cmd = M.config.cmd,
     init_options = M.config.init_options,
-    handlers = { ['workspace/applyEdit'] = apply_edit },
+    handlers = { ['workspace/applyEdit'] = apply_edit, ['window/showMessage'] = show_message },
     capabilities = lens_capabilities(),
     on_attach = on_attach,
   }
@@ -587,7 +613,12 @@ local function client_for(root, bufnr)
     id = vim.lsp.start_client(config)
   end
   if not id then
-    notify('cannot start ' .. table.concat(config.cmd or {}, ' '), vim.log.levels.ERROR)
+    -- Once per command line, not for every buffer opened after.
+    local what = table.concat(config.cmd or {}, ' ')
+    if not start_failed[what] then
+      start_failed[what] = true
+      notify('cannot start ' .. what .. ': run :checkhealth graft for the fix', vim.log.levels.ERROR)
+    end
     return nil
   end
   clients[root] = id
@@ -785,7 +816,9 @@ function M.execute(command, params, done, bufnr)
     done('no graft server', nil)
     return
   end
+  M.pending = (M.pending or 0) + 1
   request(client, 'workspace/executeCommand', { command = command, arguments = { params } }, function(err, result)
+    M.pending = M.pending - 1
     -- 0.5.1+ handler signature: (err, result, ctx, config)
     if err then
       done(err.message or vim.inspect(err), nil)
