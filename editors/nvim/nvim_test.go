@@ -474,6 +474,19 @@ func TestApplySaysItOnce(t *testing.T) {
 	})
 }
 
+// An answer pasted into an unnamed buffer and written to a file attaches
+// when it is written, as one opened with :edit does.
+func TestAnswerAttachesWhenSaved(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Diagnostics int `json:"diagnostics"`
+		}
+		nv.run(t, "saved", map[string]string{"main.txt": mainTxt}, &got)
+		equal(t, "diagnostics of the saved answer", got.Diagnostics, 1)
+	})
+}
+
 func TestFailedBlockGoesToQuickfix(t *testing.T) {
 	t.Parallel()
 	eachNeovim(t, func(t *testing.T, nv neovim) {

@@ -1042,7 +1042,10 @@ function M.setup(opts)
   M.define_commands()
   define_mappings(M.config.mappings)
   local group = vim.api.nvim_create_augroup('graft', { clear = true })
-  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
+  -- BufFilePost, BufWritePost: a buffer named by :file {name} or :write
+  -- {file} (an answer pasted into :vnew, then saved) attaches as :edit
+  -- would; attaching a buffer attached already does nothing.
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType', 'BufFilePost', 'BufWritePost' }, {
     group = group,
     callback = function(args)
       M.attach(args.buf)
