@@ -530,7 +530,7 @@ func TestPreviewChangesNothing(t *testing.T) {
 		equal(t, "filetype", got.Filetype, "diff")
 		equal(t, "buftype", got.Buftype, "nofile")
 		text := strings.Join(got.Preview, "\n")
-		for _, want := range []string{"# block 1 main.txt: ", "\n-gamma\n+GAMMA"} {
+		for _, want := range []string{"# block 1 main.txt: would apply (", "\n-gamma\n+GAMMA"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("preview lacks %q:\n%s", want, text)
 			}

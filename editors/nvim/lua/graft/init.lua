@@ -750,10 +750,15 @@ local function failures(blocks)
   return items
 end
 
--- report_lines turns block entries into one line each.
-function M.report_lines(blocks)
+-- report_lines turns block entries into one line each; for a preview
+-- (would true) a block that applies is said to be one that would apply.
+function M.report_lines(blocks, would)
   local lines = {}
   for _, b in ipairs(blocks or {}) do
+    local status = b.status or '?'
+    if would and status == 'applied' then
+      status = 'would apply'
+    end
     local where = ''
     if (b.startLine or 0) > 0 then
       where = string.format(' lines %d-%d', b.startLine, math.max(b.endLine or 0, b.startLine))
@@ -762,9 +767,9 @@ function M.report_lines(blocks)
       lines,
       string.format(
         'block %d %s: %s (%s, %.2f)%s',
-        (b.index or 0) + 1,
+        b.block or ((b.index or 0) + 1),
         b.path ~= '' and b.path or '?',
-        b.status or '?',
+        status,
         b.strategy ~= '' and b.strategy or '-',
         b.score or 0,
         where
@@ -874,7 +879,7 @@ function M.preview(text, opts, cb)
       notify('preview: ' .. err, vim.log.levels.ERROR)
     else
       local lines = {}
-      for _, l in ipairs(M.report_lines(result.blocks)) do
+      for _, l in ipairs(M.report_lines(result.blocks, true)) do
         table.insert(lines, '# ' .. l)
       end
       local diff = (result.diff or ''):gsub('\n$', '')
