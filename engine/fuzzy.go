@@ -766,25 +766,26 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 		Changes:   []Change{{Start: start, End: end, Text: b.String()}},
 	}
 	if len(mg.kept) > 0 {
-		m.Notes = append(m.Notes, "kept the file's version of line(s) "+lineList(mg.kept)+" where the model's copy differs and its change does not touch them")
+		m.Notes = append(m.Notes, "kept the file's version of line(s) "+r.d.lineList(mg.kept)+" where the model's copy differs and its change does not touch them")
 	}
 	if len(mg.missing) > 0 {
-		m.Notes = append(m.Notes, "kept line(s) "+lineList(mg.missing)+", which the model's copy leaves out")
+		m.Notes = append(m.Notes, "kept line(s) "+r.d.lineList(mg.missing)+", which the model's copy leaves out")
 	}
 	if len(mg.rewrote) > 0 {
-		m.Notes = append(m.Notes, "rewrote line(s) "+lineList(mg.rewrote)+" as the model wrote them: its change does not line up with the file's version of them word by word")
+		m.Notes = append(m.Notes, "rewrote line(s) "+r.d.lineList(mg.rewrote)+" as the model wrote them: its change does not line up with the file's version of them word by word")
 	}
 	if len(mg.into) > 0 {
-		m.Notes = append(m.Notes, "merged the model's change into line(s) "+lineList(mg.into)+", keeping what differs there from the model's copy")
+		m.Notes = append(m.Notes, "merged the model's change into line(s) "+r.d.lineList(mg.into)+", keeping what differs there from the model's copy")
 	}
 	return m, nil
 }
 
-// lineList formats 0-based lines as a list of 1-based line numbers.
-func lineList(lines []int) string {
+// lineList formats 0-based lines of d as a list of the 1-based lines the
+// person sees (see shown).
+func (d *document) lineList(lines []int) string {
 	ls := make([]string, len(lines))
 	for k, l := range lines {
-		ls[k] = strconv.Itoa(l + 1)
+		ls[k] = strconv.Itoa(d.shown(l + 1))
 	}
 	return strings.Join(ls, ", ")
 }
