@@ -1023,3 +1023,64 @@ func TestLspEnable(t *testing.T) {
 		})
 	}
 }
+
+// hunkMark is one mark of the hunks drawn in a buffer, as hunks.lua
+// reports it.
+type hunkMark struct {
+	Row    int        `json:"row"`
+	HL     string     `json:"hl"`
+	EndRow int        `json:"end_row"`
+	Virt   [][]string `json:"virt"`
+}
+
+// A block with two separate changes is two hunks, drawn inline without a
+// change to the text; accepted and rejected one by one from the cursor;
+// one undo takes the accepted one back.
+func TestHunksDrawnAcceptedRejected(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Hunks      int               `json:"hunks"`
+			Drawn      []hunkMark        `json:"drawn"`
+			Signs      []int             `json:"signs"`
+			SignsLeft  []int             `json:"signs_left"`
+			SignsFinal []int             `json:"signs_final"`
+			Unchanged  []string          `json:"unchanged"`
+			Links      map[string]string `json:"links"`
+			Next1      int               `json:"next1"`
+			Next2      int               `json:"next2"`
+			Prev       int               `json:"prev"`
+			Accepted   []string          `json:"accepted"`
+			Left       []hunkMark        `json:"left"`
+			Rejected   []string          `json:"rejected"`
+			FinalMarks []hunkMark        `json:"final_marks"`
+			Undone     []string          `json:"undone"`
+		}
+		nv.run(t, "hunks", map[string]string{"main.txt": mainTxt}, &got)
+		t.Logf("drawn %+v", got.Drawn)
+		equal(t, "hunks suggested", got.Hunks, 2)
+		first := []hunkMark{
+			{Row: 1, HL: "GraftHunkDelete", EndRow: 2, Virt: [][]string{}},
+			{Row: 1, HL: "", EndRow: -1, Virt: [][]string{{"BETA", "GraftHunkAdd"}}},
+		}
+		second := []hunkMark{
+			{Row: 4, HL: "GraftHunkDelete", EndRow: 5, Virt: [][]string{}},
+			{Row: 4, HL: "", EndRow: -1, Virt: [][]string{{"EPSILON", "GraftHunkAdd"}}},
+		}
+		equal(t, "marks of both hunks", got.Drawn, append(slices.Clone(first), second...))
+		equal(t, "signs shown", got.Signs, []int{2, 5})
+		equal(t, "signs after the accept", got.SignsLeft, []int{5})
+		equal(t, "signs after the reject", len(got.SignsFinal), 0)
+		equal(t, "buffer while pending", got.Unchanged, lines(mainTxt))
+		equal(t, "highlight links", got.Links, map[string]string{"delete": "DiffDelete", "add": "DiffAdd"})
+		equal(t, ":GraftNextHunk from line 1", got.Next1, 2)
+		equal(t, ":GraftNextHunk again", got.Next2, 5)
+		equal(t, ":GraftPrevHunk", got.Prev, 2)
+		accepted := lines("alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa")
+		equal(t, "after :GraftAccept on the first hunk", got.Accepted, accepted)
+		equal(t, "marks left after the accept", got.Left, second)
+		equal(t, "after :GraftReject on the second hunk", got.Rejected, accepted)
+		equal(t, "marks left after the reject", len(got.FinalMarks), 0)
+		equal(t, "after one u", got.Undone, lines(mainTxt))
+	})
+}

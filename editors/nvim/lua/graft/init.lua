@@ -41,7 +41,8 @@ local defaults = {
   answer_filetypes = { 'markdown' },
   -- Open the quickfix window when blocks fail.
   open_quickfix = true,
-  -- Mappings made only when set: { apply = '<leader>ga', preview = ..., ... }.
+  -- Mappings made only when set: true for the hunk mappings of :help
+  -- graft-mappings, or a table { accept = '<leader>ga', preview = ..., ... }.
   mappings = {},
   -- Show the server's code lenses (Apply / Preview above each block of an
   -- answer, Apply / Dismiss above each suggestion); run one with
@@ -329,6 +330,11 @@ end
 -- the first.
 local last_apply = nil
 
+-- hunks returns the module that draws the pending hunks.
+local function hunks()
+  return require('graft.hunks')
+end
+
 -- undo_seq returns the undo state of buffer b.
 local function undo_seq(b)
   local seq
@@ -524,6 +530,32 @@ local function show_message(_, result)
   return vim.NIL
 end
 
+-- publish_diagnostics is the client's textDocument/publishDiagnostics
+-- handler: Neovim's own, then, for a buffer with hunks drawn or hinted
+-- (the server hints each pending hunk), a redraw of its hunks once the
+-- diagnostics settle: the hunks follow the buffer as it is edited.
+local function publish_diagnostics(err, result, ctx, config)
+  vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
+  if not result or not result.uri then
+    return
+  end
+  local buf = vim.uri_to_bufnr(result.uri)
+  if not vim.api.nvim_buf_is_loaded(buf) then
+    return
+  end
+  local hinted = false
+  for _, d in ipairs(result.diagnostics or {}) do
+    if d.severity == 4 then
+      hinted = true
+    end
+  end
+  if hinted or hunks().byhunk[buf] then
+    hunks().debounce(buf, 100, function()
+      M.refresh_hunks(buf)
+    end)
+  end
+end
+
 -- server_config returns what every graft client is started with: the
 -- command, the options, the handlers and the lens set-up.
 local function server_config()
@@ -531,7 +563,11 @@ local function server_config()
     name = 'graft',
     cmd = M.config.cmd,
     init_options = M.config.init_options,
-    handlers = { ['workspace/applyEdit'] = apply_edit, ['window/showMessage'] = show_message },
+    handlers = {
+      ['workspace/applyEdit'] = apply_edit,
+      ['window/showMessage'] = show_message,
+      ['textDocument/publishDiagnostics'] = publish_diagnostics,
+    },
     capabilities = lens_capabilities(),
     on_attach = on_attach,
   }
@@ -848,6 +884,164 @@ local function finish(kind, err, result, cb)
   end
 end
 
+-- refresh_hunks asks the server for the pending hunks of buf and draws
+-- them, then calls cb, when there is one.
+function M.refresh_hunks(buf, cb)
+  local function done()
+    M.last.hunks = { seq = (M.last.hunks and M.last.hunks.seq or 0) + 1 }
+    if cb then
+      cb()
+    end
+  end
+  if not vim.api.nvim_buf_is_loaded(buf) or vim.api.nvim_buf_get_name(buf) == '' then
+    done()
+    return
+  end
+  local client = M.client(buf)
+  if not client then
+    done()
+    return
+  end
+  request(client, 'workspace/executeCommand', {
+    command = 'graft.suggestions',
+    arguments = { { uri = vim.uri_from_bufnr(buf) } },
+  }, function(err, result)
+    if not err and vim.api.nvim_buf_is_loaded(buf) then
+      hunks().draw(buf, result or {}, client.offset_encoding or 'utf-16')
+    end
+    done()
+  end)
+end
+
+-- refresh_all redraws the hunks of every loaded buffer that has some
+-- drawn, and of bufs, then calls cb.
+local function refresh_all(bufs, cb)
+  local todo = {}
+  for b in pairs(hunks().byhunk) do
+    todo[b] = true
+  end
+  for _, b in ipairs(bufs or {}) do
+    todo[b] = true
+  end
+  local left = 1
+  local function one()
+    left = left - 1
+    if left == 0 and cb then
+      cb()
+    end
+  end
+  for b in pairs(todo) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      left = left + 1
+      M.refresh_hunks(b, one)
+    else
+      hunks().byhunk[b] = nil
+    end
+  end
+  one()
+end
+
+-- hunk_buffers returns the loaded buffers of the hunks of a reply.
+local function hunk_buffers(list)
+  local bufs = {}
+  for _, h in ipairs(list or {}) do
+    if h.uri then
+      local b = vim.fn.bufnr(vim.uri_to_fname(h.uri))
+      if b > 0 and vim.api.nvim_buf_is_loaded(b) then
+        table.insert(bufs, b)
+      end
+    end
+  end
+  return bufs
+end
+
+-- decide sends graft.accept or graft.reject (kind) with params, redraws
+-- the hunks and reports, then records the outcome.
+local function decide(kind, params, cb)
+  M.execute('graft.' .. kind, params, function(err, result)
+    if err then
+      notify(kind .. ': ' .. err, vim.log.levels.ERROR)
+      finish(kind, err, result, cb)
+      return
+    end
+    refresh_all({}, function()
+      -- accepted lists the ids; rejected counts them.
+      local n = result and (result.accepted or result.rejected) or 0
+      n = type(n) == 'table' and #n or tonumber(n) or 0
+      if kind == 'accept' then
+        local _, failed = counts(result and result.blocks)
+        notify(string.format('accepted %d hunk%s', n, n == 1 and '' or 's')
+          .. (failed > 0 and string.format(', %d no longer apply', failed) or ''),
+          failed > 0 and vim.log.levels.WARN or nil)
+      else
+        notify(string.format('rejected %d hunk%s', n, n == 1 and '' or 's'))
+      end
+      finish(kind, nil, result, cb)
+    end)
+  end)
+end
+
+-- hunk_params returns the params that pick the hunk under the cursor
+-- (every hunk of the buffer when whole), or nil and why not.
+local function hunk_params(whole)
+  local buf = vim.api.nvim_get_current_buf()
+  local uri = vim.uri_from_bufnr(buf)
+  if whole then
+    return { uri = uri }
+  end
+  local row = vim.api.nvim_win_get_cursor(0)[1] - 1
+  local h = hunks().at(buf, row)
+  if not h then
+    return nil, 'no pending hunk under the cursor'
+  end
+  return { id = h.id, uri = uri }
+end
+
+-- accept accepts the hunk under the cursor, every hunk of the buffer
+-- (opts.buffer) or every hunk (opts.all).
+function M.accept(opts, cb)
+  opts = opts or {}
+  local params, why = {}, nil
+  if not opts.all then
+    params, why = hunk_params(opts.buffer)
+  end
+  if not params then
+    notify(why, vim.log.levels.WARN)
+    finish('accept', why, nil, cb)
+    return
+  end
+  decide('accept', params, cb)
+end
+
+-- reject rejects the hunk under the cursor, every hunk of the buffer
+-- (opts.buffer) or every hunk (opts.all).
+function M.reject(opts, cb)
+  opts = opts or {}
+  local params, why = {}, nil
+  if not opts.all then
+    params, why = hunk_params(opts.buffer)
+  end
+  if not params then
+    notify(why, vim.log.levels.WARN)
+    finish('reject', why, nil, cb)
+    return
+  end
+  decide('reject', params, cb)
+end
+
+-- next_hunk moves the cursor to the next pending hunk of the buffer (the
+-- previous one when back).
+function M.next_hunk(back)
+  local buf = vim.api.nvim_get_current_buf()
+  local row = hunks().next_row(buf, vim.api.nvim_win_get_cursor(0)[1] - 1, back)
+  if not row then
+    notify('no pending hunks in this buffer', vim.log.levels.WARN)
+    return
+  end
+  vim.cmd("normal! m'")
+  vim.api.nvim_win_set_cursor(0, { math.min(row + 1, vim.api.nvim_buf_line_count(buf)), 0 })
+end
+
 -- apply sends text to graft.apply (opts: uri, atomic).
 function M.apply(text, opts, cb)
   opts = opts or {}
@@ -913,6 +1107,10 @@ function M.suggest(text, opts, cb)
       set_failures(result.blocks, 'Graft suggest')
       notify(string.format('%d suggestions, %d failed', #(result.suggestions or {}), failed),
         failed > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+      refresh_all(hunk_buffers(result.hunks), function()
+        finish('suggest', err, result, cb)
+      end)
+      return
     end
     finish('suggest', err, result, cb)
   end)
@@ -987,6 +1185,13 @@ end
 -- start-up, so that they are there without setup() (vim.lsp.enable), and
 -- setup() does again.
 function M.define_commands()
+  hunks().define_highlights()
+  vim.api.nvim_create_autocmd('ColorScheme', {
+    group = vim.api.nvim_create_augroup('graft_highlights', { clear = true }),
+    callback = function()
+      hunks().define_highlights()
+    end,
+  })
   create_command('GraftApply', function(o)
     local text, opts = command_text(o)
     if text then
@@ -1013,6 +1218,24 @@ function M.define_commands()
   create_command('GraftSuggestions', function()
     M.suggestions()
   end, { desc = 'List the pending suggestions in the quickfix list' })
+  create_command('GraftAccept', function(o)
+    M.accept({ buffer = o.bang })
+  end, { bang = true, desc = 'Accept the pending hunk under the cursor (!: every hunk of the buffer)' })
+  create_command('GraftReject', function(o)
+    M.reject({ buffer = o.bang })
+  end, { bang = true, desc = 'Reject the pending hunk under the cursor (!: every hunk of the buffer)' })
+  create_command('GraftAcceptAll', function()
+    M.accept({ all = true })
+  end, { desc = 'Accept every pending hunk of every buffer' })
+  create_command('GraftRejectAll', function()
+    M.reject({ all = true })
+  end, { desc = 'Reject every pending hunk of every buffer' })
+  create_command('GraftNextHunk', function()
+    M.next_hunk(false)
+  end, { desc = 'Move to the next pending hunk' })
+  create_command('GraftPrevHunk', function()
+    M.next_hunk(true)
+  end, { desc = 'Move to the previous pending hunk' })
   create_command('GraftUndo', function()
     M.undo()
   end, { desc = 'Undo the last apply in every buffer it changed' })
@@ -1028,10 +1251,34 @@ local mapping_commands = {
   preview = ':GraftPreview<CR>',
   suggest = ':GraftSuggest<CR>',
   suggestions = ':GraftSuggestions<CR>',
+  accept = ':GraftAccept<CR>',
+  reject = ':GraftReject<CR>',
+  accept_buffer = ':GraftAccept!<CR>',
+  reject_buffer = ':GraftReject!<CR>',
+  accept_all = ':GraftAcceptAll<CR>',
+  reject_all = ':GraftRejectAll<CR>',
+  next_hunk = ':GraftNextHunk<CR>',
+  prev_hunk = ':GraftPrevHunk<CR>',
+}
+
+-- default_mappings are the mappings setup({ mappings = true }) makes.
+local default_mappings = {
+  accept = '<leader>ga',
+  reject = '<leader>gr',
+  accept_buffer = '<leader>gA',
+  reject_buffer = '<leader>gR',
+  next_hunk = ']g',
+  prev_hunk = '[g',
 }
 
 local function define_mappings(maps)
-  for name, lhs in pairs(maps or {}) do
+  if maps == true then
+    maps = default_mappings
+  end
+  if type(maps) ~= 'table' then
+    return
+  end
+  for name, lhs in pairs(maps) do
     local rhs = mapping_commands[name]
     if rhs and lhs then
       local mode = name == 'apply_selection' and 'x' or 'n'
