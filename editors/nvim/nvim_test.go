@@ -1060,11 +1060,11 @@ func TestHunksDrawnAcceptedRejected(t *testing.T) {
 		t.Logf("drawn %+v", got.Drawn)
 		equal(t, "hunks suggested", got.Hunks, 2)
 		first := []hunkMark{
-			{Row: 1, HL: "GraftHunkDelete", EndRow: 2, Virt: [][]string{}},
+			{Row: 1, HL: "GraftHunkDelete", EndRow: 1, Virt: [][]string{}},
 			{Row: 1, HL: "", EndRow: -1, Virt: [][]string{{"BETA", "GraftHunkAdd"}}},
 		}
 		second := []hunkMark{
-			{Row: 4, HL: "GraftHunkDelete", EndRow: 5, Virt: [][]string{}},
+			{Row: 4, HL: "GraftHunkDelete", EndRow: 4, Virt: [][]string{}},
 			{Row: 4, HL: "", EndRow: -1, Virt: [][]string{{"EPSILON", "GraftHunkAdd"}}},
 		}
 		equal(t, "marks of both hunks", got.Drawn, append(slices.Clone(first), second...))

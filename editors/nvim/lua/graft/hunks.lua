@@ -77,11 +77,14 @@ local function draw_one(buf, h, encoding)
       table.insert(virt, { { l, 'GraftHunkAdd' } })
     end
     if e.line > s.line then
-      -- Removed lines: highlighted in place, the added ones under the last.
+      -- Removed lines: highlighted in place, to the end of the last (not
+      -- to the start of the line after it, which would carry the sign
+      -- there too from 0.10), the added ones under the last.
       local erow = math.min(e.line, count)
+      local last = vim.api.nvim_buf_get_lines(buf, erow - 1, erow, false)[1] or ''
       vim.api.nvim_buf_set_extmark(buf, H.ns, srow, 0, {
-        end_row = erow,
-        end_col = 0,
+        end_row = erow - 1,
+        end_col = #last,
         hl_group = 'GraftHunkDelete',
         hl_eol = true,
         sign_text = H.sign,
