@@ -1263,12 +1263,12 @@ local mapping_commands = {
 
 -- default_mappings are the mappings setup({ mappings = true }) makes.
 local default_mappings = {
-  accept = '<leader>ga',
-  reject = '<leader>gr',
-  accept_buffer = '<leader>gA',
-  reject_buffer = '<leader>gR',
-  next_hunk = ']g',
-  prev_hunk = '[g',
+  accept = '<leader>ha',
+  reject = '<leader>hr',
+  accept_buffer = '<leader>hA',
+  reject_buffer = '<leader>hR',
+  next_hunk = ']h',
+  prev_hunk = '[h',
 }
 
 local function define_mappings(maps)
