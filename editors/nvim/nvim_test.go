@@ -136,6 +136,7 @@ type diagnostic struct {
 	Lnum     int    `json:"lnum"`
 	Severity int    `json:"severity"`
 	Message  string `json:"message"`
+	Code     string `json:"code"`
 }
 
 // run runs the scenario script name in a workspace holding files and
@@ -1082,5 +1083,41 @@ func TestHunksDrawnAcceptedRejected(t *testing.T) {
 		equal(t, "after :GraftReject on the second hunk", got.Rejected, accepted)
 		equal(t, "marks left after the reject", len(got.FinalMarks), 0)
 		equal(t, "after one u", got.Undone, lines(mainTxt))
+	})
+}
+
+// An answer streamed into a chat buffer line by line: the block still
+// being written is information ("unfinished"), never an error, at every
+// line; once closed it resolves, and nothing is applied.
+func TestStreamedAnswerNoErrorOnUnfinishedBlock(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Errors     []map[string]any `json:"errors"`
+			Unfinished []struct {
+				After    int `json:"after"`
+				Count    int `json:"count"`
+				Severity int `json:"severity"`
+			} `json:"unfinished"`
+			Final []diagnostic `json:"final"`
+			Main  []string     `json:"main"`
+		}
+		nv.run(t, "streamed", map[string]string{"main.txt": mainTxt}, &got)
+		t.Logf("unfinished %+v, final %+v", got.Unfinished, got.Final)
+		equal(t, "errors or warnings while streaming", len(got.Errors), 0)
+		if len(got.Errors) > 0 {
+			t.Logf("errors: %v", got.Errors)
+		}
+		// Lines 5 to 9 of the answer are inside the unfinished block.
+		equal(t, "lines seen unfinished", len(got.Unfinished), 5)
+		for _, u := range got.Unfinished {
+			if u.Count != 1 || u.Severity != 3 {
+				t.Errorf("after line %d: %d diagnostics, severity %d; want one, information", u.After, u.Count, u.Severity)
+			}
+		}
+		if len(got.Final) != 1 || got.Final[0].Severity != 4 || got.Final[0].Code == "unfinished" {
+			t.Errorf("diagnostics of the finished block: %+v, want one hint", got.Final)
+		}
+		equal(t, "main.txt", got.Main, lines(mainTxt))
 	})
 }
