@@ -1121,3 +1121,24 @@ func TestStreamedAnswerNoErrorOnUnfinishedBlock(t *testing.T) {
 		equal(t, "main.txt", got.Main, lines(mainTxt))
 	})
 }
+
+// The drawn hunks follow the buffer as it is edited, with no command: an
+// insertion above moves them, a rewritten hunk stops being drawn.
+func TestHunksFollowEdits(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Drawn        []int    `json:"drawn"`
+			Moved        []int    `json:"moved"`
+			Listed       int      `json:"listed"`
+			AfterRewrite []int    `json:"after_rewrite"`
+			Lines        []string `json:"lines"`
+		}
+		nv.run(t, "hunks_follow", map[string]string{"main.txt": mainTxt}, &got)
+		equal(t, "hunks drawn", got.Drawn, []int{1, 4})
+		equal(t, "after a line inserted above", got.Moved, []int{2, 5})
+		equal(t, "hunks listed after the insertion", got.Listed, 2)
+		equal(t, "after the first hunk's line is rewritten", got.AfterRewrite, []int{5})
+		equal(t, "buffer", got.Lines, lines("new first line\nalpha\nbravo\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+	})
+}

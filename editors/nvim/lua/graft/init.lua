@@ -532,7 +532,8 @@ end
 
 -- publish_diagnostics is the client's textDocument/publishDiagnostics
 -- handler: Neovim's own, then, for a buffer with hunks drawn or hinted
--- (the server hints each pending hunk), a redraw of its hunks once the
+-- (the server hints each pending hunk; an answer buffer's hints are its
+-- blocks', not hunks), a redraw of its hunks once the
 -- diagnostics settle: the hunks follow the buffer as it is edited.
 local function publish_diagnostics(err, result, ctx, config)
   vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
@@ -544,7 +545,8 @@ local function publish_diagnostics(err, result, ctx, config)
     return
   end
   local hinted = false
-  for _, d in ipairs(result.diagnostics or {}) do
+  local answer = vim.tbl_contains(M.config.answer_filetypes, vim.bo[buf].filetype)
+  for _, d in ipairs(answer and {} or result.diagnostics or {}) do
     if d.severity == 4 then
       hinted = true
     end
