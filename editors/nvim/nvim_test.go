@@ -755,7 +755,7 @@ func TestHealthAndInfo(t *testing.T) {
 		if strings.Contains(health, "ERROR") {
 			t.Errorf(":checkhealth graft reports an error:\n%s", health)
 		}
-		equal(t, "commands", got.Commands, []string{"GraftApply", "GraftApplyBuffer", "GraftInfo", "GraftPreview", "GraftSuggest", "GraftSuggestions", "GraftUndo"})
+		equal(t, "commands", got.Commands, []string{"GraftAccept", "GraftAcceptAll", "GraftApply", "GraftApplyBuffer", "GraftInfo", "GraftNextHunk", "GraftPrevHunk", "GraftPreview", "GraftReject", "GraftRejectAll", "GraftSuggest", "GraftSuggestions", "GraftUndo"})
 		equal(t, "mappings made without being asked", got.Maps, "")
 		equal(t, ":help tags", got.Help, []string{"graft.txt:*graft*", "graft.txt:*:GraftApply*", "graft.txt:*graft.setup()*", "graft.txt:*graft-codelens*", "graft.txt:*graft-mappings*", "graft.txt:*graft-install*", "graft.txt:*graft-lsp-enable*"})
 		equal(t, "mappings asked for in setup", got.Asked, []string{":GraftApply<CR>", ":GraftApply<CR>"})
