@@ -1142,3 +1142,24 @@ func TestHunksFollowEdits(t *testing.T) {
 		equal(t, "buffer", got.Lines, lines("new first line\nalpha\nbravo\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
 	})
 }
+
+// setup({ mappings = true }) makes the hunk review mappings, and they work
+// as keys.
+func TestHunkMappings(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Maps   map[string]string `json:"maps"`
+			Cursor int               `json:"cursor"`
+			Lines  []string          `json:"lines"`
+		}
+		nv.runWith(t, "mappings", "mappings = true", map[string]string{"main.txt": mainTxt}, &got)
+		equal(t, "mappings", got.Maps, map[string]string{
+			"<leader>ha": ":GraftAccept<CR>", "<leader>hr": ":GraftReject<CR>",
+			"<leader>hA": ":GraftAccept!<CR>", "<leader>hR": ":GraftReject!<CR>",
+			"]h": ":GraftNextHunk<CR>", "[h": ":GraftPrevHunk<CR>",
+		})
+		equal(t, "cursor after ]h", got.Cursor, 5)
+		equal(t, "after <leader>ha", got.Lines, lines("alpha\nbeta\ngamma\ndelta\nEPSILON\nzeta\neta\ntheta\niota\nkappa"))
+	})
+}
