@@ -1163,3 +1163,39 @@ func TestHunkMappings(t *testing.T) {
 		equal(t, "after <leader>ha", got.Lines, lines("alpha\nbeta\ngamma\ndelta\nEPSILON\nzeta\neta\ntheta\niota\nkappa"))
 	})
 }
+
+// A change of part of a line is drawn within the line: the old words
+// highlighted, the new ones beside them.
+func TestHunkWithinALine(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		type mark struct {
+			Row    int    `json:"row"`
+			Col    int    `json:"col"`
+			HL     string `json:"hl"`
+			EndCol int    `json:"end_col"`
+			Virt   string `json:"virt"`
+		}
+		var got struct {
+			Ranges    [][]int  `json:"ranges"`
+			Marks     []mark   `json:"marks"`
+			Unchanged []string `json:"unchanged"`
+			Accepted  []string `json:"accepted"`
+		}
+		nv.run(t, "hunks_subline", map[string]string{"main.txt": "one two three four\nfive\n"}, &got)
+		t.Logf("ranges %v marks %+v", got.Ranges, got.Marks)
+		equal(t, "hunk ranges", got.Ranges, [][]int{{0, 4, 0, 13}})
+		// Inside the line from 0.10 (inline virtual text); at its end,
+		// after an arrow, before.
+		virt := "2 3"
+		if strings.HasPrefix(nv.version, "0.7.") {
+			virt = "→ 2 3"
+		}
+		equal(t, "marks", got.Marks, []mark{
+			{Row: 0, Col: 4, HL: "GraftHunkDelete", EndCol: 13},
+			{Row: 0, Col: 13, EndCol: -1, Virt: virt},
+		})
+		equal(t, "buffer while pending", got.Unchanged, []string{"one two three four", "five"})
+		equal(t, "after :GraftAccept", got.Accepted, []string{"one 2 3 four", "five"})
+	})
+}
