@@ -217,22 +217,15 @@ function H.next_row(buf, row, back)
 end
 
 -- debounce runs fn for buf after ms, once for the calls made meanwhile.
+-- Each buffer keeps its timer, restarted by each call.
 function H.debounce(buf, ms, fn)
   local t = timers[buf]
-  if t then
-    t:stop()
-  else
+  if not t then
     t = (vim.uv or vim.loop).new_timer()
     timers[buf] = t
   end
-  t:start(ms, 0, vim.schedule_wrap(function()
-    t:stop()
-    t:close()
-    if timers[buf] == t then
-      timers[buf] = nil
-    end
-    fn()
-  end))
+  t:stop()
+  t:start(ms, 0, vim.schedule_wrap(fn))
 end
 
 return H

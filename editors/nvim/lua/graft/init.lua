@@ -962,7 +962,9 @@ end
 local function decide(kind, params, cb)
   M.execute('graft.' .. kind, params, function(err, result)
     if err then
-      notify(kind .. ': ' .. err, vim.log.levels.ERROR)
+      -- Nothing pending where the person asked is a warning, not a failure.
+      local level = err:match('no pending hunk') and vim.log.levels.WARN or vim.log.levels.ERROR
+      notify(kind .. ': ' .. err, level)
       finish(kind, err, result, cb)
       return
     end
