@@ -15,6 +15,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { Binary, installCommand, missingBinaryMessage, resolveBinary } from './binary';
+import { Hunks } from './hunks';
 import { previewFiles } from './preview';
 
 import {
@@ -44,6 +45,7 @@ class Graft implements vscode.Disposable {
   private readonly output: vscode.OutputChannel;
   private readonly status: vscode.StatusBarItem;
   private readonly docs = new VirtualDocuments();
+  private readonly hunks: Hunks;
   private lastReport = '';
   private previews = 0;
   private readonly disposables: vscode.Disposable[] = [];
@@ -54,7 +56,9 @@ class Graft implements vscode.Disposable {
     this.status = vscode.window.createStatusBarItem('graft.status', vscode.StatusBarAlignment.Left, 0);
     this.status.name = 'Graft';
     this.status.command = 'graft.vscode.showReport';
+    this.hunks = new Hunks((command, args) => this.request(command, args));
     this.disposables.push(
+      this.hunks,
       this.output,
       this.status,
       vscode.workspace.registerTextDocumentContentProvider(scheme, this.docs),
@@ -72,6 +76,7 @@ class Graft implements vscode.Disposable {
       command('graft.vscode.previewClipboard', 'Preview', () => this.previewClipboard()),
       command('graft.vscode.suggestClipboard', 'Suggest', () => this.suggestClipboard()),
       command('graft.vscode.showReport', 'Report', () => this.showReport()),
+      ...this.hunks.register(),
       vscode.workspace.onDidChangeConfiguration(async (e) => {
         if (e.affectsConfiguration('graft')) {
           await this.stop();
@@ -118,6 +123,7 @@ class Graft implements vscode.Disposable {
         executeCommand: async (command, args, next) => {
           const res = await next(command, args);
           await this.shown(command, res).catch((err) => this.fail('Report', err));
+          this.hunks.schedule();
           return res;
         },
       },
@@ -127,6 +133,7 @@ class Graft implements vscode.Disposable {
     try {
       await client.start();
       this.output.appendLine(`started ${bin} serve (${fromWhere[binary.source]})`);
+      this.hunks.schedule();
     } catch (err) {
       this.client = undefined;
       this.output.appendLine(`starting ${bin} serve: ${String(err)}`);
@@ -201,6 +208,16 @@ class Graft implements vscode.Disposable {
     }
     const res = await this.execute<SuggestResult>('graft.suggest', { text, uri: targetUri() }, 'clipboard');
     this.report('Suggest', res);
+    await this.hunks.refresh();
+  }
+
+  /** request runs one of the server's commands, or rejects when no server runs. */
+  private async request(command: string, args: object): Promise<unknown> {
+    const client = this.client;
+    if (!client || !client.isRunning()) {
+      throw new Error('the graft server is not running: the Graft output says why.');
+    }
+    return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] });
   }
 
   /**
