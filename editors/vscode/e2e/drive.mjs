@@ -469,6 +469,88 @@ await step('no-merge-conflict-lens-on-answers', async () => {
   assert.ok(!lenses.some((t) => /Accept (Current|Incoming|Both)/.test(t)), `merge-conflict lenses on blocks.md: ${JSON.stringify(lenses)}`);
 });
 
+// A suggested block that changes two separate places of src/hunks.py:
+// its two hunks are drawn in the editor (the buffer as it was), one is
+// accepted from its lens, the other rejected, and one Ctrl+Z takes the
+// accepted one back.
+const hunksFile = 'src/hunks.py';
+const hunksDisk = fs.readFileSync(path.join(workspace, hunksFile), 'utf8');
+const hunksFirst = hunksDisk.replace('return "one"', 'return "uno"');
+const hunksAnswer = [
+  hunksFile,
+  '```',
+  '<<<<<<< SEARCH',
+  ...hunksDisk.trimEnd().split('\n'),
+  '=======',
+  ...hunksDisk.replace('return "one"', 'return "uno"').replace('return "three"', 'return "tres"').trimEnd().split('\n'),
+  '>>>>>>> REPLACE',
+  '```',
+  '',
+].join('\n');
+assert.notEqual(hunksFirst, hunksDisk);
+
+/**
+ * hunkDrawings returns what the active editor draws of pending hunks: the
+ * text of its after-decorations (the added text) and the number of lines
+ * on the diff editor's removed-line background.
+ */
+async function hunkDrawings() {
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  return editor.evaluate((ed) => {
+    const probe = document.createElement('div');
+    probe.style.background = 'var(--vscode-diffEditor-removedLineBackground)';
+    ed.appendChild(probe);
+    const removedColor = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    const added = [...ed.querySelectorAll('.view-lines span')]
+      .map((s) => getComputedStyle(s, '::after').content)
+      .filter((c) => c && c !== 'none' && c.includes('+ '))
+      .map((c) => JSON.parse(c));
+    const removed = [...ed.querySelectorAll('.view-overlays .cdr')]
+      .filter((o) => getComputedStyle(o).backgroundColor === removedColor).length;
+    return { added, removed, removedColor };
+  });
+}
+
+await step('hunks-drawn', async () => {
+  await open(hunksFile);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), hunksAnswer);
+  await command('Graft: Suggest Edit Blocks from Clipboard');
+  await until('the status bar to say what was suggested', statusText, (t) => /^Graft: \d+ suggested/.test(t));
+  const drawn = await until('both hunks drawn', hunkDrawings, (d) => d.added.length === 2 && d.removed === 2);
+  console.log(`hunks drawn: ${JSON.stringify(drawn)}`);
+  assert.ok(drawn.added[0].includes('return "uno"') && drawn.added[1].includes('return "tres"'), JSON.stringify(drawn.added));
+  await page.locator('.statusbar-item[id$=".graft.hunks"]', { hasText: 'Graft: 2 hunks pending' }).waitFor();
+  const lenses = await until('the hunks\' lenses', lensTexts, (l) => l.filter((t) => t.includes('Accept (')).length === 2);
+  console.log(`lenses: ${JSON.stringify(lenses)}`);
+  await expectText(hunksDisk, 'the buffer with two hunks pending');
+});
+
+await step('hunk-accepted', async () => {
+  await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^Accept \(/ }).first().click();
+  await expectText(hunksFirst, 'the buffer after accepting the first hunk');
+  const drawn = await until('one hunk drawn', hunkDrawings, (d) => d.added.length === 1 && d.removed === 1);
+  assert.ok(drawn.added[0].includes('return "tres"'), JSON.stringify(drawn.added));
+  await page.locator('.statusbar-item[id$=".graft.hunks"]', { hasText: 'Graft: 1 hunk pending' }).waitFor();
+  // The server's lenses follow: one Accept | Reject, no Accept all.
+  await until('the lenses of the one hunk left', lensTexts,
+    (l) => l.filter((t) => t.includes('Accept (')).length === 1 && !l.some((t) => t.includes('Accept all')));
+});
+
+await step('hunk-rejected', async () => {
+  await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /^Reject$/ }).first().click();
+  await until('no hunk drawn', hunkDrawings, (d) => d.added.length === 0 && d.removed === 0);
+  await page.locator('.statusbar-item[id$=".graft.hunks"]').waitFor({ state: 'hidden' });
+  await until('no hunk lens', lensTexts, (l) => !l.some((t) => /Accept|Reject/.test(t)));
+  await expectText(hunksFirst, 'the buffer after rejecting the second hunk');
+});
+
+await step('hunk-undone', async () => {
+  await page.keyboard.press('Control+Z');
+  await expectText(hunksDisk, 'the buffer after one undo');
+  assert.equal(fs.readFileSync(path.join(workspace, hunksFile), 'utf8'), hunksDisk, 'the disk is untouched');
+});
+
 // A command that fails says so in the status bar, not the result of the
 // one before, and says what to do in the person's words.
 await step('error-replaces-status', async () => {
