@@ -65,8 +65,13 @@ export class Hunks implements vscode.Disposable {
         }
       }),
       // The server publishes a hint per hunk (code "suggestion"): its
-      // diagnostics change when its hunks do.
-      vscode.languages.onDidChangeDiagnostics(() => this.schedule()),
+      // diagnostics change when its hunks do. Other sources' changes
+      // (a linter's) ask nothing of the server.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        if (e.uris.some((u) => this.byUri.has(u.toString()) || vscode.languages.getDiagnostics(u).some((d) => d.code === 'suggestion'))) {
+          this.schedule();
+        }
+      }),
     );
   }
 
@@ -83,8 +88,8 @@ export class Hunks implements vscode.Disposable {
       run('graft.rejectAllHunks', () => this.inFile('graft.reject')),
       run('graft.acceptAllHunksEverywhere', () => this.act('graft.accept', {})),
       run('graft.rejectAllHunksEverywhere', () => this.act('graft.reject', {})),
-      run('graft.nextHunk', async () => this.go(1)),
-      run('graft.prevHunk', async () => this.go(-1)),
+      run('graft.nextHunk', () => this.go(1)),
+      run('graft.prevHunk', () => this.go(-1)),
     ];
   }
 
@@ -97,6 +102,19 @@ export class Hunks implements vscode.Disposable {
       this.timer = undefined;
       void this.refresh();
     }, refreshDelay);
+  }
+
+  /**
+   * settled refreshes now when a refresh is due: a command on the hunk
+   * under the cursor right after an edit (a key pressed at once) must see
+   * the hunks where the edit moved them.
+   */
+  private async settled(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      await this.refresh();
+    }
   }
 
   /** refresh asks the server for the hunks of the visible documents and draws them. */
@@ -202,6 +220,7 @@ export class Hunks implements vscode.Disposable {
   }
 
   private async atCursor(command: string): Promise<void> {
+    await this.settled();
     const h = this.hunkAtCursor();
     if (!h) {
       void vscode.window.showInformationMessage('Graft: no pending hunk under the cursor.');
@@ -225,7 +244,8 @@ export class Hunks implements vscode.Disposable {
   }
 
   /** go moves the cursor to the next (dir 1) or previous (-1) pending hunk, wrapping around. */
-  private go(dir: 1 | -1): void {
+  private async go(dir: 1 | -1): Promise<void> {
+    await this.settled();
     const editor = vscode.window.activeTextEditor;
     const hunks = editor ? this.byUri.get(editor.document.uri.toString()) ?? [] : [];
     if (!editor || hunks.length === 0) {
