@@ -551,6 +551,30 @@ await step('hunk-undone', async () => {
   assert.equal(fs.readFileSync(path.join(workspace, hunksFile), 'utf8'), hunksDisk, 'the disk is untouched');
 });
 
+await step('hunk-keys', async () => {
+  // The same answer again, worked from the keyboard: Alt+F5 goes to the
+  // first hunk, Alt+Y accepts it, the palette rejects the rest of the file.
+  await open(hunksFile);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), hunksAnswer);
+  await command('Graft: Suggest Edit Blocks from Clipboard');
+  await until('both hunks drawn', hunkDrawings, (d) => d.added.length === 2 && d.removed === 2);
+  // A line typed above the hunks moves them: the drawing and Alt+F5 follow.
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+Home');
+  await until('the first hunk drawn on line 3', () => page.locator('.editor-group-container.active .view-line')
+    .evaluateAll((ls) => ls.filter((l) => [...l.querySelectorAll('span')].some((s) => getComputedStyle(s, '::after').content.includes('+ ')))
+      .map((l) => Math.round(parseFloat(l.style.top) / l.offsetHeight) + 1)), (tops) => tops.join() === '3,11');
+  await page.keyboard.press('Alt+F5');
+  await page.locator('.statusbar-item[id="status.editor.selection"]', { hasText: /^Ln 3, Col 1$/ }).waitFor();
+  await page.keyboard.press('Alt+Y');
+  await until('one hunk drawn', hunkDrawings, (d) => d.added.length === 1 && d.removed === 1);
+  await command('Graft: Reject All Hunks in File');
+  await until('no hunk drawn', hunkDrawings, (d) => d.added.length === 0 && d.removed === 0);
+  await page.locator('.statusbar-item[id$=".graft.hunks"]').waitFor({ state: 'hidden' });
+  await expectText('\n' + hunksFirst, 'the buffer after Alt+Y and Reject All');
+});
+
 // A command that fails says so in the status bar, not the result of the
 // one before, and says what to do in the person's words.
 await step('error-replaces-status', async () => {
