@@ -122,9 +122,10 @@ func waitHunk(t *testing.T, e *fakeeditor.Editor, path string) string {
 
 // TestNodeClientReview sends an edit for review from the official
 // TypeScript SDK's client (testdata/node/review.mjs), as a Node-based
-// agent does, and accepts its hunk in the test editor meanwhile: the
-// tool's result says accepted, the buffer holds the change, the disk
-// does not.
+// agent does, while the person decides in the test editor: accepted, the
+// result says so and the buffer holds the change; rejected, it says so
+// and the buffer does not; the editor gone, the result is an error that
+// says so. The disk is never written.
 func TestNodeClientReview(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -134,50 +135,76 @@ func TestNodeClientReview(t *testing.T) {
 	if err != nil {
 		t.Skip("npm is not installed: the TypeScript SDK test needs it to install @modelcontextprotocol/sdk")
 	}
-	root, sockets := editorWorkspace(t)
-	e := startEditor(t, root, sockets)
 	bin := testenv.Build(t)
 	work := testenv.NPMInstall(t, npm, nodeDir)
 	script := filepath.Join(work, "review.mjs")
 	copyFile(t, filepath.Join(nodeDir, "review.mjs"), script)
-	cmd := exec.Command(node, script)
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "GRAFT_BIN="+bin, "GRAFT_ROOT="+root, editorlink.DirEnv+"="+sockets)
-	var out strings.Builder
-	cmd.Stdout = &out
-	cmd.Stderr = &testWriter{t}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	main := filepath.Join(root, "main.go")
-	id := waitHunk(t, e, main)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := e.Execute(ctx, &protocol.Command{Command: "graft.accept", Arguments: []any{map[string]any{"id": id}}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	var res struct {
-		IsError           bool `json:"isError"`
-		StructuredContent struct {
-			Decisions map[string]string `json:"decisions"`
-		} `json:"structuredContent"`
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	if err := json.Unmarshal([]byte(out.String()), &res); err != nil {
-		t.Fatalf("the result %q: %v", out.String(), err)
-	}
-	if res.IsError || res.StructuredContent.Decisions[id] != "accepted" || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "accepted "+id) {
-		t.Errorf("result %s; want %s accepted", out.String(), id)
-	}
-	if want := strings.Replace(editorBuffer, "41", "42", 1); e.Text(main) != want {
-		t.Errorf("buffer:\n%s\nwant:\n%s", e.Text(main), want)
-	}
-	if got := readFile(t, root, "main.go"); got != editorDisk {
-		t.Errorf("the disk was written behind the editor:\n%s", got)
+	for _, tc := range []struct {
+		decide   string // the command the person runs, or "close"
+		decision string // what the result says of the hunk; "" for an error
+		inText   string
+		buffer   string
+	}{
+		{"graft.accept", "accepted", "accepted ", strings.Replace(editorBuffer, "41", "42", 1)},
+		{"graft.reject", "rejected", "rejected ", editorBuffer},
+		{"close", "", "the editor closed, or its graft serve stopped", ""},
+	} {
+		t.Run(tc.decide, func(t *testing.T) {
+			root, sockets := editorWorkspace(t)
+			e := startEditor(t, root, sockets)
+			cmd := exec.Command(node, script)
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "GRAFT_BIN="+bin, "GRAFT_ROOT="+root, editorlink.DirEnv+"="+sockets)
+			var out strings.Builder
+			cmd.Stdout = &out
+			cmd.Stderr = &testWriter{t}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			main := filepath.Join(root, "main.go")
+			id := waitHunk(t, e, main)
+			if tc.decide == "close" {
+				if err := e.CloseStdin(); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if err := e.Execute(ctx, &protocol.Command{Command: tc.decide, Arguments: []any{map[string]any{"id": id}}}, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("node: %v", err)
+			}
+			var res struct {
+				IsError           bool `json:"isError"`
+				StructuredContent struct {
+					Decisions map[string]string `json:"decisions"`
+				} `json:"structuredContent"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			}
+			if err := json.Unmarshal([]byte(out.String()), &res); err != nil {
+				t.Fatalf("the result %q: %v", out.String(), err)
+			}
+			text := ""
+			if len(res.Content) > 0 {
+				text = res.Content[0].Text
+			}
+			if res.IsError != (tc.decision == "") || !strings.Contains(text, tc.inText) {
+				t.Errorf("result %s; want isError %v and a text that says %q", out.String(), tc.decision == "", tc.inText)
+			}
+			if tc.decision != "" && res.StructuredContent.Decisions[id] != tc.decision {
+				t.Errorf("decisions %v; want %s %s", res.StructuredContent.Decisions, id, tc.decision)
+			}
+			if tc.buffer != "" && e.Text(main) != tc.buffer {
+				t.Errorf("buffer:\n%s\nwant:\n%s", e.Text(main), tc.buffer)
+			}
+			if got := readFile(t, root, "main.go"); got != editorDisk {
+				t.Errorf("the disk was written behind the editor:\n%s", got)
+			}
+		})
 	}
 }
