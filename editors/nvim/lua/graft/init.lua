@@ -1001,9 +1001,9 @@ local function hunk_params(whole)
   return { id = h.id, uri = uri }
 end
 
--- accept accepts the hunk under the cursor, every hunk of the buffer
--- (opts.buffer) or every hunk (opts.all).
-function M.accept(opts, cb)
+-- decide_picked accepts or rejects (kind) the hunk under the cursor, every
+-- hunk of the buffer (opts.buffer) or every hunk (opts.all).
+local function decide_picked(kind, opts, cb)
   opts = opts or {}
   local params, why = {}, nil
   if not opts.all then
@@ -1011,26 +1011,22 @@ function M.accept(opts, cb)
   end
   if not params then
     notify(why, vim.log.levels.WARN)
-    finish('accept', why, nil, cb)
+    finish(kind, why, nil, cb)
     return
   end
-  decide('accept', params, cb)
+  decide(kind, params, cb)
+end
+
+-- accept accepts the hunk under the cursor, every hunk of the buffer
+-- (opts.buffer) or every hunk (opts.all).
+function M.accept(opts, cb)
+  decide_picked('accept', opts, cb)
 end
 
 -- reject rejects the hunk under the cursor, every hunk of the buffer
 -- (opts.buffer) or every hunk (opts.all).
 function M.reject(opts, cb)
-  opts = opts or {}
-  local params, why = {}, nil
-  if not opts.all then
-    params, why = hunk_params(opts.buffer)
-  end
-  if not params then
-    notify(why, vim.log.levels.WARN)
-    finish('reject', why, nil, cb)
-    return
-  end
-  decide('reject', params, cb)
+  decide_picked('reject', opts, cb)
 end
 
 -- next_hunk moves the cursor to the next pending hunk of the buffer (the
