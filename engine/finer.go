@@ -53,7 +53,7 @@ func appendFiner(out []Change, text string, c Change) []Change {
 	}
 	om, nm := old[p:len(old)-q], new[p:len(new)-q]
 	base := c.Start + p
-	if strings.Count(om, "\n") <= 1 || strings.Count(nm, "\n") <= 1 || strings.Count(om, "\n")+strings.Count(nm, "\n") > maxFinerLines {
+	if on, nn := strings.Count(om, "\n"), strings.Count(nm, "\n"); on <= 1 || nn <= 1 || on+nn > maxFinerLines {
 		return append(out, Change{Start: base, End: base + len(om), Text: nm})
 	}
 	// Lines kept between changed ones: one change per run of changed
