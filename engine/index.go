@@ -151,58 +151,24 @@ func (s *scratch) reset() {
 	s.patterns.reset()
 }
 
-// A probeTable is an open-addressing table of the keys a tally counts,
-// at most a quarter full, which finds most keys absent at the first
-// probe; a bloom filter of one bit per key, from the top bits of the same
-// mixed hash, turns most of those away before that.
-type probeTable struct {
-	slots []probeSlot
-	shift uint   // a key's first slot is its mixed hash shifted by shift
-	bloom uint64 // the top six bits of each key's mixed hash
-}
-
-// A probeSlot holds a key and its place in the tally's keys, plus one:
-// 0 in an empty slot.
-type probeSlot struct {
-	key uint64
-	x   int32
-}
+// A probeTable maps each key a tally counts to its place among the keys.
+type probeTable map[uint64]int
 
 // fill empties the table and puts keys in it.
 func (t *probeTable) fill(keys []uint64) {
-	t.shift = 64 - 3
-	for 1<<(64-t.shift) < 4*len(keys) {
-		t.shift--
+	if *t == nil {
+		*t = make(probeTable, len(keys))
 	}
-	n := 1 << (64 - t.shift)
-	if cap(t.slots) < n {
-		t.slots = make([]probeSlot, n)
-	}
-	t.slots = t.slots[:n]
-	clear(t.slots)
-	t.bloom = 0
+	clear(*t)
 	for x, k := range keys {
-		m := k * mix
-		t.bloom |= 1 << (m >> 58)
-		h := m >> t.shift
-		for t.slots[h].x != 0 {
-			h = (h + 1) & uint64(n-1)
-		}
-		t.slots[h] = probeSlot{k, int32(x + 1)}
+		(*t)[k] = x
 	}
 }
 
 // find returns the place of key k among the keys, or -1.
 func (t *probeTable) find(k uint64) int {
-	m := k * mix
-	if t.bloom&(1<<(m>>58)) == 0 {
-		return -1
-	}
-	mask := uint64(len(t.slots) - 1)
-	for h := m >> t.shift; t.slots[h].x != 0; h = (h + 1) & mask {
-		if t.slots[h].key == k {
-			return int(t.slots[h].x) - 1
-		}
+	if x, ok := (*t)[k]; ok {
+		return x
 	}
 	return -1
 }

@@ -49,8 +49,12 @@ func (m *Match) Apply(text string) string {
 // ApplyChanges returns text with the changes made, which must be in order
 // and apart.
 func ApplyChanges(text string, changes []Change) string {
+	n := len(text)
+	for _, c := range changes {
+		n += len(c.Text) - (c.End - c.Start)
+	}
 	var b strings.Builder
-	b.Grow(len(text))
+	b.Grow(n)
 	at := 0
 	for _, c := range changes {
 		b.WriteString(text[at:c.Start])
