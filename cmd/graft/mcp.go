@@ -79,6 +79,7 @@ func runMCP(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.W
 		fmt.Fprintf(stderr, "graft mcp: %v\n", err)
 		return exitUsage
 	}
+	tuneServerGC(os.LookupEnv)
 	info, _ := debug.ReadBuildInfo()
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv, err := mcpserver.New(mcpserver.Options{

@@ -80,6 +80,7 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.AddSync(sink), level))
 	defer logger.Sync()
 
+	tuneServerGC(os.LookupEnv)
 	info, _ := debug.ReadBuildInfo()
 	opt := lsp.Options{
 		Version:  version(info),
