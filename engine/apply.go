@@ -44,7 +44,6 @@ type Outcome struct {
 func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 	doc := NewDocument(text)
 	outcomes := make([]Outcome, len(edits))
-	var lines LineMap
 	failed := -1
 	replayed := false
 	for i, e := range edits {
@@ -53,10 +52,9 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 				"skipped: edit %d to this file failed", failed+1)}
 			continue
 		}
-		e.Line = lines.EditLine(e)
 		start := time.Now()
-		m, err := doc.ResolveAfter(e, opt, lines)
-		if len(opt.History) > 0 && len(lines) == 0 && !replayed && NeedsHistory(e, m, err) {
+		m, err := doc.Resolve(e, opt)
+		if len(opt.History) > 0 && len(doc.d.moved) == 0 && !replayed && NeedsHistory(e, m, err) {
 			// Nothing changed yet, and an edit is not found as written:
 			// perhaps the whole answer was applied before.
 			replayed = true
@@ -78,7 +76,6 @@ func ApplyEdits(text string, edits []Edit, opt Options) (string, []Outcome) {
 			outcomes[i] = Outcome{Status: StatusAlreadyApplied, Match: m, Elapsed: elapsed}
 			continue
 		}
-		lines.Record(m, doc.Text())
 		doc = doc.Apply(m)
 		outcomes[i] = Outcome{Status: StatusApplied, Match: m, Elapsed: elapsed}
 	}

@@ -54,6 +54,12 @@ func (doc *Document) origin() *document {
 // Text returns the document's text.
 func (doc *Document) Text() string { return doc.d.text }
 
+// Shown returns the lines start..end of the document's text, 1-based, as
+// the person sees them: lines of the text before the edits applied to
+// reach this Document (see [Document.Apply]). A line an earlier edit
+// wrote is shown as the lines that edit replaced.
+func (doc *Document) Shown(start, end int) (int, int) { return doc.d.shownSpan(start, end) }
+
 // Apply returns the Document of the text with m's changes made; m must
 // have been resolved against doc's text. The lines outside the changed
 // ones keep what doc computed for them.
@@ -67,7 +73,7 @@ func (doc *Document) Apply(m *Match) *Document {
 	}
 	nd, a, b, k := doc.d.edited(m.Apply(doc.d.text), lo, hi)
 	next := &Document{d: nd, base: doc.origin()}
-	nd.moved = append(append(make(LineMap, 0, len(doc.d.moved)+1), doc.d.moved...), lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(doc.d.text)})
+	nd.moved = doc.d.moved.after(m, doc.d.text)
 	if doc.ix != nil {
 		next.ix = doc.ix.edited(nd, a, b, k)
 	}
@@ -98,7 +104,7 @@ type document struct {
 	// moved records how the edits applied to reach this text from the
 	// one a person sees (the file before an answer) moved its lines; nil
 	// for that text itself.
-	moved LineMap
+	moved lineMap
 }
 
 // shown returns the 1-based line of the text the person sees for line,
@@ -110,7 +116,7 @@ func (d *document) shown(line int) int {
 	if len(d.moved) == 0 {
 		return line
 	}
-	a, _ := d.moved.Back(line, line)
+	a, _ := d.moved.back(line, line)
 	return a
 }
 
@@ -126,7 +132,7 @@ func (d *document) shownSpan(a, b int) (int, int) {
 	if len(d.moved) == 0 {
 		return a, b
 	}
-	return d.moved.Back(a, b)
+	return d.moved.back(a, b)
 }
 
 func newDocument(text string) *document { return splitDocument(text, nil, nil) }

@@ -90,7 +90,7 @@ type Options struct {
 	History []Version
 
 	// ignoreStanding resolves the edit as if its change could not stand
-	// in the text already (see Document.ResolveAfter).
+	// in the text already (see Document.Resolve).
 	ignoreStanding bool
 }
 

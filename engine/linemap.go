@@ -2,11 +2,11 @@ package engine
 
 import "strings"
 
-// A LineMap records how the matches applied so far to a text moved its
+// A lineMap records how the matches applied so far to a text moved its
 // lines, in order. It maps the lines of the text as it was (what line
 // hints and reports refer to) to those of the text the next edit is
 // resolved against, and back. The zero value maps every line to itself.
-type LineMap []lineShift
+type lineMap []lineShift
 
 // A lineShift is one applied match: it replaced the lines start..end of
 // the text before it (end is start-1 for an insertion) with end-start+1+
@@ -15,9 +15,10 @@ type lineShift struct {
 	start, end, delta int
 }
 
-// Record notes that m was applied to text.
-func (lm *LineMap) Record(m *Match, text string) {
-	*lm = append(*lm, lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(text)})
+// after returns lm with m, applied to text, recorded after its matches.
+// lm itself is left as it is.
+func (lm lineMap) after(m *Match, text string) lineMap {
+	return append(append(make(lineMap, 0, len(lm)+1), lm...), lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(text)})
 }
 
 // newlinesAdded returns how many more "\n" the text has once m's changes
@@ -30,11 +31,11 @@ func (m *Match) newlinesAdded(text string) int {
 	return n
 }
 
-// EditLine returns e's Line, which counts the lines of the text as it was,
+// editLine returns e's Line, which counts the lines of the text as it was,
 // for the current text: a replacement's line hint moves as forward says,
 // an insertion's place as forwardAfter says; no hint, and the end of the
 // text, stay as they are.
-func (lm LineMap) EditLine(e Edit) int {
+func (lm lineMap) editLine(e Edit) int {
 	switch {
 	case e.Op == OpReplace && e.Line > 0:
 		return lm.forward(e.Line)
@@ -47,7 +48,7 @@ func (lm LineMap) EditLine(e Edit) int {
 // forward maps line, a line of the text as it was, to the current text:
 // lines after a change move with it, lines inside one move to its start,
 // as a replacement's line hint should.
-func (lm LineMap) forward(line int) int {
+func (lm lineMap) forward(line int) int {
 	for _, s := range lm {
 		switch {
 		case line > s.end:
@@ -64,7 +65,7 @@ func (lm LineMap) forward(line int) int {
 // the lines that replaced it when a match changed it, and after the lines
 // an earlier insertion put at the same place, so that insertions keep the
 // order of the edits.
-func (lm LineMap) forwardAfter(after int) int {
+func (lm lineMap) forwardAfter(after int) int {
 	for _, s := range lm {
 		switch {
 		case after >= s.end:
@@ -76,11 +77,11 @@ func (lm LineMap) forwardAfter(after int) int {
 	return max(after, 0)
 }
 
-// Back maps the region start..end of the current text to the text as it
+// back maps the region start..end of the current text to the text as it
 // was. A line that an earlier match wrote maps to the region that match
 // replaced: its first line for start, its last for end (the line before
 // it when the match only inserted).
-func (lm LineMap) Back(start, end int) (int, int) {
+func (lm lineMap) back(start, end int) (int, int) {
 	for k := len(lm) - 1; k >= 0; k-- {
 		s := lm[k]
 		newEnd := s.end + s.delta
@@ -100,10 +101,10 @@ func (lm LineMap) Back(start, end int) (int, int) {
 	return start, end
 }
 
-// Wrote reports whether some of the lines start..end of the current text
+// wrote reports whether some of the lines start..end of the current text
 // were written by the matches recorded: lines an earlier edit put there
 // rather than lines of the text as it was.
-func (lm LineMap) Wrote(start, end int) bool {
+func (lm lineMap) wrote(start, end int) bool {
 	for k := len(lm) - 1; k >= 0; k-- {
 		s := lm[k]
 		newEnd := s.end + s.delta // the last line s wrote

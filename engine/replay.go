@@ -31,7 +31,6 @@ func Replayed(text string, edits []Edit, history []Version, opt Options) ([]*Mat
 // replay is Replayed for one version.
 func replay(text string, edits []Edit, v Version, opt Options) ([]*Match, bool) {
 	doc := NewDocument(v.Text)
-	var lines LineMap
 	wrote := make([][2]int, len(edits)) // the lines each edit wrote, then
 	after := make([]int, len(edits))    // how many shifts lines held then
 	changed := false
@@ -39,27 +38,25 @@ func replay(text string, edits []Edit, v Version, opt Options) ([]*Match, bool) 
 		if e.Op != OpReplace && e.Op != OpInsert {
 			return nil, false
 		}
-		e.Line = lines.EditLine(e)
-		m, err := doc.ResolveAfter(e, opt, lines)
+		m, err := doc.Resolve(e, opt)
 		if err != nil {
 			return nil, false
 		}
 		if m.AlreadyApplied {
-			wrote[i], after[i] = [2]int{m.StartLine, m.EndLine}, len(lines)
+			wrote[i], after[i] = [2]int{m.StartLine, m.EndLine}, len(doc.d.moved)
 			continue
 		}
 		delta := m.newlinesAdded(doc.Text())
-		lines.Record(m, doc.Text())
 		doc = doc.Apply(m)
 		changed = true
-		wrote[i], after[i] = [2]int{m.StartLine, max(m.StartLine, m.EndLine+delta)}, len(lines)
+		wrote[i], after[i] = [2]int{m.StartLine, max(m.StartLine, m.EndLine+delta)}, len(doc.d.moved)
 	}
 	if !changed || doc.Text() != text {
 		return nil, false
 	}
 	ms := make([]*Match, len(edits))
 	for i := range edits {
-		later := lines[after[i]:]
+		later := doc.d.moved[after[i]:]
 		a, b := later.forward(wrote[i][0]), later.forward(wrote[i][1])
 		ms[i] = &Match{
 			Strategy:       "history",

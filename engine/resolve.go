@@ -33,7 +33,30 @@ func Resolve(text string, e Edit, opt Options) (*Match, error) {
 // Resolve is like the function [Resolve] for the document's text, reusing
 // what earlier calls computed about it. It resolves the edits that change
 // text in place: OpReplace, and OpInsert (New after line Line).
+//
+// On a Document that [Document.Apply] returned, e is taken to follow the
+// edits applied to reach it, as the blocks of one answer follow each
+// other: its line hint counts the lines of the text before them (a
+// replacement's hint moves with the lines, an insertion's place stays
+// after what replaced it and after earlier insertions at the same place),
+// and a change that stands already only in lines those edits wrote is
+// not the file's: two blocks of one answer may add the same line, each as
+// its own change. The edit is then resolved as if its change could not
+// stand.
 func (doc *Document) Resolve(e Edit, opt Options) (*Match, error) {
+	e.Line = doc.d.moved.editLine(e)
+	m, err := doc.resolveShown(e, opt)
+	if err == nil && m.AlreadyApplied && doc.d.moved.wrote(m.StartLine, m.EndLine) {
+		opt.ignoreStanding = true
+		return doc.resolveShown(e, opt)
+	}
+	return m, err
+}
+
+// resolveShown is Resolve for an edit whose line hint counts the lines of
+// the document's text, with every line of the answer counted as the
+// person sees it.
+func (doc *Document) resolveShown(e Edit, opt Options) (*Match, error) {
 	m, err := doc.resolve(e, opt)
 	if m != nil {
 		m.Changes = finer(doc.d.text, m.Changes)
@@ -72,20 +95,6 @@ func (doc *Document) resolve(e Edit, opt Options) (*Match, error) {
 		return doc.d.standing(m, opt), err
 	}
 	return nil, refuse(ReasonInvalid, "a %s edit is a file operation, not a change to text", e.Op)
-}
-
-// ResolveAfter is Resolve for an edit that follows the edits of the same
-// answer whose matches lines recorded. A change that stands already only
-// in lines those edits wrote is not the file's: two blocks of one answer
-// may add the same line, each as its own change. The edit is then
-// resolved as if its change could not stand.
-func (doc *Document) ResolveAfter(e Edit, opt Options, lines LineMap) (*Match, error) {
-	m, err := doc.Resolve(e, opt)
-	if err == nil && m.AlreadyApplied && lines.Wrote(m.StartLine, m.EndLine) {
-		opt.ignoreStanding = true
-		return doc.Resolve(e, opt)
-	}
-	return m, err
 }
 
 // replace resolves an OpReplace edit.

@@ -419,7 +419,7 @@ func mapLine(ds []lcs.Diff, p int, end bool) int {
 }
 
 // Stale returns the refusal of edit e as stale against history (see
-// Options.History), given what Resolve or ResolveAfter answered for it
+// Options.History), given what Resolve answered for it
 // against the document: m and err; nil when it is not stale. A caller
 // that reads the history only when an edit needs it calls Stale after a
 // resolution that was not exact, rather than passing the history to
@@ -433,6 +433,7 @@ func (doc *Document) Stale(e Edit, m *Match, err error, history []Version) (*Mat
 	if e.Op != OpReplace || len(history) == 0 || m != nil && m.Strategy == "exact" {
 		return nil, nil
 	}
+	e.Line = doc.d.moved.editLine(e) // as Resolve takes it
 	sm, serr := doc.stale(e, m, err, history)
 	if serr != nil {
 		return nil, serr

@@ -348,7 +348,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 				p.fail(i, err, time.Since(start))
 				failed = i
 			} else {
-				p.apply(i, m, st.lines, time.Since(start))
+				p.apply(i, m, nil, time.Since(start))
 			}
 		}
 		p.planned(1)
@@ -407,15 +407,15 @@ func (p *planner) action(blocks []int) Action {
 	return ActionModify
 }
 
-// A fileState is one file in the middle of a plan: where it is, what it
-// holds, and how its lines moved from the file as it was.
+// A fileState is one file in the middle of a plan: where it is and what
+// it holds.
 type fileState struct {
 	abs string
 	document
-	lines engine.LineMap
 	// doc is text prepared for the engine, carried from one block to the
 	// next so that the work on the lines a block leaves alone is done
-	// once; nil until a block needs it, or when text is set otherwise.
+	// once, and how the blocks moved the lines of the file as it was;
+	// nil until a block needs it, or when text is set otherwise.
 	doc *engine.Document
 	// edits are the changes the blocks made so far, as edits of the text
 	// before them.
@@ -434,7 +434,7 @@ type fileState struct {
 // it at once.
 func (st *fileState) replaceText(text string) {
 	st.edits.add(st.text, []engine.Change{{Start: 0, End: len(st.text), Text: text}})
-	st.text, st.lines = text, nil
+	st.text = text
 }
 
 // replay returns the match saying that block i stands already when the
@@ -490,8 +490,6 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		return i
 	}
 	e := p.blocks[i].Edit
-	// A line hint is a line of the file as it was.
-	e.Line = st.lines.EditLine(e)
 	type resolved struct {
 		m       *engine.Match
 		err     error
@@ -504,7 +502,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		if rm := st.replayed[i]; rm != nil {
 			return resolved{m: rm, next: doc, elapsed: time.Since(start)}
 		}
-		m, err := doc.ResolveAfter(e, p.opt.Engine, st.lines)
+		m, err := doc.Resolve(e, p.opt.Engine)
 		if p.opt.History != nil && engine.NeedsHistory(e, m, err) {
 			// Only a search not found as written costs a look at the
 			// history.
@@ -534,8 +532,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		return i
 	}
 	text := r.next.Text()
-	p.apply(i, r.m, st.lines, r.elapsed)
-	st.lines.Record(r.m, st.text)
+	p.apply(i, r.m, doc, r.elapsed)
 	st.edits.add(st.text, r.m.Changes)
 	st.text, st.doc = text, r.next
 	return -1
@@ -713,16 +710,20 @@ func lineCount(s string) int {
 	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
 }
 
-// apply records that block i applied as m says, m resolved against a
-// text whose lines moved from the file as it was as lines says.
-func (p *planner) apply(i int, m *engine.Match, lines engine.LineMap, elapsed time.Duration) {
+// apply records that block i applied as m says, m resolved against doc,
+// whose lines moved from the file as it was (nil: a file operation, which
+// counts the lines of the file it makes).
+func (p *planner) apply(i int, m *engine.Match, doc *engine.Document, elapsed time.Duration) {
 	r := &p.res.Blocks[i]
 	r.Status, r.Strategy, r.Score = engine.StatusApplied, m.Strategy, m.Score
 	if m.AlreadyApplied {
 		r.Status = engine.StatusAlreadyApplied
 	}
 	r.ResolvedStartLine, r.ResolvedEndLine = m.StartLine, m.EndLine
-	r.StartLine, r.EndLine = lines.Back(m.StartLine, m.EndLine)
+	r.StartLine, r.EndLine = m.StartLine, m.EndLine
+	if doc != nil {
+		r.StartLine, r.EndLine = doc.Shown(m.StartLine, m.EndLine)
+	}
 	r.Message = m.Message()
 	r.Elapsed = elapsed
 }
