@@ -1199,3 +1199,40 @@ func TestHunkWithinALine(t *testing.T) {
 		equal(t, "after :GraftAccept", got.Accepted, []string{"one 2 3 four", "five"})
 	})
 }
+
+// With no graft binary, files open with their text and the person is
+// told once in the session, not for each buffer (Neovim's own "Spawning
+// language server ... failed" for each, and on 0.10+ the plugin's error
+// aborting the :edit that opened the file); an apply says why it cannot.
+func TestMissingBinarySaidOnce(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Lines      [][]string `json:"lines"`
+			Main       []string   `json:"main"`
+			ApplyError string     `json:"apply_error"`
+			Clients    int        `json:"clients"`
+			Messages   []string   `json:"messages"`
+		}
+		nv.runConfigured(t, "missing", func(string) string {
+			return "require('graft').setup({ cmd = { 'graft-not-installed', 'serve' }, open_quickfix = false })"
+		}, map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+		t.Logf("messages %q, apply %q", got.Messages, got.ApplyError)
+		equal(t, "buffers opened", got.Lines, [][]string{lines(mainTxt), lines(otherTxt), lines(answerMd)})
+		equal(t, "main.txt after the apply", got.Main, lines(mainTxt))
+		equal(t, "clients", got.Clients, 0)
+		const said = "graft: graft binary not found: graft-not-installed is not on $PATH: run :checkhealth graft for the fix"
+		// The apply's own reply may be in :messages too (0.12 keeps a
+		// command's error there); nothing else is.
+		var others []string
+		for _, m := range got.Messages {
+			if !strings.HasPrefix(m, "graft: apply: ") {
+				others = append(others, m)
+			}
+		}
+		equal(t, ":messages", others, []string{said})
+		if !strings.Contains(got.ApplyError, "graft: apply: graft binary not found: graft-not-installed is not on $PATH") {
+			t.Errorf(":GraftApply said %q", got.ApplyError)
+		}
+	})
+}

@@ -70,6 +70,33 @@ local function notify(msg, level)
   vim.notify('graft: ' .. msg, level or vim.log.levels.INFO)
 end
 
+-- say_start_failed says once per command line that it cannot start, and
+-- why, in one line: after the autocommand or command that tried to start
+-- it has run, and as a warning, not an error, which Neovim would wrap in
+-- "Error detected while processing" (and a prompt, at start-up), and which
+-- in an autocommand aborts the :edit that opened the file (0.10+).
+local function say_start_failed(cmd, why)
+  local what = type(cmd) == 'table' and table.concat(cmd, ' ') or tostring(cmd)
+  if start_failed[what] then
+    return
+  end
+  start_failed[what] = true
+  vim.schedule(function()
+    notify(why .. ': run :checkhealth graft for the fix', vim.log.levels.WARN)
+  end)
+end
+
+-- missing_binary returns why cmd cannot start when its program is not
+-- there (not on $PATH, or no executable file), nil otherwise: Neovim's
+-- own client would try, and say so, for every buffer opened.
+local function missing_binary(cmd)
+  local exe = type(cmd) == 'table' and cmd[1] or nil
+  if type(exe) ~= 'string' or vim.fn.executable(exe) == 1 then
+    return nil
+  end
+  return 'graft binary not found: ' .. exe .. ' is ' .. (exe:find('/') and 'not an executable file' or 'not on $PATH')
+end
+
 -- Feature detection.
 local has_start = vim.lsp.start ~= nil
 
@@ -588,6 +615,12 @@ function M.lsp_config()
   local config = server_config()
   config.root_dir = function(bufnr, on_dir)
     if is_attachable(bufnr) then
+      local cmd = M.cmd()
+      local missing = missing_binary(cmd)
+      if missing then
+        say_start_failed(cmd, missing)
+        return
+      end
       on_dir(root_of(bufnr))
     end
   end
@@ -622,6 +655,11 @@ local function client_for(root, bufnr)
   end
   local enabled = enabled_config()
   local config = enabled and vim.deepcopy(enabled) or server_config()
+  local missing = missing_binary(config.cmd)
+  if missing then
+    say_start_failed(config.cmd, missing)
+    return nil
+  end
   config.name = 'graft'
   config.root_dir = root
   config.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
@@ -652,11 +690,7 @@ local function client_for(root, bufnr)
   end
   if not id then
     -- Once per command line, not for every buffer opened after.
-    local what = table.concat(config.cmd or {}, ' ')
-    if not start_failed[what] then
-      start_failed[what] = true
-      notify('cannot start ' .. what .. ': run :checkhealth graft for the fix', vim.log.levels.ERROR)
-    end
+    say_start_failed(config.cmd, 'cannot start ' .. table.concat(config.cmd or {}, ' '))
     return nil
   end
   clients[root] = id
@@ -856,7 +890,8 @@ end
 function M.execute(command, params, done, bufnr)
   local client = M.client(bufnr)
   if not client then
-    done('no graft server', nil)
+    local missing = missing_binary(M.cmd())
+    done(missing and (missing .. ' (:checkhealth graft)') or 'no graft server', nil)
     return
   end
   M.pending = (M.pending or 0) + 1
