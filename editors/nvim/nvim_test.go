@@ -1236,3 +1236,86 @@ func TestMissingBinarySaidOnce(t *testing.T) {
 		}
 	})
 }
+
+// Two answers pasted at once into unnamed buffers (:vnew, :set
+// ft=markdown) each get their diagnostics and working code actions: each
+// is named graft://answer/N, which Neovim gives the server as its URI
+// (unnamed, both were "file://", and their diagnostics went to a buffer
+// named "/"). :write says the answer has no file; :write {file} saves it
+// and names the buffer after it, and the server follows the rename.
+func TestAnswerInUnnamedBuffers(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Names       []string       `json:"names"`
+			Diagnostics [][]diagnostic `json:"diagnostics"`
+			TitlesA     []string       `json:"titles_a"`
+			TitlesB     []string       `json:"titles_b"`
+			Main        []string       `json:"main"`
+			Other       []string       `json:"other"`
+			Answers     [][]string     `json:"answers"`
+			Buffers     []string       `json:"buffers"`
+			Write       struct {
+				OK       bool   `json:"ok"`
+				Err      string `json:"err"`
+				Modified bool   `json:"modified"`
+			} `json:"write"`
+			Saved struct {
+				Name        string       `json:"name"`
+				Modified    bool         `json:"modified"`
+				Disk        []string     `json:"disk"`
+				Attached    int          `json:"attached"`
+				Diagnostics []diagnostic `json:"diagnostics"`
+			} `json:"saved"`
+			Left []string `json:"left"`
+		}
+		ws := nv.run(t, "unnamed", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt}, &got)
+		t.Logf("names %q, diagnostics %+v, actions %q %q, buffers %q", got.Names, got.Diagnostics, got.TitlesA, got.TitlesB, got.Buffers)
+		if len(got.Names) != 2 || got.Names[0] == got.Names[1] || !strings.HasPrefix(got.Names[0], "graft://answer/") || !strings.HasPrefix(got.Names[1], "graft://answer/") {
+			t.Errorf("answer buffer names: %q, want two graft://answer/N", got.Names)
+		}
+		if len(got.Diagnostics) != 2 || len(got.Diagnostics[0]) != 1 || len(got.Diagnostics[1]) != 1 {
+			t.Fatalf("diagnostics: %+v, want one on each answer", got.Diagnostics)
+		}
+		if d := got.Diagnostics[0][0]; d.Lnum > 7 {
+			t.Errorf("first answer's diagnostic off its block: %+v", d)
+		}
+		if d := got.Diagnostics[1][0]; d.Lnum < 2 || d.Lnum > 9 {
+			t.Errorf("second answer's diagnostic off its block: %+v", d)
+		}
+		if !containsPrefix(got.TitlesA, "Apply edit block → main.txt") || !containsPrefix(got.TitlesB, "Apply edit block → other.txt") {
+			t.Errorf("code actions: %q and %q", got.TitlesA, got.TitlesB)
+		}
+		equal(t, "main.txt after the first answer's action", got.Main, lines("alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+		equal(t, "other.txt after the second answer's action", got.Other, lines("one\nTWO\nthree"))
+		equal(t, "answers unchanged", got.Answers, [][]string{
+			lines("main.txt\n```\n<<<<<<< SEARCH\nbeta\n=======\nBETA\n>>>>>>> REPLACE\n```"),
+			lines("Then:\n\nother.txt\n```\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```"),
+		})
+		if contains(got.Buffers, "") || contains(got.Buffers, "/") {
+			t.Errorf("buffers: %q", got.Buffers)
+		}
+		if got.Write.OK || !strings.Contains(got.Write.Err, "graft: this answer is in no file yet: :write {file} saves it") || !got.Write.Modified {
+			t.Errorf(":write of the unsaved answer: %+v", got.Write)
+		}
+		if entries, err := os.ReadDir(ws); err != nil {
+			t.Fatal(err)
+		} else {
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), "graft:") {
+					t.Errorf(":write wrote %s", e.Name())
+				}
+			}
+		}
+		equal(t, "saved answer's buffer", got.Saved.Name, "answer.md")
+		equal(t, "saved answer modified", got.Saved.Modified, false)
+		equal(t, "answer.md on disk", got.Saved.Disk, append(got.Answers[0], ""))
+		equal(t, "graft clients of the saved answer", got.Saved.Attached, 1)
+		if len(got.Saved.Diagnostics) != 2 {
+			t.Errorf("saved answer's diagnostics after a block is added: %+v", got.Saved.Diagnostics)
+		}
+		if len(got.Left) != 1 {
+			t.Errorf("graft:// buffers left: %q, want the second answer's", got.Left)
+		}
+	})
+}

@@ -191,6 +191,181 @@ local function root_of(bufnr)
   return M.find_root(cwd) or cwd
 end
 
+-- Answers in unnamed buffers.
+--
+-- Neovim's LSP client names a document by its buffer's name: a buffer with
+-- none is "file://" to the server, one document for every unnamed buffer,
+-- and the diagnostics sent back for it go to a new buffer named "/". An
+-- answer pasted into an unnamed buffer (:vnew, :set ft=markdown) is named
+-- graft://answer/N (N its buffer number), as other plugins name their
+-- buffers that are no file (fugitive://, oil://): Neovim gives that name
+-- to the server as the document's URI, which the server takes for an
+-- answer that is no file. The buffer stays a normal one ('buftype'
+-- empty): Neovim still asks before it is abandoned unsaved. It has no file
+-- to write: :write says so, and :write {file} (or :saveas) writes the file
+-- and names the buffer after it, as Neovim does for an unnamed buffer.
+
+local answer_prefix = 'graft://answer/'
+
+local function is_answer_name(name)
+  return name:sub(1, #answer_prefix) == answer_prefix
+end
+
+local function is_answer_filetype(ft)
+  return vim.tbl_contains(M.config.answer_filetypes, ft)
+end
+
+-- notify_client sends a notification to client.
+local function notify_client(client, method, params)
+  if has_methods then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+-- full_text returns the text of bufnr as Neovim's client sends it.
+local function full_text(bufnr)
+  if vim.lsp._buf_get_full_text then
+    return vim.lsp._buf_get_full_text(bufnr)
+  end
+  local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, true), '\n')
+  if vim.bo[bufnr].eol then
+    text = text .. '\n'
+  end
+  return text
+end
+
+-- buffer_named returns the buffer whose name is exactly name, or nil
+-- (bufnr() takes a pattern).
+local function buffer_named(name)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == name then
+      return b
+    end
+  end
+  return nil
+end
+
+-- renaming holds the URI each answer buffer had before the rename under
+-- way (BufFilePre to BufFilePost).
+local renaming = {}
+
+-- renamed tells the graft servers of bufnr, which Neovim's client does not
+-- (0.7), or only on its next write (0.10+), that the document moved from
+-- the URI of BufFilePre to its new name: the answer closes under its old
+-- URI and opens under the new one, with the buffer's text and version.
+-- The close was sent on BufFilePre, while the pending changes were still
+-- sent under the old name (a notification sends them first).
+local function rename_started(bufnr)
+  local old = vim.uri_from_bufnr(bufnr)
+  renaming[bufnr] = old
+  for _, c in ipairs(get_clients({ name = 'graft', bufnr = bufnr })) do
+    notify_client(c, 'textDocument/didClose', { textDocument = { uri = old } })
+  end
+end
+
+local function renamed(bufnr)
+  local old = renaming[bufnr]
+  renaming[bufnr] = nil
+  local uri = vim.uri_from_bufnr(bufnr)
+  if not old or old == uri then
+    return
+  end
+  local ok, versions = pcall(function()
+    return vim.lsp.util.buf_versions
+  end)
+  local version = ok and versions and versions[bufnr] or vim.api.nvim_buf_get_changedtick(bufnr)
+  for _, c in ipairs(get_clients({ name = 'graft', bufnr = bufnr })) do
+    notify_client(c, 'textDocument/didOpen', {
+      textDocument = { uri = uri, languageId = vim.bo[bufnr].filetype, version = version, text = full_text(bufnr) },
+    })
+  end
+  -- Neovim keeps the old name as an unlisted buffer (the alternate file);
+  -- nothing is in it.
+  local old_buf = is_answer_name(old) and buffer_named(old)
+  if old_buf and old_buf ~= bufnr and not vim.api.nvim_buf_is_loaded(old_buf) then
+    pcall(vim.api.nvim_buf_delete, old_buf, { force = true })
+  end
+end
+
+-- write_answer is the BufWriteCmd of an answer named graft://answer/N:
+-- :write {file} (or :saveas {file}) names the buffer after the file and
+-- writes it there; :write, with no file, says the answer has none.
+local function write_answer(bufnr, args)
+  local target = args.match ~= '' and args.match or args.file
+  if target == '' or is_answer_name(target) then
+    notify('this answer is in no file yet: :write {file} saves it', vim.log.levels.ERROR)
+    return
+  end
+  target = vim.fn.fnamemodify(target, ':p')
+  if vim.api.nvim_buf_get_name(bufnr) ~= target then
+    local ok, err = pcall(vim.api.nvim_buf_set_name, bufnr, target)
+    if not ok then
+      notify('cannot name the answer ' .. target .. ': ' .. tostring(err), vim.log.levels.ERROR)
+      return
+    end
+  end
+  pcall(vim.api.nvim_del_augroup_by_name, 'graft_answer_' .. bufnr)
+  local bang = vim.v.cmdbang == 1 and '!' or ''
+  vim.api.nvim_buf_call(bufnr, function()
+    vim.cmd('write' .. bang)
+  end)
+end
+
+-- name_answer names bufnr graft://answer/N when it is an unnamed, listed
+-- normal buffer of an answer filetype, and reports whether it holds an
+-- answer name now. A plugin's scratch buffers ('buftype' nofile, unlisted:
+-- the hover window's markdown) are left as they are.
+local function name_answer(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name ~= '' then
+    return is_answer_name(name)
+  end
+  if vim.bo[bufnr].buftype ~= '' or not vim.bo[bufnr].buflisted or not is_answer_filetype(vim.bo[bufnr].filetype) then
+    return false
+  end
+  local ok = pcall(vim.api.nvim_buf_set_name, bufnr, answer_prefix .. bufnr)
+  if not ok then
+    return false
+  end
+  local group = vim.api.nvim_create_augroup('graft_answer_' .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd('BufWriteCmd', {
+    group = group,
+    buffer = bufnr,
+    desc = 'graft: write an answer that is no file',
+    -- The rename and the write it makes run their autocommands: the
+    -- client's, and setup()'s.
+    nested = true,
+    callback = function(args)
+      write_answer(bufnr, args)
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufFilePre', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      rename_started(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufFilePost', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      renamed(bufnr)
+      if not is_answer_name(vim.api.nvim_buf_get_name(bufnr)) then
+        -- A file now (:file {name}): written as files are.
+        vim.api.nvim_clear_autocmds({ event = 'BufWriteCmd', group = group, buffer = bufnr })
+      end
+    end,
+  })
+  return true
+end
+
+M._name_answer = name_answer
+
 local function is_attachable(bufnr)
   if not vim.api.nvim_buf_is_valid(bufnr) then
     return false
@@ -198,6 +373,9 @@ local function is_attachable(bufnr)
   local bt = vim.bo[bufnr].buftype
   local ft = vim.bo[bufnr].filetype
   local name = vim.api.nvim_buf_get_name(bufnr)
+  if is_answer_name(name) then
+    return bt == '' or is_answer_filetype(ft)
+  end
   if name == '' or name:match('^%a[%w+.-]*://') then
     return false -- no file, or another plugin's (fugitive://, oil://)
   end
@@ -563,6 +741,14 @@ end
 -- blocks', not hunks), a redraw of its hunks once the
 -- diagnostics settle: the hunks follow the buffer as it is edited.
 local function publish_diagnostics(err, result, ctx, config)
+  if result and result.uri and is_answer_name(result.uri) then
+    -- An answer renamed, or wiped: its URI names no buffer, and Neovim's
+    -- handler would make one.
+    local b = buffer_named(result.uri)
+    if not b or not vim.api.nvim_buf_is_loaded(b) then
+      return
+    end
+  end
   vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
   if not result or not result.uri then
     return
@@ -614,6 +800,7 @@ end
 function M.lsp_config()
   local config = server_config()
   config.root_dir = function(bufnr, on_dir)
+    name_answer(bufnr)
     if is_attachable(bufnr) then
       local cmd = M.cmd()
       local missing = missing_binary(cmd)
@@ -705,6 +892,7 @@ end
 -- attach attaches a buffer to the server of its root.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  name_answer(bufnr)
   if not is_attachable(bufnr) then
     return nil
   end
