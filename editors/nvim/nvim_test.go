@@ -1319,3 +1319,74 @@ func TestAnswerInUnnamedBuffers(t *testing.T) {
 		}
 	})
 }
+
+// answerPatchMd is an answer whose first block is an apply-patch of
+// main.txt and other.txt (lines 3-17) and whose second, a SEARCH/REPLACE
+// of main.txt (lines 21-28), searches for a line that is not there.
+const answerPatchMd = "First, both files:\n\n```\n*** Begin Patch\n*** Update File: main.txt\n@@\n alpha\n-beta\n+BETA\n gamma\n*** Update File: other.txt\n@@\n one\n-two\n+TWO\n three\n*** End Patch\n```\n\nThen:\n\n```\nmain.txt\n<<<<<<< SEARCH\nno such line\n=======\nNOTHING\n>>>>>>> REPLACE\n```\n"
+
+// An apply-patch of two files is one block, as the person sees it: the
+// second visible block is "block 2" in the quickfix list and in what the
+// server says, the code action applies "2 edit blocks", and what an apply
+// did is counted in those blocks (it counted the patch's files).
+func TestBlocksNumberedAsSeen(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		type outcome struct {
+			Said  []string  `json:"said"`
+			Main  []string  `json:"main"`
+			Other []string  `json:"other"`
+			QF    []qfEntry `json:"qf"`
+		}
+		type block struct {
+			Block  int    `json:"block"`
+			Path   string `json:"path"`
+			Status string `json:"status"`
+		}
+		var got struct {
+			Diagnostics []diagnostic `json:"diagnostics"`
+			Titles      []string     `json:"titles"`
+			Action      outcome      `json:"action"`
+			Apply       outcome      `json:"apply"`
+			Blocks      []block      `json:"blocks"`
+			Report      []string     `json:"report"`
+		}
+		nv.run(t, "blocknumbers", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerPatchMd}, &got)
+		t.Logf("diagnostics %+v\ntitles %q\naction %+v\napply %+v\nreport %q", got.Diagnostics, got.Titles, got.Action, got.Apply, got.Report)
+		mainBETA := lines("alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa")
+		otherTWO := lines("one\nTWO\nthree")
+
+		// One diagnostic per file of the patch, on the patch; the failed
+		// block's error on it.
+		if len(got.Diagnostics) != 3 {
+			t.Fatalf("diagnostics: %+v", got.Diagnostics)
+		}
+		for i, d := range got.Diagnostics {
+			inPatch := d.Lnum >= 2 && d.Lnum <= 17
+			if (i < 2) != inPatch || (i == 2) != (d.Severity == 1 && d.Lnum >= 20 && d.Lnum <= 28) {
+				t.Errorf("diagnostic %d not on its block: %+v", i, d)
+			}
+		}
+		if !contains(got.Titles, "Apply all 2 edit blocks") {
+			t.Errorf("code actions %q lack \"Apply all 2 edit blocks\"", got.Titles)
+		}
+		equal(t, "main.txt after the code action", got.Action.Main, mainBETA)
+		equal(t, "other.txt after the code action", got.Action.Other, otherTWO)
+		if len(got.Action.Said) != 1 || !strings.HasPrefix(got.Action.Said[0], "graft: 1 applied, 1 failed: block 2 (main.txt): not found") {
+			t.Errorf("the code action said %q, want one message counting 1 applied, 1 failed, block 2", got.Action.Said)
+		}
+
+		equal(t, "blocks of the reply", got.Blocks, []block{{1, "main.txt", "applied"}, {1, "other.txt", "applied"}, {2, "main.txt", "failed"}})
+		equal(t, "main.txt after :GraftApplyBuffer", got.Apply.Main, mainBETA)
+		equal(t, "other.txt after :GraftApplyBuffer", got.Apply.Other, otherTWO)
+		equal(t, ":GraftApplyBuffer said", got.Apply.Said, []string{"graft: 1 applied, 1 failed; see the quickfix list"})
+		if len(got.Apply.QF) != 1 || got.Apply.QF[0].File != "main.txt" || !strings.HasPrefix(got.Apply.QF[0].Text, "block 2 failed: not found") {
+			t.Errorf("quickfix: %+v, want block 2's failure in main.txt", got.Apply.QF)
+		}
+		for _, l := range got.Report {
+			if strings.HasPrefix(l, "block 3") {
+				t.Errorf("report %q numbers a third block", got.Report)
+			}
+		}
+	})
+}

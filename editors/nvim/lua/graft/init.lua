@@ -1062,10 +1062,26 @@ local function set_failures(blocks, title)
   return #items
 end
 
+-- counts returns how many blocks of a reply succeeded and how many did
+-- not, as the person counts the answer's blocks: the entries of the files
+-- of one apply-patch share its number and are one block, which failed
+-- when any of its files did.
 local function counts(blocks)
-  local ok, failed = 0, 0
+  local order, ok_of = {}, {}
   for _, b in ipairs(blocks or {}) do
-    if succeeded(b.status) then
+    local n = b.block or 0
+    if n <= 0 then
+      n = -((b.index or #order) + 1) -- a server that numbers none: each entry is a block
+    end
+    if ok_of[n] == nil then
+      table.insert(order, n)
+      ok_of[n] = true
+    end
+    ok_of[n] = ok_of[n] and succeeded(b.status)
+  end
+  local ok, failed = 0, 0
+  for _, n in ipairs(order) do
+    if ok_of[n] then
       ok = ok + 1
     else
       failed = failed + 1
