@@ -1003,6 +1003,11 @@ func TestLspEnable(t *testing.T) {
 					Undone       []string `json:"undone"`
 					Lenses       []lens   `json:"lenses"`
 					ClientsAfter int      `json:"clients_after"`
+					Unnamed      struct {
+						Name        string       `json:"name"`
+						Diagnostics []diagnostic `json:"diagnostics"`
+					} `json:"unnamed"`
+					ClientsUnnamed int `json:"clients_unnamed"`
 				}
 				ws := nv.runConfigured(t, "lspenable", func(cmd string) string {
 					return tc.before + "vim.lsp.config('graft', { cmd = " + cmd + " })\nvim.lsp.enable('graft')"
@@ -1020,6 +1025,10 @@ func TestLspEnable(t *testing.T) {
 					{15, "Apply → other.txt"}, {15, "Preview"},
 				})
 				equal(t, "graft servers at the end", got.ClientsAfter, 1)
+				if !strings.HasPrefix(got.Unnamed.Name, "graft://answer/") || len(got.Unnamed.Diagnostics) != 1 {
+					t.Errorf("unnamed answer: %+v, want a graft://answer/N name and its block's diagnostic", got.Unnamed)
+				}
+				equal(t, "graft servers with the unnamed answer", got.ClientsUnnamed, 1)
 			})
 		})
 	}
