@@ -53,9 +53,19 @@ H.scenario(function()
     table.insert(H.result.buffers, vim.api.nvim_buf_get_name(buf))
   end
 
-  -- :write has no file to write to; the answer stays unsaved.
+  -- :write has no file to write to, and says so; the answer stays
+  -- unsaved, and :wq does not quit.
+  vim.cmd('messages clear')
   local ok, err = pcall(vim.cmd, 'write')
-  H.result.write = { ok = ok, err = tostring(err or ''), modified = vim.bo[a].modified }
+  local wins = #vim.api.nvim_list_wins()
+  pcall(vim.cmd, 'wq')
+  H.result.write = {
+    ok = ok,
+    err = tostring(err or ''),
+    said = vim.split(vim.fn.execute('messages'), '\n', { trimempty = true }),
+    modified = vim.bo[a].modified,
+    windows = #vim.api.nvim_list_wins() == wins and vim.api.nvim_get_current_buf() == a,
+  }
 
   -- :write {file} saves it there, names the buffer after it, and the
   -- server follows: a block added to the answer gets its diagnostic.

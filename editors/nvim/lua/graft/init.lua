@@ -294,7 +294,11 @@ end
 local function write_answer(bufnr, args)
   local target = args.match ~= '' and args.match or args.file
   if target == '' or is_answer_name(target) then
-    notify('this answer is in no file yet: :write {file} saves it', vim.log.levels.ERROR)
+    -- One line, as Neovim's "E32: No file name" is: an error here would
+    -- come under "Error detected while processing BufWriteCmd". The
+    -- buffer stays modified, so Neovim takes the write as failed (:wq
+    -- does not quit).
+    notify('this answer is in no file yet: :write {file} saves it', vim.log.levels.WARN)
     return
   end
   target = vim.fn.fnamemodify(target, ':p')
