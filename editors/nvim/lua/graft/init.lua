@@ -250,12 +250,14 @@ end
 -- way (BufFilePre to BufFilePost).
 local renaming = {}
 
--- renamed tells the graft servers of bufnr, which Neovim's client does not
--- (0.7), or only on its next write (0.10+), that the document moved from
--- the URI of BufFilePre to its new name: the answer closes under its old
--- URI and opens under the new one, with the buffer's text and version.
--- The close was sent on BufFilePre, while the pending changes were still
--- sent under the old name (a notification sends them first).
+-- A renamed answer is a document that moved: Neovim's client does not tell
+-- the server (0.7), or only on the buffer's next write (0.10+). The plugin
+-- closes it under its old URI on BufFilePre, when the changes not sent yet
+-- still go under the old name (a notification sends them first), and
+-- opens it under the new one on BufFilePost, with the buffer's text and
+-- version.
+
+-- rename_started closes bufnr's document under its name before a rename.
 local function rename_started(bufnr)
   local old = vim.uri_from_bufnr(bufnr)
   renaming[bufnr] = old
@@ -264,6 +266,7 @@ local function rename_started(bufnr)
   end
 end
 
+-- renamed opens bufnr's document under its new name after a rename.
 local function renamed(bufnr)
   local old = renaming[bufnr]
   renaming[bufnr] = nil
@@ -367,8 +370,6 @@ local function name_answer(bufnr)
   })
   return true
 end
-
-M._name_answer = name_answer
 
 local function is_attachable(bufnr)
   if not vim.api.nvim_buf_is_valid(bufnr) then
