@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -390,6 +391,34 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 	return &applyResult{Applied: true}, nil
 }
 
+// worstFirst orders the statuses from the worst to the best: a block of
+// several files (an apply-patch) has the status of its worst file.
+var worstFirst = []engine.Status{engine.StatusFailed, engine.StatusSkipped, engine.StatusApplied, engine.StatusAlreadyApplied}
+
+// shownCounts counts the blocks by status as the person counts the
+// answer's blocks: the files of one apply-patch share its number and are
+// one block, with the status of its worst file (a status worstFirst does
+// not name counts as the worst). A block without a number (0) is one of
+// its own.
+func shownCounts(blocks []workspace.BlockResult) map[engine.Status]int {
+	rank := func(s engine.Status) int { return slices.Index(worstFirst, s) }
+	byNumber := map[int]engine.Status{}
+	n := map[engine.Status]int{}
+	for _, b := range blocks {
+		if b.Number <= 0 {
+			n[b.Status]++
+			continue
+		}
+		if seen, ok := byNumber[b.Number]; !ok || rank(b.Status) < rank(seen) {
+			byNumber[b.Number] = b.Status
+		}
+	}
+	for _, st := range byNumber {
+		n[st]++
+	}
+	return n
+}
+
 // An editorRefusal is the error of a block whose edit the editor did not
 // apply.
 type editorRefusal struct {
@@ -419,8 +448,9 @@ func appliedDespiteFailure(fe fileEdit, reply applyEditResult, failureHandling s
 // because their change stood already.
 func (s *server) summarize(ctx context.Context, p *plan) {
 	res := p.res
-	applied, already := res.Count(engine.StatusApplied), res.Count(engine.StatusAlreadyApplied)
-	failed, skipped := res.Count(engine.StatusFailed), res.Count(engine.StatusSkipped)
+	n := shownCounts(res.Blocks)
+	applied, already := n[engine.StatusApplied], n[engine.StatusAlreadyApplied]
+	failed, skipped := n[engine.StatusFailed], n[engine.StatusSkipped]
 	var b strings.Builder
 	switch {
 	case applied == 0 && already > 0:

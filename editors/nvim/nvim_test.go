@@ -1003,6 +1003,11 @@ func TestLspEnable(t *testing.T) {
 					Undone       []string `json:"undone"`
 					Lenses       []lens   `json:"lenses"`
 					ClientsAfter int      `json:"clients_after"`
+					Unnamed      struct {
+						Name        string       `json:"name"`
+						Diagnostics []diagnostic `json:"diagnostics"`
+					} `json:"unnamed"`
+					ClientsUnnamed int `json:"clients_unnamed"`
 				}
 				ws := nv.runConfigured(t, "lspenable", func(cmd string) string {
 					return tc.before + "vim.lsp.config('graft', { cmd = " + cmd + " })\nvim.lsp.enable('graft')"
@@ -1020,6 +1025,10 @@ func TestLspEnable(t *testing.T) {
 					{15, "Apply → other.txt"}, {15, "Preview"},
 				})
 				equal(t, "graft servers at the end", got.ClientsAfter, 1)
+				if !strings.HasPrefix(got.Unnamed.Name, "graft://answer/") || len(got.Unnamed.Diagnostics) != 1 {
+					t.Errorf("unnamed answer: %+v, want a graft://answer/N name and its block's diagnostic", got.Unnamed)
+				}
+				equal(t, "graft servers with the unnamed answer", got.ClientsUnnamed, 1)
 			})
 		})
 	}
@@ -1197,5 +1206,201 @@ func TestHunkWithinALine(t *testing.T) {
 		})
 		equal(t, "buffer while pending", got.Unchanged, []string{"one two three four", "five"})
 		equal(t, "after :GraftAccept", got.Accepted, []string{"one 2 3 four", "five"})
+	})
+}
+
+// With no graft binary, files open with their text and the person is
+// told once in the session, not for each buffer (Neovim's own "Spawning
+// language server ... failed" for each, and on 0.10+ the plugin's error
+// aborting the :edit that opened the file); an apply says why it cannot.
+func TestMissingBinarySaidOnce(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Lines      [][]string `json:"lines"`
+			Main       []string   `json:"main"`
+			ApplyError string     `json:"apply_error"`
+			Clients    int        `json:"clients"`
+			Messages   []string   `json:"messages"`
+		}
+		nv.runConfigured(t, "missing", func(string) string {
+			return "require('graft').setup({ cmd = { 'graft-not-installed', 'serve' }, open_quickfix = false })"
+		}, map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerMd}, &got)
+		t.Logf("messages %q, apply %q", got.Messages, got.ApplyError)
+		equal(t, "buffers opened", got.Lines, [][]string{lines(mainTxt), lines(otherTxt), lines(answerMd)})
+		equal(t, "main.txt after the apply", got.Main, lines(mainTxt))
+		equal(t, "clients", got.Clients, 0)
+		const said = "graft: graft binary not found: graft-not-installed is not on $PATH: run :checkhealth graft for the fix"
+		// The apply's own reply may be in :messages too (0.12 keeps a
+		// command's error there); nothing else is.
+		var others []string
+		for _, m := range got.Messages {
+			if !strings.HasPrefix(m, "graft: apply: ") {
+				others = append(others, m)
+			}
+		}
+		equal(t, ":messages", others, []string{said})
+		if !strings.Contains(got.ApplyError, "graft: apply: graft binary not found: graft-not-installed is not on $PATH") {
+			t.Errorf(":GraftApply said %q", got.ApplyError)
+		}
+	})
+}
+
+// Two answers pasted at once into unnamed buffers (:vnew, :set
+// ft=markdown) each get their diagnostics and working code actions: each
+// is named graft://answer/N, which Neovim gives the server as its URI
+// (unnamed, both were "file://", and their diagnostics went to a buffer
+// named "/"). :write says the answer has no file; :write {file} saves it
+// and names the buffer after it, and the server follows the rename.
+func TestAnswerInUnnamedBuffers(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Names       []string       `json:"names"`
+			Diagnostics [][]diagnostic `json:"diagnostics"`
+			TitlesA     []string       `json:"titles_a"`
+			TitlesB     []string       `json:"titles_b"`
+			Main        []string       `json:"main"`
+			Other       []string       `json:"other"`
+			Answers     [][]string     `json:"answers"`
+			Buffers     []string       `json:"buffers"`
+			Write       struct {
+				OK       bool     `json:"ok"`
+				Err      string   `json:"err"`
+				Said     []string `json:"said"`
+				Modified bool     `json:"modified"`
+				Windows  bool     `json:"windows"`
+			} `json:"write"`
+			Saved struct {
+				Name        string       `json:"name"`
+				Modified    bool         `json:"modified"`
+				Disk        []string     `json:"disk"`
+				Attached    int          `json:"attached"`
+				Diagnostics []diagnostic `json:"diagnostics"`
+			} `json:"saved"`
+			Left []string `json:"left"`
+		}
+		ws := nv.run(t, "unnamed", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt}, &got)
+		t.Logf("names %q, diagnostics %+v, actions %q %q, buffers %q", got.Names, got.Diagnostics, got.TitlesA, got.TitlesB, got.Buffers)
+		if len(got.Names) != 2 || got.Names[0] == got.Names[1] || !strings.HasPrefix(got.Names[0], "graft://answer/") || !strings.HasPrefix(got.Names[1], "graft://answer/") {
+			t.Errorf("answer buffer names: %q, want two graft://answer/N", got.Names)
+		}
+		if len(got.Diagnostics) != 2 || len(got.Diagnostics[0]) != 1 || len(got.Diagnostics[1]) != 1 {
+			t.Fatalf("diagnostics: %+v, want one on each answer", got.Diagnostics)
+		}
+		if d := got.Diagnostics[0][0]; d.Lnum > 7 {
+			t.Errorf("first answer's diagnostic off its block: %+v", d)
+		}
+		if d := got.Diagnostics[1][0]; d.Lnum < 2 || d.Lnum > 9 {
+			t.Errorf("second answer's diagnostic off its block: %+v", d)
+		}
+		if !containsPrefix(got.TitlesA, "Apply edit block → main.txt") || !containsPrefix(got.TitlesB, "Apply edit block → other.txt") {
+			t.Errorf("code actions: %q and %q", got.TitlesA, got.TitlesB)
+		}
+		equal(t, "main.txt after the first answer's action", got.Main, lines("alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa"))
+		equal(t, "other.txt after the second answer's action", got.Other, lines("one\nTWO\nthree"))
+		equal(t, "answers unchanged", got.Answers, [][]string{
+			lines("main.txt\n```\n<<<<<<< SEARCH\nbeta\n=======\nBETA\n>>>>>>> REPLACE\n```"),
+			lines("Then:\n\nother.txt\n```\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n```"),
+		})
+		if contains(got.Buffers, "") || contains(got.Buffers, "/") {
+			t.Errorf("buffers: %q", got.Buffers)
+		}
+		t.Logf(":write, :wq: %+v", got.Write)
+		if !got.Write.Modified || !got.Write.Windows {
+			t.Errorf(":write and :wq of the unsaved answer: %+v, want it still modified, in its window", got.Write)
+		}
+		noFile := "graft: this answer is in no file yet: :write {file} saves it"
+		equal(t, ":write and :wq of the unsaved answer said", got.Write.Said, []string{noFile, noFile})
+		if entries, err := os.ReadDir(ws); err != nil {
+			t.Fatal(err)
+		} else {
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), "graft:") {
+					t.Errorf(":write wrote %s", e.Name())
+				}
+			}
+		}
+		equal(t, "saved answer's buffer", got.Saved.Name, "answer.md")
+		equal(t, "saved answer modified", got.Saved.Modified, false)
+		equal(t, "answer.md on disk", got.Saved.Disk, append(got.Answers[0], ""))
+		equal(t, "graft clients of the saved answer", got.Saved.Attached, 1)
+		if len(got.Saved.Diagnostics) != 2 {
+			t.Errorf("saved answer's diagnostics after a block is added: %+v", got.Saved.Diagnostics)
+		}
+		if len(got.Left) != 1 {
+			t.Errorf("graft:// buffers left: %q, want the second answer's", got.Left)
+		}
+	})
+}
+
+// answerPatchMd is an answer whose first block is an apply-patch of
+// main.txt and other.txt (lines 3-17) and whose second, a SEARCH/REPLACE
+// of main.txt (lines 21-28), searches for a line that is not there.
+const answerPatchMd = "First, both files:\n\n```\n*** Begin Patch\n*** Update File: main.txt\n@@\n alpha\n-beta\n+BETA\n gamma\n*** Update File: other.txt\n@@\n one\n-two\n+TWO\n three\n*** End Patch\n```\n\nThen:\n\n```\nmain.txt\n<<<<<<< SEARCH\nno such line\n=======\nNOTHING\n>>>>>>> REPLACE\n```\n"
+
+// An apply-patch of two files is one block, as the person sees it: the
+// second visible block is "block 2" in the quickfix list and in what the
+// server says, the code action applies "2 edit blocks", and what an apply
+// did is counted in those blocks (it counted the patch's files).
+func TestBlocksNumberedAsSeen(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		type outcome struct {
+			Said  []string  `json:"said"`
+			Main  []string  `json:"main"`
+			Other []string  `json:"other"`
+			QF    []qfEntry `json:"qf"`
+		}
+		type block struct {
+			Block  int    `json:"block"`
+			Path   string `json:"path"`
+			Status string `json:"status"`
+		}
+		var got struct {
+			Diagnostics []diagnostic `json:"diagnostics"`
+			Titles      []string     `json:"titles"`
+			Action      outcome      `json:"action"`
+			Apply       outcome      `json:"apply"`
+			Blocks      []block      `json:"blocks"`
+			Report      []string     `json:"report"`
+		}
+		nv.run(t, "blocknumbers", map[string]string{"main.txt": mainTxt, "other.txt": otherTxt, "answer.md": answerPatchMd}, &got)
+		t.Logf("diagnostics %+v\ntitles %q\naction %+v\napply %+v\nreport %q", got.Diagnostics, got.Titles, got.Action, got.Apply, got.Report)
+		mainBETA := lines("alpha\nBETA\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa")
+		otherTWO := lines("one\nTWO\nthree")
+
+		// One diagnostic per file of the patch, on the patch; the failed
+		// block's error on it.
+		if len(got.Diagnostics) != 3 {
+			t.Fatalf("diagnostics: %+v", got.Diagnostics)
+		}
+		for i, d := range got.Diagnostics {
+			inPatch := d.Lnum >= 2 && d.Lnum <= 17
+			if (i < 2) != inPatch || (i == 2) != (d.Severity == 1 && d.Lnum >= 20 && d.Lnum <= 28) {
+				t.Errorf("diagnostic %d not on its block: %+v", i, d)
+			}
+		}
+		if !contains(got.Titles, "Apply all 2 edit blocks") {
+			t.Errorf("code actions %q lack \"Apply all 2 edit blocks\"", got.Titles)
+		}
+		equal(t, "main.txt after the code action", got.Action.Main, mainBETA)
+		equal(t, "other.txt after the code action", got.Action.Other, otherTWO)
+		if len(got.Action.Said) != 1 || !strings.HasPrefix(got.Action.Said[0], "graft: 1 applied, 1 failed: block 2 (main.txt): not found") {
+			t.Errorf("the code action said %q, want one message counting 1 applied, 1 failed, block 2", got.Action.Said)
+		}
+
+		equal(t, "blocks of the reply", got.Blocks, []block{{1, "main.txt", "applied"}, {1, "other.txt", "applied"}, {2, "main.txt", "failed"}})
+		equal(t, "main.txt after :GraftApplyBuffer", got.Apply.Main, mainBETA)
+		equal(t, "other.txt after :GraftApplyBuffer", got.Apply.Other, otherTWO)
+		equal(t, ":GraftApplyBuffer said", got.Apply.Said, []string{"graft: 1 applied, 1 failed; see the quickfix list"})
+		if len(got.Apply.QF) != 1 || got.Apply.QF[0].File != "main.txt" || !strings.HasPrefix(got.Apply.QF[0].Text, "block 2 failed: not found") {
+			t.Errorf("quickfix: %+v, want block 2's failure in main.txt", got.Apply.QF)
+		}
+		for _, l := range got.Report {
+			if strings.HasPrefix(l, "block 3") {
+				t.Errorf("report %q numbers a third block", got.Report)
+			}
+		}
 	})
 }

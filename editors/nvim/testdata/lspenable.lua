@@ -2,7 +2,8 @@
 -- and vim.lsp.enable('graft') start the server from the plugin's
 -- lsp/graft.lua for a file of the workspace; :GraftApply uses that server
 -- (no second one), its edit is one undo step, and the answer, a markdown
--- file, has its blocks' code lenses.
+-- file, has its blocks' code lenses; an answer in an unnamed buffer has
+-- its diagnostic.
 local H = dofile(os.getenv('GRAFT_NVIM_HELPERS'))
 local graft = require('graft')
 H.scenario(function()
@@ -27,4 +28,17 @@ H.scenario(function()
   end, 'the code lenses of the answer')
   H.result.lenses = H.lenses(answer)
   H.result.clients_after = #graft._get_clients({ name = 'graft' })
+
+  -- An answer pasted into an unnamed buffer is attached by the same
+  -- server, under a name of its own (:help graft-answer-buffer).
+  vim.cmd('vnew')
+  local unnamed = vim.api.nvim_get_current_buf()
+  vim.cmd('set filetype=markdown')
+  vim.api.nvim_buf_set_lines(unnamed, 0, -1, false, { 'other.txt', '```', '<<<<<<< SEARCH', 'three', '=======', 'THREE', '>>>>>>> REPLACE', '```' })
+  H.client(unnamed)
+  H.wait(function()
+    return #vim.diagnostic.get(unnamed) > 0
+  end, 'the diagnostic of the unnamed answer')
+  H.result.unnamed = { name = vim.api.nvim_buf_get_name(unnamed), diagnostics = H.diagnostics(unnamed) }
+  H.result.clients_unnamed = #graft._get_clients({ name = 'graft' })
 end)

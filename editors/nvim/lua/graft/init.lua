@@ -70,6 +70,33 @@ local function notify(msg, level)
   vim.notify('graft: ' .. msg, level or vim.log.levels.INFO)
 end
 
+-- say_start_failed says once per command line that it cannot start, and
+-- why, in one line: after the autocommand or command that tried to start
+-- it has run, and as a warning, not an error, which Neovim would wrap in
+-- "Error detected while processing" (and a prompt, at start-up), and which
+-- in an autocommand aborts the :edit that opened the file (0.10+).
+local function say_start_failed(cmd, why)
+  local what = type(cmd) == 'table' and table.concat(cmd, ' ') or tostring(cmd)
+  if start_failed[what] then
+    return
+  end
+  start_failed[what] = true
+  vim.schedule(function()
+    notify(why .. ': run :checkhealth graft for the fix', vim.log.levels.WARN)
+  end)
+end
+
+-- missing_binary returns why cmd cannot start when its program is not
+-- there (not on $PATH, or no executable file), nil otherwise: Neovim's
+-- own client would try, and say so, for every buffer opened.
+local function missing_binary(cmd)
+  local exe = type(cmd) == 'table' and cmd[1] or nil
+  if type(exe) ~= 'string' or vim.fn.executable(exe) == 1 then
+    return nil
+  end
+  return 'graft binary not found: ' .. exe .. ' is ' .. (exe:find('/') and 'not an executable file' or 'not on $PATH')
+end
+
 -- Feature detection.
 local has_start = vim.lsp.start ~= nil
 
@@ -164,6 +191,186 @@ local function root_of(bufnr)
   return M.find_root(cwd) or cwd
 end
 
+-- Answers in unnamed buffers.
+--
+-- Neovim's LSP client names a document by its buffer's name: a buffer with
+-- none is "file://" to the server, one document for every unnamed buffer,
+-- and the diagnostics sent back for it go to a new buffer named "/". An
+-- answer pasted into an unnamed buffer (:vnew, :set ft=markdown) is named
+-- graft://answer/N (N its buffer number), as other plugins name their
+-- buffers that are no file (fugitive://, oil://): Neovim gives that name
+-- to the server as the document's URI, which the server takes for an
+-- answer that is no file. The buffer stays a normal one ('buftype'
+-- empty): Neovim still asks before it is abandoned unsaved. It has no file
+-- to write: :write says so, and :write {file} (or :saveas) writes the file
+-- and names the buffer after it, as Neovim does for an unnamed buffer.
+
+local answer_prefix = 'graft://answer/'
+
+local function is_answer_name(name)
+  return name:sub(1, #answer_prefix) == answer_prefix
+end
+
+local function is_answer_filetype(ft)
+  return vim.tbl_contains(M.config.answer_filetypes, ft)
+end
+
+-- notify_client sends a notification to client.
+local function notify_client(client, method, params)
+  if has_methods then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+-- full_text returns the text of bufnr as Neovim's client sends it.
+local function full_text(bufnr)
+  if vim.lsp._buf_get_full_text then
+    return vim.lsp._buf_get_full_text(bufnr)
+  end
+  local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, true), '\n')
+  if vim.bo[bufnr].eol then
+    text = text .. '\n'
+  end
+  return text
+end
+
+-- buffer_named returns the buffer whose name is exactly name, or nil
+-- (bufnr() takes a pattern).
+local function buffer_named(name)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b) == name then
+      return b
+    end
+  end
+  return nil
+end
+
+-- renaming holds the URI each answer buffer had before the rename under
+-- way (BufFilePre to BufFilePost).
+local renaming = {}
+
+-- A renamed answer is a document that moved: Neovim's client does not tell
+-- the server (0.7), or only on the buffer's next write (0.10+). The plugin
+-- closes it under its old URI on BufFilePre, when the changes not sent yet
+-- still go under the old name (a notification sends them first), and
+-- opens it under the new one on BufFilePost, with the buffer's text and
+-- version.
+
+-- rename_started closes bufnr's document under its name before a rename.
+local function rename_started(bufnr)
+  local old = vim.uri_from_bufnr(bufnr)
+  renaming[bufnr] = old
+  for _, c in ipairs(get_clients({ name = 'graft', bufnr = bufnr })) do
+    notify_client(c, 'textDocument/didClose', { textDocument = { uri = old } })
+  end
+end
+
+-- renamed opens bufnr's document under its new name after a rename.
+local function renamed(bufnr)
+  local old = renaming[bufnr]
+  renaming[bufnr] = nil
+  local uri = vim.uri_from_bufnr(bufnr)
+  if not old or old == uri then
+    return
+  end
+  local ok, versions = pcall(function()
+    return vim.lsp.util.buf_versions
+  end)
+  local version = ok and versions and versions[bufnr] or vim.api.nvim_buf_get_changedtick(bufnr)
+  for _, c in ipairs(get_clients({ name = 'graft', bufnr = bufnr })) do
+    notify_client(c, 'textDocument/didOpen', {
+      textDocument = { uri = uri, languageId = vim.bo[bufnr].filetype, version = version, text = full_text(bufnr) },
+    })
+  end
+  -- Neovim keeps the old name as an unlisted buffer (the alternate file);
+  -- nothing is in it.
+  local old_buf = is_answer_name(old) and buffer_named(old)
+  if old_buf and old_buf ~= bufnr and not vim.api.nvim_buf_is_loaded(old_buf) then
+    pcall(vim.api.nvim_buf_delete, old_buf, { force = true })
+  end
+end
+
+-- write_answer is the BufWriteCmd of an answer named graft://answer/N:
+-- :write {file} (or :saveas {file}) names the buffer after the file and
+-- writes it there; :write, with no file, says the answer has none.
+local function write_answer(bufnr, args)
+  local target = args.match ~= '' and args.match or args.file
+  if target == '' or is_answer_name(target) then
+    -- One line, as Neovim's "E32: No file name" is: an error here would
+    -- come under "Error detected while processing BufWriteCmd". The
+    -- buffer stays modified, so Neovim takes the write as failed (:wq
+    -- does not quit).
+    notify('this answer is in no file yet: :write {file} saves it', vim.log.levels.WARN)
+    return
+  end
+  target = vim.fn.fnamemodify(target, ':p')
+  if vim.api.nvim_buf_get_name(bufnr) ~= target then
+    local ok, err = pcall(vim.api.nvim_buf_set_name, bufnr, target)
+    if not ok then
+      notify('cannot name the answer ' .. target .. ': ' .. tostring(err), vim.log.levels.ERROR)
+      return
+    end
+  end
+  pcall(vim.api.nvim_del_augroup_by_name, 'graft_answer_' .. bufnr)
+  local bang = vim.v.cmdbang == 1 and '!' or ''
+  vim.api.nvim_buf_call(bufnr, function()
+    vim.cmd('write' .. bang)
+  end)
+end
+
+-- name_answer names bufnr graft://answer/N when it is an unnamed, listed
+-- normal buffer of an answer filetype, and reports whether it holds an
+-- answer name now. A plugin's scratch buffers ('buftype' nofile, unlisted:
+-- the hover window's markdown) are left as they are.
+local function name_answer(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name ~= '' then
+    return is_answer_name(name)
+  end
+  if vim.bo[bufnr].buftype ~= '' or not vim.bo[bufnr].buflisted or not is_answer_filetype(vim.bo[bufnr].filetype) then
+    return false
+  end
+  local ok = pcall(vim.api.nvim_buf_set_name, bufnr, answer_prefix .. bufnr)
+  if not ok then
+    return false
+  end
+  local group = vim.api.nvim_create_augroup('graft_answer_' .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd('BufWriteCmd', {
+    group = group,
+    buffer = bufnr,
+    desc = 'graft: write an answer that is no file',
+    -- The rename and the write it makes run their autocommands: the
+    -- client's, and setup()'s.
+    nested = true,
+    callback = function(args)
+      write_answer(bufnr, args)
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufFilePre', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      rename_started(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufFilePost', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      renamed(bufnr)
+      if not is_answer_name(vim.api.nvim_buf_get_name(bufnr)) then
+        -- A file now (:file {name}): written as files are.
+        vim.api.nvim_clear_autocmds({ event = 'BufWriteCmd', group = group, buffer = bufnr })
+      end
+    end,
+  })
+  return true
+end
+
 local function is_attachable(bufnr)
   if not vim.api.nvim_buf_is_valid(bufnr) then
     return false
@@ -171,6 +378,9 @@ local function is_attachable(bufnr)
   local bt = vim.bo[bufnr].buftype
   local ft = vim.bo[bufnr].filetype
   local name = vim.api.nvim_buf_get_name(bufnr)
+  if is_answer_name(name) then
+    return bt == '' or is_answer_filetype(ft)
+  end
   if name == '' or name:match('^%a[%w+.-]*://') then
     return false -- no file, or another plugin's (fugitive://, oil://)
   end
@@ -536,6 +746,14 @@ end
 -- blocks', not hunks), a redraw of its hunks once the
 -- diagnostics settle: the hunks follow the buffer as it is edited.
 local function publish_diagnostics(err, result, ctx, config)
+  if result and result.uri and is_answer_name(result.uri) then
+    -- An answer renamed, or wiped: its URI names no buffer, and Neovim's
+    -- handler would make one.
+    local b = buffer_named(result.uri)
+    if not b or not vim.api.nvim_buf_is_loaded(b) then
+      return
+    end
+  end
   vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
   if not result or not result.uri then
     return
@@ -587,7 +805,14 @@ end
 function M.lsp_config()
   local config = server_config()
   config.root_dir = function(bufnr, on_dir)
+    name_answer(bufnr)
     if is_attachable(bufnr) then
+      local cmd = M.cmd()
+      local missing = missing_binary(cmd)
+      if missing then
+        say_start_failed(cmd, missing)
+        return
+      end
       on_dir(root_of(bufnr))
     end
   end
@@ -622,6 +847,11 @@ local function client_for(root, bufnr)
   end
   local enabled = enabled_config()
   local config = enabled and vim.deepcopy(enabled) or server_config()
+  local missing = missing_binary(config.cmd)
+  if missing then
+    say_start_failed(config.cmd, missing)
+    return nil
+  end
   config.name = 'graft'
   config.root_dir = root
   config.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
@@ -652,11 +882,7 @@ local function client_for(root, bufnr)
   end
   if not id then
     -- Once per command line, not for every buffer opened after.
-    local what = table.concat(config.cmd or {}, ' ')
-    if not start_failed[what] then
-      start_failed[what] = true
-      notify('cannot start ' .. what .. ': run :checkhealth graft for the fix', vim.log.levels.ERROR)
-    end
+    say_start_failed(config.cmd, 'cannot start ' .. table.concat(config.cmd or {}, ' '))
     return nil
   end
   clients[root] = id
@@ -671,6 +897,7 @@ end
 -- attach attaches a buffer to the server of its root.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  name_answer(bufnr)
   if not is_attachable(bufnr) then
     return nil
   end
@@ -840,10 +1067,26 @@ local function set_failures(blocks, title)
   return #items
 end
 
+-- counts returns how many blocks of a reply succeeded and how many did
+-- not, as the person counts the answer's blocks: the entries of the files
+-- of one apply-patch share its number and are one block, which failed
+-- when any of its files did.
 local function counts(blocks)
-  local ok, failed = 0, 0
+  local order, ok_of = {}, {}
   for _, b in ipairs(blocks or {}) do
-    if succeeded(b.status) then
+    local n = b.block or 0
+    if n <= 0 then
+      n = -((b.index or #order) + 1) -- a server that numbers none: each entry is a block
+    end
+    if ok_of[n] == nil then
+      table.insert(order, n)
+      ok_of[n] = true
+    end
+    ok_of[n] = ok_of[n] and succeeded(b.status)
+  end
+  local ok, failed = 0, 0
+  for _, n in ipairs(order) do
+    if ok_of[n] then
       ok = ok + 1
     else
       failed = failed + 1
@@ -856,7 +1099,8 @@ end
 function M.execute(command, params, done, bufnr)
   local client = M.client(bufnr)
   if not client then
-    done('no graft server', nil)
+    local missing = missing_binary(M.cmd())
+    done(missing and (missing .. ' (:checkhealth graft)') or 'no graft server', nil)
     return
   end
   M.pending = (M.pending or 0) + 1
