@@ -14,7 +14,7 @@ import (
 
 // BinaryEnv names an environment variable that, when set, holds the path of
 // a graft binary to use instead of building one.
-const BinaryEnv = "GRAFT_LSPTEST_BIN"
+const BinaryEnv = "GRAFT_TEST_BIN"
 
 var build struct {
 	once sync.Once
