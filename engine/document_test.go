@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // TestDocumentApply checks that the Document an applied match leads to,
@@ -152,7 +154,7 @@ func TestTallyFromPostings(t *testing.T) {
 		// The lines the tally compared with the search's lines rather
 		// than hashed have the keys, lengths and signatures hashing gives.
 		for i, keyed := range ix.keyed {
-			if key, n, sig := looseKey(ix.d.line(i)); keyed && (ix.key[i] != key || int(ix.n[i]) != n || ix.sig[i] != sig) {
+			if key, n, sig := loose.Key(ix.d.line(i)); keyed && (ix.key[i] != key || int(ix.n[i]) != n || ix.sig[i] != sig) {
 				t.Fatalf("case %d: line %d, %q, is keyed %x, %d, %x; want %x, %d, %x", k, i, ix.d.line(i), ix.key[i], ix.n[i], ix.sig[i], key, n, sig)
 			}
 		}
@@ -160,37 +162,6 @@ func TestTallyFromPostings(t *testing.T) {
 		got := ix.tally(s)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d: %q in %q: the tally from postings is\n%+v\nwant\n%+v", k, search, text.String(), got, want)
-		}
-	}
-}
-
-// TestASCIILooseLen checks the length of the loose view counted eight
-// bytes at a time against looseKey's, on every ASCII byte in every
-// position of a word, and that a byte beyond ASCII is told.
-func TestASCIILooseLen(t *testing.T) {
-	for c := range 256 {
-		for pos := range 20 {
-			s := []byte(strings.Repeat("a", 19))
-			s = append(s[:pos], append([]byte{byte(c)}, s[pos:]...)...)
-			n, ok := asciiLooseLen(string(s))
-			if c >= 0x80 {
-				if ok {
-					t.Fatalf("asciiLooseLen(%q) is ok: it has a byte beyond ASCII", s)
-				}
-				continue
-			}
-			if _, want, _ := looseKey(string(s)); !ok || n != want {
-				t.Fatalf("asciiLooseLen(%q) = %d, %v, want %d", s, n, ok, want)
-			}
-		}
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	alphabet := strings.Split("a \t\r\v\f\x01\x1f!~", "")
-	for range 5000 {
-		s := randomPieces(rng, alphabet, rng.IntN(41))
-		n, ok := asciiLooseLen(s)
-		if _, want, _ := looseKey(s); !ok || n != want {
-			t.Fatalf("asciiLooseLen(%q) = %d, %v, want %d", s, n, ok, want)
 		}
 	}
 }

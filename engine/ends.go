@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"sort"
 	"unsafe"
+
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // The ends of a line (see endsNotYet) are worked out for all the lines a
@@ -139,12 +141,12 @@ func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 	if last := min(to, len(text)-63); last > from {
 		n = (last - from + 63) / 64
 	}
-	beyond := solidBlocks(text[from:], bm.solid[:n], high[:n])
+	beyond := textscan.SolidBlocks(text[from:], bm.solid[:n], high[:n])
 	if o := from + 64*n; o < to {
 		// The last bytes of text, less than 64, filled out.
 		var b [64]byte
 		copy(b[:], text[o:])
-		if solidBlocks(unsafe.String(&b[0], len(b)), bm.solid[n:n+1], high[n:n+1]) {
+		if textscan.SolidBlocks(unsafe.String(&b[0], len(b)), bm.solid[n:n+1], high[n:n+1]) {
 			beyond = true
 		}
 		n++
@@ -192,31 +194,4 @@ func bitsFrom(m []uint64, o int) uint64 {
 	// shifts, as each shift is by less than 64 (which the compiler then
 	// need not check).
 	return m[w]>>s | m[w+1]<<(63-s)<<1
-}
-
-// highBits is the top bit of every byte of a word.
-const highBits = 0x8080808080808080
-
-// gather returns the top bits of the eight bytes of x, which has no other
-// bit set, as the low eight bits, byte j's in bit j: multiplying by the
-// constant moves bit 8j+7 to bit 56+j, and no two of the partial products
-// meet, so none carries.
-func gather(x uint64) uint64 {
-	return x >> 7 * 0x0102040810204080 >> 56
-}
-
-// solid returns the top bit of each byte of x that is ASCII and not white
-// space (see isSpaceByte); the top bit of a byte beyond ASCII is
-// meaningless.
-func solid(x uint64) uint64 {
-	const ones = 0x0101010101010101
-	// Every sum is of bytes below 0x80, so none carries from one byte
-	// into the next: the top bit of each byte of a sum says what that
-	// byte is. A byte is solid when it is not ' ' (its top bit in
-	// low^' ' + 0x7f) and is below 0x09 or above 0x0d (in low + 0x77,
-	// and in low + 0x72).
-	low := x &^ highBits
-	notBlank := low ^ ' '*ones + 0x7f*ones
-	notControl := ^(low + 0x77*ones) | (low + 0x72*ones)
-	return notBlank & notControl & highBits
 }

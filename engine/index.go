@@ -8,6 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/postings"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // Bounds that keep every block's work linear in the file size.
@@ -94,13 +97,13 @@ func newSlines(lines []string) []sline {
 	b := make([]byte, 0, size)
 	at := make([]int, len(lines)+1)
 	for i, t := range lines {
-		b = appendLoose(b, t)
+		b = loose.AppendView(b, t)
 		at[i+1] = len(b)
 	}
 	views := string(b)
 	for i, t := range lines {
 		v := views[at[i]:at[i+1]]
-		k, sig := viewKey(v)
+		k, sig := loose.ViewKey(v)
 		el := isElision(t)
 		out[i] = sline{text: t, loose: v, key: k, n: len(v), sig: sig, blank: v == "" && !el, elision: el}
 	}
@@ -129,7 +132,7 @@ type index struct {
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
-	post *postings
+	post *postings.Table
 	scratch
 }
 
@@ -205,7 +208,7 @@ func (ix *index) forget(from, to int) {
 // hash computes the key of line i, and its measure, unless it is known.
 func (ix *index) hash(i int) {
 	if !ix.keyed[i] {
-		k, n, sig := looseKey(ix.d.line(i))
+		k, n, sig := loose.Key(ix.d.line(i))
 		ix.key[i], ix.n[i], ix.sig[i], ix.keyed[i] = k, int32(n), sig, true
 	}
 }
@@ -227,40 +230,18 @@ func (ix *index) measure(i int) {
 		}
 	default:
 		// A line of ASCII whose length is known.
-		ix.n[i], ix.sig[i] = int32(e&0xffff), asciiSig(ix.d.line(i))
+		ix.n[i], ix.sig[i] = int32(e&0xffff), loose.ASCIISig(ix.d.line(i))
 	}
 }
 
-// sigBits is the bit of each byte in a signature (see looseKey): none
-// for white space, and none for a byte beyond ASCII, which measure leaves
-// to looseKey.
-var sigBits = func() (b [256]uint64) {
-	for c := range utf8.RuneSelf {
-		if !isSpaceByte(byte(c)) {
-			_, b[c] = keyByte(0, 0, byte(c))
-		}
-	}
-	return b
-}()
-
 // asciiMeasure returns the length and the signature of the loose view of
-// s as looseKey does, and false when s has a byte beyond ASCII.
+// s as loose.Key does, and false when s has a byte beyond ASCII.
 func asciiMeasure(s string) (n int, sig uint64, ok bool) {
-	n, ok = asciiLooseLen(s)
+	n, ok = loose.ASCIILen(s)
 	if !ok {
 		return 0, 0, false
 	}
-	return n, asciiSig(s), true
-}
-
-// asciiSig returns the signature of the loose view of s, a string of
-// ASCII, as looseKey does.
-func asciiSig(s string) uint64 {
-	var sig uint64
-	for i := 0; i < len(s); i++ {
-		sig |= sigBits[s[i]]
-	}
-	return sig
+	return n, loose.ASCIISig(s), true
 }
 
 // hashRange computes the keys of lines [from, to) not known yet.
@@ -310,7 +291,7 @@ func (ix *index) looseLen(i int) int {
 }
 
 // keyOf and lenOf return line i's loose key and the length of its loose
-// view (see looseKey).
+// view (see loose.Key).
 func (ix *index) keyOf(i int) uint64 { ix.hash(i); return ix.key[i] }
 func (ix *index) lenOf(i int) int    { ix.measure(i); return int(ix.n[i]) }
 
@@ -352,7 +333,7 @@ func (ix *index) loose(i int) string {
 	if s := ix.lo.get(i); s != "" {
 		return s
 	}
-	s := loose(ix.d.line(i))
+	s := loose.View(ix.d.line(i))
 	ix.lo.set(i, len(ix.key), s)
 	return s
 }
@@ -448,7 +429,7 @@ func (l *sline) editLimit(n int) int {
 }
 
 // leastEdits is the fewest edits by which search line l and a line whose
-// loose view has n bytes and signature sig (see looseKey) may differ, as
+// loose view has n bytes and signature sig (see loose.Key) may differ, as
 // their lengths and signatures alone tell: an edit changes a length by
 // one at most, and at most two bits of a signature.
 func (l *sline) leastEdits(n int, sig uint64) int {
@@ -475,7 +456,7 @@ var looseClasses = func() (c [256]byte) {
 		switch {
 		case b >= utf8.RuneSelf:
 			c[b] = editdist.Abort
-		case isSpaceByte(byte(b)):
+		case textscan.IsSpace(byte(b)):
 			c[b] = editdist.Skip
 		}
 	}
@@ -536,7 +517,7 @@ func (ix *index) tally(s []sline) *tally {
 	}
 	if ix.post != nil {
 		for _, k := range keys {
-			o, lines := t.occs[k], ix.post.of(k)
+			o, lines := t.occs[k], ix.post.Of(k)
 			o.count = min(len(lines), commonLine+1)
 			o.lines = append(o.lines, lines[:min(len(lines), commonLine)]...)
 		}
@@ -679,7 +660,7 @@ func (f *endsFilter) match(line string, e uint32, firsts []*sline) int {
 		c := &f.byShape[k]
 		// A line is most often the search line with its indentation
 		// changed, which one comparison of their bytes tells.
-		if indentedCopy(line, c.trimmed) || looseEquals(line, firsts[c.x].loose) {
+		if indentedCopy(line, c.trimmed) || loose.ASCIIEquals(line, firsts[c.x].loose) {
 			return int(c.x)
 		}
 	}
@@ -694,27 +675,11 @@ func indentedCopy(line, trimmed string) bool {
 		return false
 	}
 	for i := range n {
-		if !isSpaceByte(line[i]) {
+		if !textscan.IsSpace(line[i]) {
 			return false
 		}
 	}
 	return true
-}
-
-// looseEquals reports whether the loose view of s, a line of ASCII, is v.
-func looseEquals(s, v string) bool {
-	j := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if isSpaceByte(c) {
-			continue
-		}
-		if j == len(v) || v[j] != c {
-			return false
-		}
-		j++
-	}
-	return j == len(v)
 }
 
 // turnsAway reports whether a line whose ends are e (see endsAll) cannot
@@ -780,58 +745,6 @@ func (f *endsFilter) counted(k int) {
 	f.bits[b/64] &^= 1 << (b % 64)
 }
 
-// looseLen returns the length of the loose view of s, without hashing it
-// when it is ASCII.
-func looseLen(s string) int {
-	if n, ok := asciiLooseLen(s); ok {
-		return n
-	}
-	_, n, _ := looseKey(s)
-	return n
-}
-
-// asciiLooseLen returns the length of the loose view of s, the bytes that
-// are not white space, eight bytes at a time, and false when s has a byte
-// beyond ASCII.
-func asciiLooseLen(s string) (int, bool) {
-	if len(s) < 8 {
-		n := 0
-		for i := 0; i < len(s); i++ {
-			switch c := s[i]; {
-			case c >= utf8.RuneSelf:
-				return 0, false
-			case !isSpaceByte(c):
-				n++
-			}
-		}
-		return n, true
-	}
-	n := 0
-	for i := 0; i < len(s); i += 8 {
-		// The last word is the last eight bytes, less those counted.
-		skip := 0
-		if i+8 > len(s) {
-			skip, i = i+8-len(s), len(s)-8
-		}
-		c, ok := nonSpace(s[i : i+8])
-		if !ok {
-			return 0, false
-		}
-		n += bits.OnesCount64(c >> (8 * skip))
-	}
-	return n, true
-}
-
-// nonSpace returns the top bit of each byte of w that is not ASCII white
-// space, and false when w has a byte beyond ASCII.
-func nonSpace(w string) (uint64, bool) {
-	x := load64(w, 0)
-	if x&highBits != 0 {
-		return 0, false
-	}
-	return solid(x), true
-}
-
 // vote adds to a tally whose occurrences are counted the votes of the
 // search's lines for places, and returns it.
 func (t *tally) vote(s []sline) *tally {
@@ -874,7 +787,7 @@ func (ix *index) buildPostings() {
 		return
 	}
 	ix.hashAll()
-	ix.post = newPostings(ix.key)
+	ix.post = postings.New(ix.key)
 }
 
 // candidates finds the windows where the search's distinctive lines line

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // The per-line passes over a file (splitting it into lines, the ends of
@@ -14,7 +16,7 @@ import (
 // random texts with every feature that changes where a line is or what
 // its ends are.
 
-// plainSplit is splitAt one strings.IndexByte call per line.
+// plainSplit is textscan.Lines with one strings.IndexByte call per line.
 func plainSplit(text string, from, to int) (start, end []int, crlf int) {
 	for at := from; at < to; {
 		i := strings.IndexByte(text[at:to], '\n')
@@ -49,7 +51,7 @@ func plainEnds(s string) uint32 {
 		switch c := t[i]; {
 		case c >= 0x80:
 			return endsUnknown
-		case !isSpaceByte(c):
+		case !textscan.IsSpace(c):
 			n++
 		}
 	}
@@ -108,56 +110,6 @@ func randomText(rng *rand.Rand) string {
 		s = strings.TrimRight(s, "\r\n") // no final newline
 	}
 	return s
-}
-
-// TestSplitAt checks that splitAt finds the lines plainSplit finds, on
-// random texts and on whole and partial ranges of them.
-func TestSplitAt(t *testing.T) {
-	texts := []string{"", "\n", "\r\n", "\r", "a", "a\n", "a\r\n", "\n\n\n", "\r\n\r\n", "a\rb\n",
-		strings.Repeat("a", 63) + "\n", strings.Repeat("a", 64) + "\n", strings.Repeat("a", 65) + "\r\nb",
-		strings.Repeat("\n", 17), strings.Repeat("ab\r\n", 9), bom + "a\nb", strings.Repeat("x", 200),
-		// More lines than the room first made for them (a line every 32
-		// bytes), so that it grows as it fills.
-		strings.Repeat("\n", 5000), strings.Repeat("a\n", 3000) + strings.Repeat("b", 999)}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 2000 {
-		texts = append(texts, randomText(rng))
-	}
-	for k, text := range texts {
-		check := func(from, to int) {
-			start, end, crlf := splitAt(text, from, to, nil, nil)
-			wantStart, wantEnd, wantCRLF := plainSplit(text, from, to)
-			if !slices.Equal(start, wantStart) || !slices.Equal(end, wantEnd) || crlf != wantCRLF {
-				t.Fatalf("text %d %.200q [%d:%d]: lines\n%v\n%v\n%d\nwant\n%v\n%v\n%d", k, text, from, to, start, end, crlf, wantStart, wantEnd, wantCRLF)
-			}
-		}
-		check(0, len(text))
-		// A range that starts and ends a line, as document.edited splits.
-		if starts, _, _ := plainSplit(text, 0, len(text)); len(starts) > 2 {
-			a := rng.IntN(len(starts))
-			b := a + rng.IntN(len(starts)-a)
-			check(starts[a], starts[b])
-		}
-	}
-}
-
-// FuzzSplitAt holds splitAt to plainSplit on any text, whole and from the
-// start of its second line on.
-func FuzzSplitAt(f *testing.F) {
-	f.Add("a\r\nb\n\n" + strings.Repeat("x", 70) + "\nc")
-	f.Fuzz(func(t *testing.T, text string) {
-		from := 0
-		if i := strings.IndexByte(text, '\n'); i >= 0 && i+1 < len(text) {
-			from = i + 1
-		}
-		for _, from := range []int{0, from} {
-			start, end, crlf := splitAt(text, from, len(text), nil, nil)
-			wantStart, wantEnd, wantCRLF := plainSplit(text, from, len(text))
-			if !slices.Equal(start, wantStart) || !slices.Equal(end, wantEnd) || crlf != wantCRLF {
-				t.Fatalf("%q [%d:]: lines\n%v\n%v\n%d\nwant\n%v\n%v\n%d", text, from, start, end, crlf, wantStart, wantEnd, wantCRLF)
-			}
-		}
-	})
 }
 
 // TestNewDocumentLines checks a document's lines and what it says of

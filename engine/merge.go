@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // The model's search and its replacement say what it meant to change: the
@@ -257,7 +259,7 @@ func resembles(l *sline, line string) bool {
 	if l.blank || isBlank(line) {
 		return l.blank && isBlank(line)
 	}
-	_, ok := editdist.AtLeast(l.loose, loose(line), minLineSim)
+	_, ok := editdist.AtLeast(l.loose, loose.View(line), minLineSim)
 	return ok
 }
 
@@ -424,7 +426,7 @@ func (m *merger) fileRunes() map[rune]bool {
 		m.punct = map[rune]bool{}
 		for f := m.r.first; f <= m.r.last; f++ {
 			for _, c := range m.ix.text(f) {
-				if c >= 0x80 && (fold(c) != "" || unicode.IsSpace(c)) {
+				if c >= 0x80 && (loose.Fold(c) != "" || unicode.IsSpace(c)) {
 					m.punct[c] = true
 				}
 			}
@@ -551,7 +553,7 @@ func (m *merger) renamedMissing(o op) error {
 			if n <= 0 {
 				continue
 			}
-			key, _, _ := looseKey(renameWord(line, from, to))
+			key, _, _ := loose.Key(renameWord(line, from, to))
 			if f, ok := m.regionLine(key); ok {
 				return &Error{
 					Reason: ReasonConflict,
@@ -602,7 +604,7 @@ func renameWord(line, from, to string) string {
 func (m *merger) agrees(h, f int) bool {
 	key := m.ix.keyOf(f)
 	for i := m.hs[h].ta; i < m.hs[h].tb; i++ {
-		if k, _, _ := looseKey(m.t[i]); k == key {
+		if k, _, _ := loose.Key(m.t[i]); k == key {
 			return true
 		}
 	}
@@ -798,7 +800,7 @@ func eachTokenPair(a, b string, f func(x, y string) bool) bool {
 // nextToken returns the first token of s from offset i on (see
 // eachTokenPair), "" when there is none, and the offset after it.
 func nextToken(s string, i int) (string, int) {
-	for i < len(s) && isSpaceByte(s[i]) {
+	for i < len(s) && textscan.IsSpace(s[i]) {
 		i++
 	}
 	if i == len(s) {

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // maxOccurrences bounds how many places of an exact or whitespace-blind
@@ -195,7 +198,7 @@ func (r *resolver) linesFound(search string, lo, hi int) int {
 	}
 	n := 0
 	for _, l := range splitLines(search) {
-		if k := loose(l); k != "" && have[k] {
+		if k := loose.View(l); k != "" && have[k] {
 			n++
 		}
 	}
@@ -205,7 +208,7 @@ func (r *resolver) linesFound(search string, lo, hi int) int {
 // absent reports whether line is known to be nowhere in the file, white
 // space aside: a tally of some search found it no time.
 func (r *resolver) absent(line string) bool {
-	k, n, _ := looseKey(line)
+	k, n, _ := loose.Key(line)
 	if n == 0 || isElision(line) {
 		return false
 	}
@@ -362,7 +365,7 @@ func anchor(sub string) (int, string) {
 	}
 	best, rank := 0, -1
 	for i := 0; i < len(sub) && rank < len(commonBytes); i++ {
-		if isSpaceByte(sub[i]) || i > 0 && !isSpaceByte(sub[i-1]) {
+		if textscan.IsSpace(sub[i]) || i > 0 && !textscan.IsSpace(sub[i-1]) {
 			continue
 		}
 		r := strings.IndexByte(commonBytes, sub[i])

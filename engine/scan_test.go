@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // referenceScan is scan written plainly, as it first was: for each search
@@ -57,7 +58,7 @@ func referenceScan(ix *index, s []sline, unfound []int) (votes []vote, exhausted
 				continue
 			}
 			n := ix.lenOf(i)
-			if d := editdist.Distance(l.loose, loose(ix.text(i))); d <= limit {
+			if d := editdist.Distance(l.loose, loose.View(ix.text(i))); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // minSubline is the shortest search (in loose bytes) looked for as an
@@ -25,7 +26,7 @@ const maxSubline = 256
 // the line-level strategies: when it quotes a whole line, or when nothing
 // is close.
 func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
-	needle := loose(rd.old)
+	needle := loose.View(rd.old)
 	n := len(needle)
 	if n < minSubline || n > maxSubline {
 		return nil, nil, false
@@ -36,7 +37,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	// as twins whose differences from the best place the search may have
 	// confused.
 	reach := 2 * k
-	_, _, sig := looseKey(needle)
+	_, _, sig := loose.Key(needle)
 	ix := r.index()
 	ix.measureAll()
 	type hit struct{ line, start, end, dist int }
