@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/linecache"
 )
 
 // An opKind says how one step of an alignment pairs the model's search
@@ -62,12 +64,11 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 	if m == 0 || w <= 0 {
 		return region{}, false
 	}
-	ix.hashRange(lo, hi)
 	moves, costs := ix.tables.take((m+1)*(w+1), 3*(w+1))
 	prev, cur := costs[:w+1], costs[w+1:2*(w+1)] // row 0: the region may start anywhere
 	// What leaving out each file line costs, the same in every row but an
 	// elision's, and each line's key.
-	skipFile, keys := costs[2*(w+1):][:w], ix.key[lo:hi]
+	skipFile, keys := costs[2*(w+1):][:w], ix.Keys(lo, hi)
 	for i := range skipFile {
 		skipFile[i] = fileLineCost(ix.weight(lo + i))
 	}
@@ -291,7 +292,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bo
 	} else {
 		trail := searchLines(tail)
 		fl := ops[lastPair].f + 1
-		out = append(out, ix.gap(s, trail, fl, min(ix.lineCount(), fl+len(trail)+2), false, true)...)
+		out = append(out, ix.gap(s, trail, fl, min(ix.Lines(), fl+len(trail)+2), false, true)...)
 	}
 	return out, false
 }
@@ -426,7 +427,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			// view but the similarity makes equal.
 			lv := levelSimilar
 			if o.dist == 0 {
-				lv = level(l.text, ix.text(o.f))
+				lv = level(l.text, ix.Line(o.f))
 			}
 			if lv > r.level {
 				r.level = lv
@@ -442,7 +443,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			}
 			if !l.blank {
 				pairs++
-				if float64(o.dist) <= 0.2*float64(max(l.n, ix.lenOf(o.f))) {
+				if float64(o.dist) <= 0.2*float64(max(l.n, ix.ViewLen(o.f))) {
 					exact += float64(l.weight())
 				}
 			}
@@ -458,7 +459,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 		case opFileOnly:
 			total += float64(ix.weight(o.f))
 			cost += float64(ix.weight(o.f))
-			if ix.blank(o.f) {
+			if ix.Blank(o.f) {
 				r.blankOnly++
 			} else {
 				r.fileOnly++
@@ -513,8 +514,8 @@ func elisionsAnchored(s []sline, ops []op, ix *index) bool {
 		if before == nil || after == nil {
 			return false
 		}
-		d1 := columns(indentOf(ix.text(before.f)), 4) - columns(indentOf(s[before.s].text), 4)
-		d2 := columns(indentOf(ix.text(after.f)), 4) - columns(indentOf(s[after.s].text), 4)
+		d1 := columns(indentOf(ix.Line(before.f)), 4) - columns(indentOf(s[before.s].text), 4)
+		d2 := columns(indentOf(ix.Line(after.f)), 4) - columns(indentOf(s[after.s].text), 4)
 		if d1 != d2 {
 			return false
 		}
@@ -569,7 +570,7 @@ func (ix *index) elisionAmbiguity(s []sline, ops []op) string {
 		if !distinctive || len(keys) == 0 || g.f0 < 0 {
 			continue
 		}
-		lo, hi := max(0, g.f0-elisionReach), min(ix.lineCount(), g.f1+1+elisionReach)
+		lo, hi := max(0, g.f0-elisionReach), min(ix.Lines(), g.f1+1+elisionReach)
 		if k > 0 && segs[k-1].f1 >= 0 {
 			lo = segs[k-1].f1 + 1
 		}
@@ -602,29 +603,29 @@ func (ix *index) findSeq(lines []*sline, limit int) [][2]int {
 	for k, l := range lines {
 		keys[k] = l.key
 	}
-	ix.endsAll()
-	return ix.seq(keys, lines[0].ends(), 0, ix.lineCount(), limit)
+	ix.Ends() // every line's ends known: seq turns lines away by them
+	return ix.seq(keys, lines[0].ends(), 0, ix.Lines(), limit)
 }
 
 // seq finds the places in file lines [lo, hi) where the non-blank lines
 // have the given keys in a row (see countSeq), up to limit; first is the
-// ends of the first line's loose view (see endsNotYet), or endsNotYet
-// when they are not known.
+// ends of the first line's loose view (see linecache.EndsNotYet), or
+// EndsNotYet when they are not known.
 func (ix *index) seq(keys []uint64, first uint32, lo, hi, limit int) [][2]int {
 	var found [][2]int
 	if len(keys) == 0 {
 		return nil
 	}
 	for i := lo; i < hi && len(found) < limit; i++ {
-		if e := ix.ends[i]; first != endsNotYet && e != first && e != endsNotYet && e != endsUnknown {
+		if e := ix.KnownEnds(i); first != linecache.EndsNotYet && e != first && e != linecache.EndsNotYet && e != linecache.EndsUnknown {
 			continue // blank, or another line of ASCII
 		}
-		if k, blank := ix.keyOrBlank(i); blank || k != keys[0] {
+		if k, blank := ix.KeyOrBlank(i); blank || k != keys[0] {
 			continue
 		}
 		k, f := 1, i+1
 		for k < len(keys) && f < hi {
-			key, blank := ix.keyOrBlank(f)
+			key, blank := ix.KeyOrBlank(f)
 			if blank {
 				f++
 				continue

@@ -322,7 +322,7 @@ func (r *resolver) elsewhere(s []sline, reg *region, occs map[uint64]*lineOccurr
 				continue
 			}
 			start := int(f) - o.s
-			lo, hi := max(0, start-pad), min(ix.lineCount(), start+len(s)+pad)
+			lo, hi := max(0, start-pad), min(ix.Lines(), start+len(s)+pad)
 			if alt, ok := ix.align(s, lo, hi); ok && !alt.overlaps(reg) && exactPairs(s, &alt) >= exact {
 				return o.s, int(f)
 			}
@@ -367,13 +367,13 @@ func (r *resolver) twin(s []sline, chosen *region, regs []region, thr float64) (
 			case other[i] < 0:
 				// A line only the chosen place has tells them apart as a
 				// whole.
-				if s[i].loose == ix.loose(at[i]) {
+				if s[i].loose == ix.View(at[i]) {
 					w.chosen++
 				} else {
 					w.neither++
 				}
 			default:
-				w = sideOn(s[i].text, ix.text(at[i]), ix.text(other[i]))
+				w = sideOn(s[i].text, ix.Line(at[i]), ix.Line(other[i]))
 			}
 			if w.neither+w.other > 0 && first < 0 {
 				first = i
@@ -471,7 +471,7 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		if o.kind != opPair || o.dist == 0 {
 			continue
 		}
-		f, t, part, ok := renamedBy(s[o.s].text, ix.text(o.f))
+		f, t, part, ok := renamedBy(s[o.s].text, ix.Line(o.f))
 		if !ok {
 			continue
 		}
@@ -630,9 +630,9 @@ func (r *resolver) regions(s []sline, wins []window, thr float64) (regs []region
 // lines score in the order of their costs: a region left out never
 // outranks one kept for the same lines.)
 func (ix *index) restMatters(s []sline, lo, hi int, cost, thr float64) bool {
-	ix.hashRange(lo, hi)
+	keys := ix.Keys(lo, hi)
 	for j := range s {
-		if s[j].elision || s[j].n > 3 && slices.Contains(ix.key[lo:hi], s[j].key) {
+		if s[j].elision || s[j].n > 3 && slices.Contains(keys, s[j].key) {
 			return true
 		}
 	}
@@ -672,14 +672,14 @@ func (ix *index) restMatters(s []sline, lo, hi int, cost, thr float64) bool {
 // lengths and signatures allow (see lineDist), or 0 when they tell that
 // the lines are not similar enough to pair.
 func (ix *index) pairSaving(l *sline, i int) int {
-	if l.blank || ix.blank(i) {
-		if l.blank && ix.blank(i) {
+	if l.blank || ix.Blank(i) {
+		if l.blank && ix.Blank(i) {
 			return l.weight()
 		}
 		return 0
 	}
-	n := ix.lenOf(i)
-	least := l.leastEdits(n, ix.sig[i])
+	n, sig := ix.Measure(i)
+	least := l.leastEdits(n, sig)
 	if least > l.editLimit(n) {
 		return 0
 	}
@@ -824,10 +824,10 @@ func (r *resolver) strategy(s []sline, reg *region, rd reading, merged bool) str
 func uniformShift(s []sline, reg *region, ix *index) bool {
 	shift, seen := 0, false
 	for _, o := range reg.ops {
-		if o.kind != opPair || ix.blank(o.f) {
+		if o.kind != opPair || ix.Blank(o.f) {
 			continue
 		}
-		d := columns(indentOf(ix.text(o.f)), 4) - columns(indentOf(s[o.s].text), 4)
+		d := columns(indentOf(ix.Line(o.f)), 4) - columns(indentOf(s[o.s].text), 4)
 		if seen && d != shift {
 			return false
 		}

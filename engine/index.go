@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/linecache"
 	"github.com/graft-editor/graft/engine/internal/loose"
 	"github.com/graft-editor/graft/engine/internal/postings"
 	"github.com/graft-editor/graft/engine/internal/textscan"
@@ -110,25 +111,17 @@ func newSlines(lines []string) []sline {
 	return out
 }
 
-// An index holds what a search needs to know of each line of a document,
-// each computed once, without allocating, the first time a search needs
-// it: the length and signature of the line's loose view (its measure),
-// and its loose key. A search whose lines are found as they are hashes
+// An index is what a search needs to know of each line of a document,
+// each computed once, the first time a search needs it (the line cache:
+// loose keys, measures, ends and views, see package linecache), the
+// document's postings once it serves several searches, and the memory
+// its searches work in. A search whose lines are found as they are hashes
 // only the file lines that could be one of them (see tally); a search
 // compared with every line approximately measures them all, which costs
 // less than hashing them.
 type index struct {
-	d     *document
-	key   []uint64
-	keyed []bool   // whether key is known
-	ends  []uint32 // see endsAll
-	n     []int32  // -1 for a line not measured yet
-	sig   []uint64
-	// hashed is set once every line is hashed, measured once every line
-	// is measured, endsKnown once the ends of every line are known, and
-	// endsSome once those of some line are.
-	hashed, measured, endsKnown, endsSome bool
-	lo                                    pagedStrings // loose views computed so far, "" where not yet
+	*linecache.Cache
+	d *document
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
@@ -177,227 +170,19 @@ func (t *probeTable) find(k uint64) int {
 }
 
 func newIndex(d *document) *index {
-	count := d.lineCount()
-	ix := &index{d: d, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
-	ix.unmeasured()
-	return ix
+	return &index{Cache: linecache.New(d.text, d.start, d.end), d: d}
 }
-
-// unmeasured fills n with -1, by copies of doubling length rather than a
-// store per line. With keyed false and ends endsNotYet, as a new index
-// allocates them, no line is known yet (see forget).
-func (ix *index) unmeasured() {
-	if len(ix.n) > 0 {
-		ix.n[0] = -1
-		for k := 1; k < len(ix.n); k *= 2 {
-			copy(ix.n[k:], ix.n[:k])
-		}
-	}
-}
-
-// forget marks lines [from, to) as neither measured nor hashed.
-func (ix *index) forget(from, to int) {
-	for i := from; i < to; i++ {
-		ix.n[i], ix.keyed[i], ix.ends[i] = -1, false, endsNotYet
-	}
-	if from < to {
-		ix.endsKnown = false
-	}
-}
-
-// hash computes the key of line i, and its measure, unless it is known.
-func (ix *index) hash(i int) {
-	if !ix.keyed[i] {
-		k, n, sig := loose.Key(ix.d.line(i))
-		ix.key[i], ix.n[i], ix.sig[i], ix.keyed[i] = k, int32(n), sig, true
-	}
-}
-
-// measure computes the length and signature of line i's loose view,
-// unless they are known: a line of ASCII without a hash.
-func (ix *index) measure(i int) {
-	if ix.n[i] >= 0 {
-		return
-	}
-	switch e := ix.ends[i]; e {
-	case endsBlank:
-		ix.n[i], ix.sig[i] = 0, 0
-	case endsNotYet, endsUnknown:
-		if n, sig, ok := asciiMeasure(ix.d.line(i)); ok {
-			ix.n[i], ix.sig[i] = int32(n), sig
-		} else {
-			ix.hash(i)
-		}
-	default:
-		// A line of ASCII whose length is known.
-		ix.n[i], ix.sig[i] = int32(e&0xffff), loose.ASCIISig(ix.d.line(i))
-	}
-}
-
-// asciiMeasure returns the length and the signature of the loose view of
-// s as loose.Key does, and false when s has a byte beyond ASCII.
-func asciiMeasure(s string) (n int, sig uint64, ok bool) {
-	n, ok = loose.ASCIILen(s)
-	if !ok {
-		return 0, 0, false
-	}
-	return n, loose.ASCIISig(s), true
-}
-
-// hashRange computes the keys of lines [from, to) not known yet.
-func (ix *index) hashRange(from, to int) {
-	if ix.hashed {
-		return
-	}
-	for i := from; i < to; i++ {
-		ix.hash(i)
-	}
-}
-
-// hashAll computes the key of every line not known yet: before a pass
-// that looks at every line's key.
-func (ix *index) hashAll() {
-	if !ix.hashed {
-		ix.hashRange(0, ix.lineCount())
-		ix.hashed, ix.measured = true, true
-	}
-}
-
-// measureAll measures every line not measured yet: before a pass that
-// compares every line approximately.
-func (ix *index) measureAll() {
-	if !ix.measured {
-		for i := range ix.n {
-			ix.measure(i)
-		}
-		ix.measured = true
-	}
-}
-
-// looseLen returns the length of line i's loose view, from its ends when
-// they say it, without measuring it.
-func (ix *index) looseLen(i int) int {
-	if n := ix.n[i]; n >= 0 {
-		return int(n)
-	}
-	switch e := ix.ends[i]; e {
-	case endsBlank:
-		return 0
-	case endsNotYet, endsUnknown:
-		return ix.lenOf(i)
-	default:
-		return int(e & 0xffff)
-	}
-}
-
-// keyOf and lenOf return line i's loose key and the length of its loose
-// view (see loose.Key).
-func (ix *index) keyOf(i int) uint64 { ix.hash(i); return ix.key[i] }
-func (ix *index) lenOf(i int) int    { ix.measure(i); return int(ix.n[i]) }
 
 // edited returns the index of nd, the document d became when its lines
-// [a, b) were replaced by lines [a, a+k) of nd (see document.edited): the
-// keys of the other lines are carried over, not computed again.
+// [a, b) were replaced by lines [a, a+k) of nd (see document.edited): what
+// the cache knows of the other lines is carried over, not computed again.
 func (ix *index) edited(nd *document, a, b, k int) *index {
-	count := nd.lineCount()
-	nx := newIndex(nd)
-	carryAround(nx.key, ix.key, a, b, k)
-	carryAround(nx.keyed, ix.keyed, a, b, k)
-	carryAround(nx.ends, ix.ends, a, b, k)
-	carryAround(nx.n, ix.n, a, b, k)
-	carryAround(nx.sig, ix.sig, a, b, k)
-	nx.endsSome = ix.endsSome
-	nx.forget(a, a+k)
-	ix.lo.each(func(i int, s string) {
-		switch {
-		case i < a:
-			nx.lo.set(i, count, s)
-		case i >= b:
-			nx.lo.set(i+k-(b-a), count, s)
-		}
-	})
-	return nx
+	return &index{Cache: ix.Cache.Edited(nd.text, nd.start, nd.end, a, b, k), d: nd}
 }
 
-// carryAround copies the elements of src before a, and from b on, to dst,
-// whose elements [a, a+k) stand for src's [a, b).
-func carryAround[T any](dst, src []T, a, b, k int) {
-	copy(dst, src[:a])
-	copy(dst[a+k:], src[b:])
-}
-
-func (ix *index) loose(i int) string {
-	if ix.lenOf(i) == 0 {
-		return ""
-	}
-	if s := ix.lo.get(i); s != "" {
-		return s
-	}
-	s := loose.View(ix.d.line(i))
-	ix.lo.set(i, len(ix.key), s)
-	return s
-}
-
-// pagedStrings holds a string for some of n lines, in pages allocated as
-// lines get one: a search looks at a few windows of a large file, or at
-// all of a small one.
-type pagedStrings struct{ pages [][]string }
-
-const stringsPage = 256
-
-// get returns the string of line i, or "".
-func (p *pagedStrings) get(i int) string {
-	if k := i / stringsPage; k < len(p.pages) && p.pages[k] != nil {
-		return p.pages[k][i%stringsPage]
-	}
-	return ""
-}
-
-// set sets the string of line i of n.
-func (p *pagedStrings) set(i, n int, s string) {
-	if p.pages == nil {
-		p.pages = make([][]string, (n+stringsPage-1)/stringsPage)
-	}
-	k := i / stringsPage
-	if p.pages[k] == nil {
-		p.pages[k] = make([]string, stringsPage)
-	}
-	p.pages[k][i%stringsPage] = s
-}
-
-// each calls f for every line with a string, in order.
-func (p *pagedStrings) each(f func(i int, s string)) {
-	for k, page := range p.pages {
-		for j, s := range page {
-			if s != "" {
-				f(k*stringsPage+j, s)
-			}
-		}
-	}
-}
-
-func (ix *index) weight(i int) int { return ix.lenOf(i) + 1 }
-func (ix *index) blank(i int) bool {
-	switch ix.ends[i] {
-	case endsBlank:
-		return true
-	case endsNotYet, endsUnknown:
-		return ix.lenOf(i) == 0
-	}
-	return false // a line of ASCII that is not white space only
-}
-
-// keyOrBlank returns the key of line i, or true when it is blank, with
-// one pass over the line at most.
-func (ix *index) keyOrBlank(i int) (uint64, bool) {
-	if ix.ends[i] == endsBlank {
-		return 0, true
-	}
-	ix.hash(i)
-	return ix.key[i], ix.n[i] == 0
-}
-func (ix *index) lineCount() int    { return len(ix.key) }
-func (ix *index) text(i int) string { return ix.d.line(i) }
+// weight is what file line i weighs in an alignment: its loose view's
+// length, and one for the line.
+func (ix *index) weight(i int) int { return ix.ViewLen(i) + 1 }
 
 // lineDist returns the edit distance between search line l and file line
 // i under the loose view, and false when they are not similar enough to
@@ -406,15 +191,15 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 	if l.elision {
 		return 0, false
 	}
-	if l.blank || ix.blank(i) {
-		return 0, l.blank && ix.blank(i)
+	if l.blank || ix.Blank(i) {
+		return 0, l.blank && ix.Blank(i)
 	}
-	if l.key == ix.keyOf(i) {
+	if l.key == ix.Key(i) {
 		return 0, true
 	}
-	n := int(ix.n[i])
+	n, sig := ix.Measure(i)
 	limit := l.editLimit(n)
-	if l.leastEdits(n, ix.sig[i]) > limit {
+	if l.leastEdits(n, sig) > limit {
 		return 0, false
 	}
 	d := ix.patternDist(l, i, limit)
@@ -442,10 +227,10 @@ func (l *sline) leastEdits(n int, sig uint64) int {
 // ASCII is compared as it is, its white space skipped, without building
 // its loose view.
 func (ix *index) patternDist(l *sline, i, limit int) int {
-	if d, ok := ix.pattern(l).BoundedSkipping(ix.d.line(i), int(ix.n[i]), &looseClasses, limit); ok {
+	if d, ok := ix.pattern(l).BoundedSkipping(ix.Line(i), ix.ViewLen(i), &looseClasses, limit); ok {
 		return d
 	}
-	return ix.pattern(l).Bounded(ix.loose(i), limit)
+	return ix.pattern(l).Bounded(ix.View(i), limit)
 }
 
 // looseClasses says what the loose view does with each byte, for
@@ -526,21 +311,19 @@ func (ix *index) tally(s []sline) *tally {
 	ix.probes.fill(keys)
 	var f endsFilter
 	f.init(firsts)
-	ix.endsAll()
+	ends := ix.Ends()
 	// Every line's ends are known: the filter turns lines away whether
 	// they are hashed or not. A line of ASCII it lets through is compared
 	// with the search lines of its shape, and takes the key of the one it
 	// equals; another is hashed, if it is not yet, and its key looked up.
-	ends, keyed := ix.ends, ix.keyed[:len(ix.ends)]
 	for i := f.next(ends, 0); i < len(ends); i = f.next(ends, i+1) {
 		e := ends[i]
 		x := -1
-		if keyed[i] || e == endsUnknown {
-			ix.hash(i)
-			x = ix.probes.find(ix.key[i])
+		if ix.Keyed(i) || e == linecache.EndsUnknown {
+			x = ix.probes.find(ix.Key(i))
 		} else if x = f.match(ix.d.line(i), e, firsts); x >= 0 {
 			l := firsts[x]
-			ix.key[i], ix.n[i], ix.sig[i], keyed[i] = l.key, int32(l.n), l.sig, true
+			ix.SetKey(i, l.key, l.n, l.sig)
 		}
 		if x < 0 {
 			continue
@@ -589,19 +372,20 @@ type shapeKey struct {
 }
 
 // ends returns the ends a file line of ASCII has when its loose view is
-// l's (see endsNotYet), or endsNotYet when l's view is not ASCII or too
-// long for them: a file line beyond ASCII may still fold to it.
+// l's (see linecache.EndsNotYet), or EndsNotYet when l's view is not
+// ASCII or too long for them: a file line beyond ASCII may still fold to
+// it.
 func (l *sline) ends() uint32 {
 	v := l.loose
 	if v == "" || len(v) >= 0xffff {
-		return endsNotYet
+		return linecache.EndsNotYet
 	}
 	for i := 0; i < len(v); i++ {
 		if v[i] >= utf8.RuneSelf {
-			return endsNotYet
+			return linecache.EndsNotYet
 		}
 	}
-	return packEnds(v[0], v[len(v)-1], len(v))
+	return linecache.PackEnds(v[0], v[len(v)-1], len(v))
 }
 
 // endsBits is the size of the filter's table of shapes, 1<<endsLog.
@@ -620,9 +404,9 @@ func shape(e uint32) int {
 func (f *endsFilter) init(firsts []*sline) {
 	f.byShape = make([]shapeKey, len(firsts))
 	for k, l := range firsts {
-		// (A view beyond ASCII or too long for ends has ends endsNotYet,
-		// which no line has once its ends are known: its bit lets no line
-		// through that is not let through anyway.)
+		// (A view beyond ASCII or too long for ends has ends EndsNotYet,
+		// which no line has once its ends are known: its bit lets no
+		// line through that is not let through anyway.)
 		e := shape(l.ends())
 		f.byShape[k] = shapeKey{int32(e), int32(k), strings.TrimSpace(l.text), true}
 		f.bits[e/64] |= 1 << (e % 64)
@@ -682,15 +466,15 @@ func indentedCopy(line, trimmed string) bool {
 	return true
 }
 
-// turnsAway reports whether a line whose ends are e (see endsAll) cannot
-// have the key of a search line still counted: it is blank (no search
-// line counted is), or a line of ASCII with a shape no such line has. The
-// shape of endsUnknown, of a line to hash, is always let through (see
-// init): one look at the shape's bit decides for all but the blank lines
-// whose shape is a search line's.
+// turnsAway reports whether a line whose ends are e (see
+// linecache.EndsNotYet) cannot have the key of a search line still
+// counted: it is blank (no search line counted is), or a line of ASCII
+// with a shape no such line has. The shape of EndsUnknown, of a line to
+// hash, is always let through (see init): one look at the shape's bit
+// decides for all but the blank lines whose shape is a search line's.
 func (f *endsFilter) turnsAway(e uint32) bool {
 	b := shape(e)
-	return f.bits[b/64]&(1<<(b%64)) == 0 || e == endsBlank
+	return f.bits[b/64]&(1<<(b%64)) == 0 || e == linecache.EndsBlank
 }
 
 // next returns the first line from i on that the filter does not turn
@@ -705,28 +489,8 @@ func (f *endsFilter) next(ends []uint32, i int) int {
 	return i
 }
 
-// unknownShape is the shape of endsUnknown, whose bit the filter keeps.
-var unknownShape = shape(endsUnknown)
-
-// The ends of a line, in index.ends, are the first and last bytes of its
-// loose view and its length, as first<<24 | last<<16 | length, or one of
-// the values below: they are worked out once for every line (see
-// endsAll), so that every tally of a search after the first costs a
-// look-up per line. A line of ASCII has a length of 1 or more and a first
-// byte below 0x80, so its ends are neither 0 nor have the top bit set:
-// none is one of these values (a line of two NUL bytes would be
-// endsBlank, were that 2).
-const (
-	endsNotYet  = 0            // not looked at yet
-	endsUnknown = 1<<31 | iota // a byte beyond ASCII, or a very long line: hash it
-	endsBlank                  // white space only
-)
-
-// packEnds returns the ends of a line of ASCII whose loose view has the
-// given first and last bytes and length, below 0xffff.
-func packEnds(first, last byte, n int) uint32 {
-	return uint32(first)<<24 | uint32(last)<<16 | uint32(n)
-}
+// unknownShape is the shape of EndsUnknown, whose bit the filter keeps.
+var unknownShape = shape(linecache.EndsUnknown)
 
 // counted takes key k (its place in the tally's keys), counted enough, out
 // of the filter.
@@ -786,8 +550,7 @@ func (ix *index) buildPostings() {
 	if ix.post != nil {
 		return
 	}
-	ix.hashAll()
-	ix.post = postings.New(ix.key)
+	ix.post = postings.New(ix.AllKeys())
 }
 
 // candidates finds the windows where the search's distinctive lines line
@@ -879,7 +642,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 	if len(looked) == 0 {
 		return nil, false
 	}
-	ix.endsAll()
+	ix.Ends() // scanPairs reads the length of a line of ASCII from its ends
 	pairs, exhausted := ix.scanPairs(s, looked)
 	if exhausted {
 		return nil, true
@@ -912,7 +675,7 @@ func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
 		for q < len(pairs) && int(pairs[q].line) == i {
 			q++
 		}
-		n := int(ix.n[i])
+		n := ix.ViewLen(i)
 		counted := b.fill(ix.d.line(i))
 		for _, c := range pairs[p:q] {
 			l, limit := &s[looked[c.search]], int(c.limit)
@@ -1007,8 +770,8 @@ type scanPair struct {
 // close enough to a search line's (with the lines' ends known first).
 func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted bool) {
 	pairs = ix.pairs[:0]
-	for i := range ix.key {
-		n := ix.looseLen(i)
+	for i := range ix.Lines() {
+		n := ix.PeekViewLen(i)
 		if n == 0 {
 			continue // blank: unlike every search line of 4 bytes or more
 		}
@@ -1018,8 +781,7 @@ func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted
 			if abs(n-l.n) > limit {
 				continue
 			}
-			ix.measure(i)
-			if l.leastEdits(n, ix.sig[i]) > limit {
+			if _, sig := ix.Measure(i); l.leastEdits(n, sig) > limit {
 				continue
 			}
 			if len(pairs) == scanBudget {
@@ -1072,7 +834,7 @@ func (ix *index) cluster(s []sline, votes []vote) (wins []window, truncated bool
 		if len(wins) == maxCandidates {
 			return wins, true
 		}
-		lo, hi := max(0, g.lo-pad), min(ix.lineCount(), g.hi+m+pad)
+		lo, hi := max(0, g.lo-pad), min(ix.Lines(), g.hi+m+pad)
 		if lo < hi {
 			wins = append(wins, window{lo, hi, g.w})
 		}

@@ -111,9 +111,9 @@ func (r *resolver) looseHits(old string) []looseHit {
 			return nil
 		}
 		_, _, sig := loose.Key(needle)
-		ix.measureAll()
-		for i := range ix.key {
-			if int(ix.n[i]) >= len(needle) && ix.sig[i]&sig == sig && strings.Contains(ix.loose(i), needle) {
+		ix.MeasureAll()
+		for i := range ix.Lines() {
+			if n, lineSig := ix.Measure(i); n >= len(needle) && lineSig&sig == sig && strings.Contains(ix.View(i), needle) {
 				views = append(views, [2]int{i, i + 1})
 				if len(views) > maxOccurrences {
 					break
@@ -151,7 +151,7 @@ func (r *resolver) looseHits(old string) []looseHit {
 				views = append(views, [2]int{at[0], at[1]})
 			}
 		case nonBlank(s) <= 2:
-			views = append(views, [2]int{0, ix.lineCount()})
+			views = append(views, [2]int{0, ix.Lines()})
 		}
 	}
 	if len(views) == 0 {

@@ -194,7 +194,7 @@ func (r *resolver) linesFound(search string, lo, hi int) int {
 	ix := r.index()
 	have := map[string]bool{}
 	for i := lo; i < hi; i++ {
-		have[ix.loose(i)] = true
+		have[ix.View(i)] = true
 	}
 	n := 0
 	for _, l := range splitLines(search) {

@@ -23,17 +23,17 @@ func referenceScan(ix *index, s []sline, unfound []int) (votes []vote, exhausted
 		unfound = unfound[:3]
 	}
 	compared := func(l *sline, i int) (limit int, ok bool) {
-		if ix.blank(i) {
+		if ix.Blank(i) {
 			return 0, false
 		}
-		n := ix.lenOf(i)
+		n, sig := ix.Measure(i)
 		limit = int(float64(max(n, l.n)) * (1 - minLineSim))
-		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^ix.sig[i]) <= 2*limit
+		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^sig) <= 2*limit
 	}
 	budget := scanBudget
 	for _, j := range unfound {
 		if l := &s[j]; l.n >= 4 {
-			for i := range ix.lineCount() {
+			for i := range ix.Lines() {
 				if _, ok := compared(l, i); ok {
 					if budget--; budget < 0 {
 						return nil, true
@@ -52,13 +52,13 @@ func referenceScan(ix *index, s []sline, unfound []int) (votes []vote, exhausted
 			sim float64
 		}
 		var hits []hit
-		for i := range ix.lineCount() {
+		for i := range ix.Lines() {
 			limit, ok := compared(l, i)
 			if !ok {
 				continue
 			}
-			n := ix.lenOf(i)
-			if d := editdist.Distance(l.loose, loose.View(ix.text(i))); d <= limit {
+			n := ix.ViewLen(i)
+			if d := editdist.Distance(l.loose, loose.View(ix.Line(i))); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
 		}

@@ -310,7 +310,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		return nil // the replacement names other code: a sibling's change
 	}
 	for _, o := range reg.ops {
-		if o.s >= 0 && added[o.s] && (o.kind != opPair || sl[o.s].loose != ix.loose(o.f)) {
+		if o.s >= 0 && added[o.s] && (o.kind != opPair || sl[o.s].loose != ix.View(o.f)) {
 			return nil // a line the change adds is not there
 		}
 	}
@@ -330,7 +330,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		if elided[f] {
 			continue
 		}
-		if k := ix.loose(f); counts[k] != (lineCounts{}) {
+		if k := ix.View(f); counts[k] != (lineCounts{}) {
 			there[k]++
 		}
 	}
@@ -360,7 +360,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 			kept[l.loose] = true
 		}
 		for _, o := range oreg.ops {
-			if o.kind == opPair && removed[o.s] && (osl[o.s].loose == ix.loose(o.f) || !kept[ix.loose(o.f)]) {
+			if o.kind == opPair && removed[o.s] && (osl[o.s].loose == ix.View(o.f) || !kept[ix.View(o.f)]) {
 				return nil
 			}
 		}
@@ -483,7 +483,7 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 		}
 		paired++
 		l := &sl[o.s]
-		if oc := occs[l.key]; oc != nil && oc.count == 1 && len(l.loose) >= 10 && l.loose == ix.loose(o.f) {
+		if oc := occs[l.key]; oc != nil && oc.count == 1 && len(l.loose) >= 10 && l.loose == ix.View(o.f) {
 			telling = true
 		}
 	}
@@ -503,8 +503,7 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 // aligning them.
 func (r *resolver) among(lines []string, which map[int]bool, lo, hi, min int) (in, of int) {
 	ix := r.index()
-	ix.hashRange(lo, hi)
-	keys := ix.key[lo:hi]
+	keys := ix.Keys(lo, hi)
 	for j, l := range lines {
 		if which != nil && !which[j] || isElision(l) {
 			continue
@@ -563,8 +562,7 @@ func (r *resolver) changeNear(old, new string, a, b int) bool {
 	d, ix := r.d, r.index()
 	lines := strings.Count(new, "\n") + 1 + nearLines
 	lo, hi := max(0, a-lines), min(d.lineCount(), b+1+lines)
-	ix.hashRange(lo, hi)
-	return slices.Contains(ix.key[lo:hi], k)
+	return slices.Contains(ix.Keys(lo, hi), k)
 }
 
 // tokenBounded reports whether the bytes [start, end) of the text begin

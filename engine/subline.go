@@ -39,25 +39,28 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	reach := 2 * k
 	_, _, sig := loose.Key(needle)
 	ix := r.index()
-	ix.measureAll()
+	ix.MeasureAll()
 	type hit struct{ line, start, end, dist int }
 	var hits []hit
-	near := func(i int) bool { return int(ix.n[i]) >= n-reach && bits.OnesCount64(sig&^ix.sig[i]) <= reach }
+	near := func(i int) bool {
+		ln, lsig := ix.Measure(i)
+		return ln >= n-reach && bits.OnesCount64(sig&^lsig) <= reach
+	}
 	// The budget runs out when more lines are near than it allows: count
 	// them before searching any.
 	budget := scanBudget
-	for i := range ix.key {
+	for i := range ix.Lines() {
 		if near(i) {
 			if budget--; budget < 0 {
 				return nil, nil, false
 			}
 		}
 	}
-	for i := range ix.key {
+	for i := range ix.Lines() {
 		if !near(i) {
 			continue
 		}
-		text := ix.loose(i)
+		text := ix.View(i)
 		for from := 0; from < len(text); {
 			s, e, d, ok := editdist.Find(needle, text[from:], reach)
 			if !ok {
@@ -72,7 +75,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	}
 	sort.SliceStable(hits, func(a, b int) bool { return hits[a].dist < hits[b].dist })
 	best := hits[0]
-	if best.dist > k || best.dist == 0 || (best.start == 0 && best.end == int(ix.n[best.line])) {
+	if best.dist > k || best.dist == 0 || (best.start == 0 && best.end == ix.ViewLen(best.line)) {
 		return nil, nil, false
 	}
 	score := 1 - float64(best.dist)/float64(n)
