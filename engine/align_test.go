@@ -41,12 +41,12 @@ func TestMayAlignWithoutNeverSkipsAWinner(t *testing.T) {
 		}
 		n := ix.Lines()
 		ix.Keys(0, n)
-		alt, ok := ix.score(s, ix.gap(s, all, 0, n, true, true))
+		alt, ok := score(ix, s, gap(ix, s, all, 0, n, true, true))
 		if !ok || alt.mismatches() > 0 {
 			continue
 		}
 		wins++
-		if !ix.mayAlignWithout(s, 1, 0, n) {
+		if !mayAlignWithout(ix, s, 1, 0, n) {
 			t.Fatalf("file %q, search %q: an alignment without mismatches exists, mayAlignWithout says none can", file, search)
 		}
 	}

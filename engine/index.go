@@ -184,6 +184,64 @@ func (ix *index) edited(nd *document, a, b, k int) *index {
 // length, and one for the line.
 func (ix *index) weight(i int) int { return ix.ViewLen(i) + 1 }
 
+// countSeq counts, up to limit, the places in file lines [lo, hi) where
+// the non-blank lines have the given keys in a row (blank lines between
+// them allowed).
+func (ix *index) countSeq(keys []uint64, lo, hi, limit int) int {
+	return len(ix.seq(keys, 0, lo, hi, limit))
+}
+
+// findSeq returns, up to limit, the line ranges [start, end) of the whole
+// file where the non-blank lines have the keys of lines in a row, those
+// of a search. A file line whose ends are known is taken for the first
+// of them only when its ends are the first's, without hashing it.
+func (ix *index) findSeq(lines []*sline, limit int) [][2]int {
+	if len(lines) == 0 {
+		return nil
+	}
+	keys := make([]uint64, len(lines))
+	for k, l := range lines {
+		keys[k] = l.key
+	}
+	ix.Ends() // every line's ends known: seq turns lines away by them
+	return ix.seq(keys, lines[0].ends(), 0, ix.Lines(), limit)
+}
+
+// seq finds the places in file lines [lo, hi) where the non-blank lines
+// have the given keys in a row (see countSeq), up to limit; first is the
+// ends of the first line's loose view (see linecache.EndsNotYet), or
+// EndsNotYet when they are not known.
+func (ix *index) seq(keys []uint64, first uint32, lo, hi, limit int) [][2]int {
+	var found [][2]int
+	if len(keys) == 0 {
+		return nil
+	}
+	for i := lo; i < hi && len(found) < limit; i++ {
+		if e := ix.KnownEnds(i); first != linecache.EndsNotYet && e != first && e != linecache.EndsNotYet && e != linecache.EndsUnknown {
+			continue // blank, or another line of ASCII
+		}
+		if k, blank := ix.KeyOrBlank(i); blank || k != keys[0] {
+			continue
+		}
+		k, f := 1, i+1
+		for k < len(keys) && f < hi {
+			key, blank := ix.KeyOrBlank(f)
+			if blank {
+				f++
+				continue
+			}
+			if key != keys[k] {
+				break
+			}
+			k, f = k+1, f+1
+		}
+		if k == len(keys) {
+			found = append(found, [2]int{i, f})
+		}
+	}
+	return found
+}
+
 // lineDist returns the edit distance between search line l and file line
 // i under the loose view, and false when they are not similar enough to
 // be the same line.

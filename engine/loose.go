@@ -45,7 +45,7 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	ix := r.index()
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	sl := r.searchLines(s)
-	reg, ok := ix.align(sl, a, b+1)
+	reg, ok := align(ix, sl, a, b+1)
 	if !ok || reg.mismatches() > 0 {
 		// The text is there but not its lines (a line break where the
 		// file has a space): leave it to the line-level alignment.

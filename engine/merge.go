@@ -137,7 +137,7 @@ type merger struct {
 type merged struct{ kept, missing, into, rewrote []int }
 
 // merge builds the lines that replace region r.
-func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, error) {
+func merge(ix *index, s []sline, t []string, r *region) ([]outLine, merged, error) {
 	hs, hunkOf := hunks(s, t)
 	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf}
 	// The per-line arrays, and room for the lines out, in one allocation

@@ -461,7 +461,7 @@ func (r *resolver) elidedReplacement(start, end int, rd reading) (*Match, *Error
 	}
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	sl := r.searchLines(s)
-	reg, ok := r.index().align(sl, a, b+1)
+	reg, ok := align(r.index(), sl, a, b+1)
 	if !ok {
 		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\" that cannot be placed")
 	}

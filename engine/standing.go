@@ -302,7 +302,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		return nil // white space only: nothing tells it was made
 	}
 	sl := r.searchLines(lines)
-	reg, ok := ix.align(sl, lo, hi)
+	reg, ok := align(ix, sl, lo, hi)
 	if !ok || reg.score < r.opt.threshold() || reg.ambiguousElision != "" {
 		return nil
 	}
@@ -346,7 +346,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		// since is not deleted: "m = n.Value" taken out where the file
 		// has "m = n.ValueOut" now); a copy of it elsewhere may remain.
 		osl := r.searchLines(olines)
-		oreg, ok := ix.align(osl, min(lo, a), max(hi, b+1))
+		oreg, ok := align(ix, osl, min(lo, a), max(hi, b+1))
 		if !ok {
 			return nil
 		}
@@ -469,7 +469,7 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 		return nil // one line added tells too little
 	}
 	sl := r.searchLines(lines)
-	reg, ok := ix.align(sl, lo, hi)
+	reg, ok := align(ix, sl, lo, hi)
 	if !ok {
 		return nil
 	}
