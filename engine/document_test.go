@@ -153,7 +153,7 @@ func TestTallyFromPostings(t *testing.T) {
 		}
 		s := newSlines(search)
 		ix := newIndex(newDocument(text.String()))
-		want := ix.tally(s)
+		want := newTally(ix, s)
 		// The lines the tally compared with the search's lines rather
 		// than hashed have the keys, lengths and signatures hashing gives.
 		for i := range ix.Lines() {
@@ -167,7 +167,7 @@ func TestTallyFromPostings(t *testing.T) {
 			}
 		}
 		ix.buildPostings()
-		got := ix.tally(s)
+		got := newTally(ix, s)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d: %q in %q: the tally from postings is\n%+v\nwant\n%+v", k, search, text.String(), got, want)
 		}

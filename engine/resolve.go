@@ -294,7 +294,7 @@ func (r *resolver) candidates(s *search, approximate bool) candidateSet {
 		k = 1
 	}
 	if s.cands[k] == nil {
-		c := r.index().candidates(s.lines, r.tally(s), approximate)
+		c := candidates(r.index(), s.lines, r.tally(s), approximate)
 		s.cands[k] = &c
 	}
 	return *s.cands[k]
@@ -306,7 +306,7 @@ func (r *resolver) tally(s *search) *tally {
 		if r.doc.resolves > 1 {
 			r.index().buildPostings()
 		}
-		s.tally = r.index().tally(s.lines)
+		s.tally = newTally(r.index(), s.lines)
 	}
 	return s.tally
 }

@@ -85,8 +85,8 @@ func checkScan(t *testing.T, text string, search []string) {
 			all = append(all, j)
 		}
 	}
-	for _, looked := range [][]int{newIndex(newDocument(text)).tally(s).unfound, all} {
-		got, gotExhausted := newIndex(newDocument(text)).scan(s, slices.Clone(looked))
+	for _, looked := range [][]int{newTally(newIndex(newDocument(text)), s).unfound, all} {
+		got, gotExhausted := scan(newIndex(newDocument(text)), s, slices.Clone(looked))
 		want, wantExhausted := referenceScan(newIndex(newDocument(text)), s, slices.Clone(looked))
 		if gotExhausted != wantExhausted || !slices.Equal(got, want) {
 			t.Fatalf("scan of %q in\n%s\n= %v, exhausted %v; want %v, exhausted %v", search, text, got, gotExhausted, want, wantExhausted)
@@ -163,8 +163,8 @@ func TestScanBudget(t *testing.T) {
 			}
 			text := b.String()
 			s := newSlines(tt.search)
-			looked := newIndex(newDocument(text)).tally(s).unfound
-			_, exhausted := newIndex(newDocument(text)).scan(s, slices.Clone(looked))
+			looked := newTally(newIndex(newDocument(text)), s).unfound
+			_, exhausted := scan(newIndex(newDocument(text)), s, slices.Clone(looked))
 			if exhausted != tt.exhausted {
 				t.Fatalf("scan exhausted = %v, want %v", exhausted, tt.exhausted)
 			}
