@@ -13,7 +13,7 @@ import (
 // or "\n"; a final line feed does not start another line.
 //
 // It finds the line feeds of 64 bytes at a time as the bits of a word
-// (see [FeedBlocks]), and takes the lines from their set bits. The same
+// (see feedBlocks), and takes the lines from their set bits. The same
 // pass says whether the text has a "\r" at all.
 func Lines(text string, from, to int, start, end []int) (_, _ []int, crlf int) {
 	k0 := len(start)
@@ -50,7 +50,7 @@ func Lines(text string, from, to int, start, end []int) (_, _ []int, crlf int) {
 // starts at from, and returns them, the start of the line then being
 // read, the next byte to read, and whether the bytes read have a '\r'.
 // It counts the line feeds first, to make room for the lines, and finds
-// those of splitChunk bytes at a time (see FeedBlocks).
+// those of splitChunk bytes at a time (see feedBlocks).
 func feedLines(text string, from, to int, start, end []int) (_, _ []int, at, i int, cr bool) {
 	n := strings.Count(text[from:to], "\n")
 	start = slices.Grow(start, n+1)
@@ -62,7 +62,7 @@ func feedLines(text string, from, to int, start, end []int) (_, _ []int, at, i i
 	var feeds [splitChunk / 64]uint64
 	for i+64 <= to {
 		masks := feeds[:min((to-i)/64, len(feeds))]
-		if FeedBlocks(text[i:], masks) {
+		if feedBlocks(text[i:], masks) {
 			cr = true
 		}
 		for _, m := range masks {

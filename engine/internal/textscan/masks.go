@@ -22,10 +22,10 @@ func IsSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\n'
 }
 
-// FeedBlocks sets feeds[k] to the bits of the line feeds ('\n') of the 64
+// feedBlocks sets feeds[k] to the bits of the line feeds ('\n') of the 64
 // bytes of text from 64k on, and reports whether any of those bytes is a
 // '\r'. text has at least 64*len(feeds) bytes.
-func FeedBlocks(text string, feeds []uint64) (cr bool) {
+func feedBlocks(text string, feeds []uint64) (cr bool) {
 	for k := range feeds {
 		feeds[k] = feeds64(text[64*k:])
 	}

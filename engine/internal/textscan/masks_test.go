@@ -42,7 +42,7 @@ func TestSolid(t *testing.T) {
 	}
 }
 
-// plainMasks is what FeedBlocks and SolidBlocks compute for the 64 bytes
+// plainMasks is what feedBlocks and SolidBlocks compute for the 64 bytes
 // of block, a byte at a time: the bits of its line feeds, of its bytes
 // that are not white space, and of its bytes beyond ASCII.
 func plainMasks(block string) (feeds, solid, high uint64) {
@@ -61,15 +61,15 @@ func plainMasks(block string) (feeds, solid, high uint64) {
 	return feeds, solid, high
 }
 
-// checkBlockMasks holds FeedBlocks and SolidBlocks to plainMasks on text,
+// checkBlockMasks holds feedBlocks and SolidBlocks to plainMasks on text,
 // whose length is a multiple of 64.
 func checkBlockMasks(t *testing.T, text string) {
 	t.Helper()
 	n := len(text) / 64
 	feeds := make([]uint64, n)
-	cr := FeedBlocks(text, feeds)
+	cr := feedBlocks(text, feeds)
 	if want := strings.IndexByte(text, '\r') >= 0; cr != want {
-		t.Fatalf("FeedBlocks(%q) reports a '\\r': %v, want %v", text, cr, want)
+		t.Fatalf("feedBlocks(%q) reports a '\\r': %v, want %v", text, cr, want)
 	}
 	for k := range n {
 		if want, _, _ := plainMasks(text[64*k : 64*k+64]); feeds[k] != want {
