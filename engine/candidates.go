@@ -18,8 +18,8 @@ import (
 // budget), grouped by the diagonal they put the search on (cluster).
 
 // mix spreads a value over the top bits of a word when multiplied by it
-// (Fibonacci hashing): the hash tables and filters of a search take their
-// slots from those bits.
+// (Fibonacci hashing): the ends filter takes a shape's bit from those
+// bits (see shape).
 const mix = 0x9e3779b97f4a7c15
 
 // A probeTable maps each key a tally counts to its place among the keys.

@@ -112,7 +112,9 @@ func newSlines(lines []string) []sline {
 // compared with every line approximately measures them all, which costs
 // less than hashing them.
 type index struct {
-	*linecache.Cache
+	// The cache is held by value: the searches' loops read what it knows
+	// of a line without a pointer between.
+	linecache.Cache
 	d *document
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
@@ -141,14 +143,14 @@ func (s *scratch) reset() {
 
 // newIndex returns the index of d, which knows nothing of its lines yet.
 func newIndex(d *document) *index {
-	return &index{Cache: linecache.New(d.text, d.start, d.end), d: d}
+	return &index{Cache: *linecache.New(d.text, d.start, d.end), d: d}
 }
 
 // edited returns the index of nd, the document d became when its lines
 // [a, b) were replaced by lines [a, a+k) of nd (see document.edited): what
 // the cache knows of the other lines is carried over, not computed again.
 func (ix *index) edited(nd *document, a, b, k int) *index {
-	return &index{Cache: ix.Cache.Edited(nd.text, nd.start, nd.end, a, b, k), d: nd}
+	return &index{Cache: *ix.Cache.Edited(nd.text, nd.start, nd.end, a, b, k), d: nd}
 }
 
 // weight is what file line i weighs in an alignment: its loose view's
