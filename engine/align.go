@@ -53,21 +53,21 @@ const (
 	mvSkipFile
 )
 
-// align finds the best placement of s inside file lines [lo, hi): first a
-// line-level alignment on exact loose keys (cheap: no distances), then,
-// in the gaps it leaves, pairs of similar lines (a typo, a stale line).
-// It returns false when nothing of the search lines up.
-func (ix *index) align(s []sline, lo, hi int) (region, bool) {
+// align finds the best placement of search s inside lines [lo, hi) of
+// ix's document: first a line-level alignment on exact loose keys (cheap:
+// no distances), then, in the gaps it leaves, pairs of similar lines (a
+// typo, a stale line). It works in the tables ix lends (see scratch), and
+// returns false when nothing of the search lines up.
+func align(ix *index, s []sline, lo, hi int) (region, bool) {
 	m, w := len(s), hi-lo
 	if m == 0 || w <= 0 {
 		return region{}, false
 	}
-	ix.hashRange(lo, hi)
 	moves, costs := ix.tables.take((m+1)*(w+1), 3*(w+1))
 	prev, cur := costs[:w+1], costs[w+1:2*(w+1)] // row 0: the region may start anywhere
 	// What leaving out each file line costs, the same in every row but an
 	// elision's, and each line's key.
-	skipFile, keys := costs[2*(w+1):][:w], ix.key[lo:hi]
+	skipFile, keys := costs[2*(w+1):][:w], ix.Keys(lo, hi)
 	for i := range skipFile {
 		skipFile[i] = fileLineCost(ix.weight(lo + i))
 	}
@@ -128,11 +128,11 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		}
 	}
 	slices.Reverse(rev)
-	ops, whole := ix.refine(s, rev, lo, hi)
-	reg, ok := ix.score(s, ops)
+	ops, whole := refine(ix, s, rev, lo, hi)
+	reg, ok := score(ix, s, ops)
 	// (When refine aligned the whole window by similarity already, doing
 	// it again would find the same.)
-	if ok && !whole && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells && ix.mayAlignWithout(s, reg.mismatches(), lo, hi) {
+	if ok && !whole && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells && mayAlignWithout(ix, s, reg.mismatches(), lo, hi) {
 		// Lines of the file left out in the middle may be a jump: the
 		// exact pairs after them copies of the search's lines, while the
 		// lines it was copied from changed a little. Lines of the search
@@ -147,7 +147,7 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 		for j := range all {
 			all[j] = j
 		}
-		if alt, ok := ix.score(s, ix.gap(s, all, lo, hi, true, true)); ok && alt.mismatches() < reg.mismatches() {
+		if alt, ok := score(ix, s, gap(ix, s, all, lo, hi, true, true)); ok && alt.mismatches() < reg.mismatches() {
 			reg = alt
 		}
 	}
@@ -161,7 +161,7 @@ func (ix *index) align(s []sline, lo, hi int) (region, bool) {
 // them paired, so the non-blank lines of the search follow each other in
 // the window as they are, which costs a look at the window's keys rather
 // than an edit distance per cell.
-func (ix *index) mayAlignWithout(s []sline, k, lo, hi int) bool {
+func mayAlignWithout(ix *index, s []sline, k, lo, hi int) bool {
 	if k != 1 {
 		return k > 1
 	}
@@ -216,7 +216,7 @@ func fileLineCost(weight int) int32 { return int32(max(1, weight/2)) }
 // "}" or a blank line next to a gap pairs with any of its kind, so it is
 // aligned again together with the gap. It reports whole when no
 // distinctive line paired and it aligned the whole window by similarity.
-func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bool) {
+func refine(ix *index, s []sline, ops []op, lo, hi int) (refined []op, whole bool) {
 	anchor := func(o op) bool { return o.kind == opPair && s[o.s].n > 3 }
 	firstPair, lastPair := -1, -1
 	for k, o := range ops {
@@ -234,7 +234,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bo
 		for j := range ss {
 			ss[j] = j
 		}
-		return ix.gap(s, ss, lo, hi, true, true), true
+		return gap(ix, s, ss, lo, hi, true, true), true
 	}
 	searchLines := func(ops []op) []int {
 		var ss []int
@@ -263,7 +263,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bo
 	} else {
 		lead := searchLines(head)
 		f0 := ops[firstPair].f
-		out = append(out, ix.gap(s, lead, max(0, f0-len(lead)-2), f0, true, false)...)
+		out = append(out, gap(ix, s, lead, max(0, f0-len(lead)-2), f0, true, false)...)
 	}
 	// Interior stretches between distinctive pairs.
 	out = append(out, ops[firstPair])
@@ -280,7 +280,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bo
 		if clean || elided(run) {
 			out = append(out, run...)
 		} else {
-			out = append(out, ix.gap(s, searchLines(run), ops[k].f+1, ops[e].f, false, false)...)
+			out = append(out, gap(ix, s, searchLines(run), ops[k].f+1, ops[e].f, false, false)...)
 		}
 		out = append(out, ops[e])
 		k = e
@@ -291,7 +291,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bo
 	} else {
 		trail := searchLines(tail)
 		fl := ops[lastPair].f + 1
-		out = append(out, ix.gap(s, trail, fl, min(ix.lineCount(), fl+len(trail)+2), false, true)...)
+		out = append(out, gap(ix, s, trail, fl, min(ix.Lines(), fl+len(trail)+2), false, true)...)
 	}
 	return out, false
 }
@@ -300,7 +300,7 @@ func (ix *index) refine(s []sline, ops []op, lo, hi int) (refined []op, whole bo
 // lines to pair. File lines before the first pair are free to skip when
 // freeStart, after the last when freeEnd (they are then outside the
 // region and left out of the result).
-func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool) []op {
+func gap(ix *index, s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool) []op {
 	p, q := len(ss), fhi-flo
 	limit := 4096
 	if freeStart && freeEnd {
@@ -399,7 +399,7 @@ func (ix *index) gap(s []sline, ss []int, flo, fhi int, freeStart, freeEnd bool)
 // score measures an alignment: the loose characters it failed to pair,
 // over all the characters of the search and the region (a ratio like
 // difflib's), and checks the elisions are anchored on both sides.
-func (ix *index) score(s []sline, ops []op) (region, bool) {
+func score(ix *index, s []sline, ops []op) (region, bool) {
 	// Trim file lines at the ends: a region starts and ends on a pair.
 	for len(ops) > 0 && (ops[0].kind == opFileOnly || ops[0].kind == opElided) {
 		ops = ops[1:]
@@ -426,7 +426,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			// view but the similarity makes equal.
 			lv := levelSimilar
 			if o.dist == 0 {
-				lv = level(l.text, ix.text(o.f))
+				lv = level(l.text, ix.Line(o.f))
 			}
 			if lv > r.level {
 				r.level = lv
@@ -442,7 +442,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 			}
 			if !l.blank {
 				pairs++
-				if float64(o.dist) <= 0.2*float64(max(l.n, ix.lenOf(o.f))) {
+				if float64(o.dist) <= 0.2*float64(max(l.n, ix.ViewLen(o.f))) {
 					exact += float64(l.weight())
 				}
 			}
@@ -458,7 +458,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 		case opFileOnly:
 			total += float64(ix.weight(o.f))
 			cost += float64(ix.weight(o.f))
-			if ix.blank(o.f) {
+			if ix.Blank(o.f) {
 				r.blankOnly++
 			} else {
 				r.fileOnly++
@@ -476,10 +476,10 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 	if pairs == 0 || total == 0 {
 		return region{}, false
 	}
-	if !elisionsAnchored(s, ops, ix) {
+	if !elisionsAnchored(ix, s, ops) {
 		return region{}, false
 	}
-	r.ambiguousElision = ix.elisionAmbiguity(s, ops)
+	r.ambiguousElision = elisionAmbiguity(ix, s, ops)
 	r.cost = cost
 	r.cover = exact / weight
 	r.score = 1 - cost/total
@@ -492,7 +492,7 @@ func (ix *index) score(s []sline, ops []op) (region, bool) {
 // elisionsAnchored checks that every elision that stands for lines sits
 // between two non-blank paired lines whose indentation agrees, so that a
 // "..." cannot swallow code up to an unrelated closing brace.
-func elisionsAnchored(s []sline, ops []op, ix *index) bool {
+func elisionsAnchored(ix *index, s []sline, ops []op) bool {
 	for k, o := range ops {
 		if o.kind != opElided && !(o.kind == opSearchOnly && s[o.s].elision) {
 			continue
@@ -513,8 +513,8 @@ func elisionsAnchored(s []sline, ops []op, ix *index) bool {
 		if before == nil || after == nil {
 			return false
 		}
-		d1 := columns(indentOf(ix.text(before.f)), 4) - columns(indentOf(s[before.s].text), 4)
-		d2 := columns(indentOf(ix.text(after.f)), 4) - columns(indentOf(s[after.s].text), 4)
+		d1 := columns(indentOf(ix.Line(before.f)), 4) - columns(indentOf(s[before.s].text), 4)
+		d2 := columns(indentOf(ix.Line(after.f)), 4) - columns(indentOf(s[after.s].text), 4)
 		if d1 != d2 {
 			return false
 		}
@@ -528,7 +528,7 @@ func elisionsAnchored(s []sline, ops []op, ix *index) bool {
 // within reach of "...") makes the elision's extent a guess. A stretch of
 // trivial lines ("}", "end") takes the nearest place, as "..." stands for
 // as few lines as it can.
-func (ix *index) elisionAmbiguity(s []sline, ops []op) string {
+func elisionAmbiguity(ix *index, s []sline, ops []op) string {
 	type segment struct{ j0, j1, f0, f1 int } // search lines [j0, j1), file lines [f0, f1]
 	var segs []segment
 	for j0 := 0; j0 < len(s); {
@@ -569,7 +569,7 @@ func (ix *index) elisionAmbiguity(s []sline, ops []op) string {
 		if !distinctive || len(keys) == 0 || g.f0 < 0 {
 			continue
 		}
-		lo, hi := max(0, g.f0-elisionReach), min(ix.lineCount(), g.f1+1+elisionReach)
+		lo, hi := max(0, g.f0-elisionReach), min(ix.Lines(), g.f1+1+elisionReach)
 		if k > 0 && segs[k-1].f1 >= 0 {
 			lo = segs[k-1].f1 + 1
 		}
@@ -581,62 +581,4 @@ func (ix *index) elisionAmbiguity(s []sline, ops []op) string {
 		}
 	}
 	return ""
-}
-
-// countSeq counts, up to limit, the places in file lines [lo, hi) where
-// the non-blank lines have the given keys in a row (blank lines between
-// them allowed).
-func (ix *index) countSeq(keys []uint64, lo, hi, limit int) int {
-	return len(ix.seq(keys, 0, lo, hi, limit))
-}
-
-// findSeq returns, up to limit, the line ranges [start, end) of the whole
-// file where the non-blank lines have the keys of lines in a row, those
-// of a search. A file line whose ends are known is taken for the first
-// of them only when its ends are the first's, without hashing it.
-func (ix *index) findSeq(lines []*sline, limit int) [][2]int {
-	if len(lines) == 0 {
-		return nil
-	}
-	keys := make([]uint64, len(lines))
-	for k, l := range lines {
-		keys[k] = l.key
-	}
-	ix.endsAll()
-	return ix.seq(keys, lines[0].ends(), 0, ix.lineCount(), limit)
-}
-
-// seq finds the places in file lines [lo, hi) where the non-blank lines
-// have the given keys in a row (see countSeq), up to limit; first is the
-// ends of the first line's loose view (see endsNotYet), or endsNotYet
-// when they are not known.
-func (ix *index) seq(keys []uint64, first uint32, lo, hi, limit int) [][2]int {
-	var found [][2]int
-	if len(keys) == 0 {
-		return nil
-	}
-	for i := lo; i < hi && len(found) < limit; i++ {
-		if e := ix.ends[i]; first != endsNotYet && e != first && e != endsNotYet && e != endsUnknown {
-			continue // blank, or another line of ASCII
-		}
-		if k, blank := ix.keyOrBlank(i); blank || k != keys[0] {
-			continue
-		}
-		k, f := 1, i+1
-		for k < len(keys) && f < hi {
-			key, blank := ix.keyOrBlank(f)
-			if blank {
-				f++
-				continue
-			}
-			if key != keys[k] {
-				break
-			}
-			k, f = k+1, f+1
-		}
-		if k == len(keys) {
-			found = append(found, [2]int{i, f})
-		}
-	}
-	return found
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graft-editor/graft/engine/internal/linecache"
 )
 
 // TestMayAlignWithoutNeverSkipsAWinner checks the bound that spares align
@@ -37,14 +39,14 @@ func TestMayAlignWithoutNeverSkipsAWinner(t *testing.T) {
 		for j := range all {
 			all[j] = j
 		}
-		n := ix.lineCount()
-		ix.hashRange(0, n)
-		alt, ok := ix.score(s, ix.gap(s, all, 0, n, true, true))
+		n := ix.Lines()
+		ix.Keys(0, n)
+		alt, ok := score(ix, s, gap(ix, s, all, 0, n, true, true))
 		if !ok || alt.mismatches() > 0 {
 			continue
 		}
 		wins++
-		if !ix.mayAlignWithout(s, 1, 0, n) {
+		if !mayAlignWithout(ix, s, 1, 0, n) {
 			t.Fatalf("file %q, search %q: an alignment without mismatches exists, mayAlignWithout says none can", file, search)
 		}
 	}
@@ -75,7 +77,7 @@ func TestFindSeqByEnds(t *testing.T) {
 			keys[k] = l.key
 		}
 		plain := newIndex(newDocument(strings.Join(file, "\n")))
-		want := plain.seq(keys, endsNotYet, 0, plain.lineCount(), 5)
+		want := plain.seq(keys, linecache.EndsNotYet, 0, plain.Lines(), 5)
 		if !slices.Equal(got, want) {
 			t.Fatalf("file %q: findSeq found %v, want %v", file, got, want)
 		}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // all resolves a replace-all edit: every exact occurrence of the search,
@@ -54,7 +56,7 @@ func (r *resolver) all(old, new string) (*Match, error) {
 		}
 	}
 	if len(changes) == 0 {
-		needle := loose(old)
+		needle := loose.View(old)
 		if needle == "" {
 			return nil, refuse(ReasonInvalid, "the search text is empty: quote the text to replace")
 		}

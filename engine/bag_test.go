@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // referenceBag is the bag distance of a and b counted plainly.
@@ -64,7 +65,7 @@ func TestBagDistance(t *testing.T) {
 			}
 			continue
 		}
-		fileLoose := loose(p[1])
+		fileLoose := loose.View(p[1])
 		got := b.bagDistance(l, len(fileLoose))
 		if want := referenceBag(l.loose, fileLoose); got != want {
 			t.Fatalf("bag distance of %q and %q = %d, want %d", l.loose, fileLoose, got, want)

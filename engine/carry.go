@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aymanbagabas/go-udiff/lcs"
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // The model's change of a line is carried onto the file's version of the
@@ -44,7 +46,7 @@ func cutTokens(text string) tokenLine {
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
-		case r < utf8.RuneSelf && isSpaceByte(byte(r)) || r >= utf8.RuneSelf && unicode.IsSpace(r):
+		case r < utf8.RuneSelf && textscan.IsSpace(byte(r)) || r >= utf8.RuneSelf && unicode.IsSpace(r):
 			i += size
 		case isWordRune(r):
 			j := i + size
@@ -59,7 +61,7 @@ func cutTokens(text string) tokenLine {
 			i = j
 		default:
 			key := text[i : i+size]
-			if f := fold(r); f != "" {
+			if f := loose.Fold(r); f != "" {
 				key = f
 			}
 			toks = append(toks, ltoken{key: key, start: i, end: i + size})

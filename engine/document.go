@@ -2,10 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"math/bits"
-	"slices"
 	"sort"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 const bom = "\ufeff"
@@ -144,7 +144,7 @@ func splitDocument(text string, start, end []int) *document {
 	if strings.HasPrefix(text, bom) {
 		d.body = len(bom)
 	}
-	d.start, d.end, d.crlfs = splitAt(text, d.body, len(text), start, end)
+	d.start, d.end, d.crlfs = textscan.Lines(text, d.body, len(text), start, end)
 	d.countEndings()
 	if d.crlfs == 0 {
 		d.lf = text[d.body:]
@@ -193,91 +193,6 @@ func (d *document) endsCRLF(i int) bool {
 	return d.end[i] < len(d.text) && d.text[d.end[i]] == '\r'
 }
 
-// splitAt appends to start and end the lines of text[from:to], which
-// begins a line and ends one (or the text), and returns them with the
-// number of lines that end in "\r\n".
-//
-// It finds the line feeds of 64 bytes at a time as the bits of a word
-// (see feedLines), and takes the lines from their set bits: a short line
-// costs a few word operations rather than a call to strings.IndexByte,
-// and the branch on where the line feeds fall, which a processor cannot
-// predict, is taken once for every 64 bytes rather than for every line.
-// The same pass says whether the text has a "\r" at all.
-func splitAt(text string, from, to int, start, end []int) ([]int, []int, int) {
-	k0 := len(start)
-	start, end, at, i, cr := feedLines(text, from, to, start, end)
-	for ; i < to; i++ {
-		switch text[i] {
-		case '\n':
-			start, end = append(start, at), append(end, i)
-			at = i + 1
-		case '\r':
-			cr = true
-		}
-	}
-	// Each line was taken to end at its line feed; a "\r" before it is
-	// looked for now, and only in a text that has one.
-	crlf := 0
-	if cr {
-		starts, ends := start[k0:], end[k0:]
-		for j, e := range ends {
-			if e > starts[j] && text[e-1] == '\r' {
-				ends[j] = e - 1
-				crlf++
-			}
-		}
-	}
-	if at < to {
-		start = append(start, at)
-		end = append(end, to)
-	}
-	return start, end, crlf
-}
-
-// feedLines appends to start and end the lines of text[from:to] that end
-// in a line feed among its whole blocks of 64 bytes, from the line that
-// starts at from, and returns them, the start of the line then being
-// read, the next byte to read, and whether the bytes read have a '\r'.
-// It counts the line feeds first, to make room for the lines, and finds
-// those of splitChunk bytes at a time (see feedBlocks).
-func feedLines(text string, from, to int, start, end []int) (_, _ []int, at, i int, cr bool) {
-	n := strings.Count(text[from:to], "\n")
-	start = slices.Grow(start, n+1)
-	end = slices.Grow(end, n+1)
-	k0 := len(start)
-	starts, ends := start[k0:k0+n], end[k0:k0+n]
-	k := 0
-	at, i = from, from
-	var feeds [splitChunk / 64]uint64
-	for i+64 <= to {
-		masks := feeds[:min((to-i)/64, len(feeds))]
-		if feedBlocks(text[i:], masks) {
-			cr = true
-		}
-		for _, m := range masks {
-			for ; m != 0; m &= m - 1 {
-				nl := i + bits.TrailingZeros64(m)
-				starts[k], ends[k] = at, nl
-				k, at = k+1, nl+1
-			}
-			i += 64
-		}
-	}
-	return start[:k0+k], end[:k0+k], at, i, cr
-}
-
-// splitChunk is how many bytes feedLines finds the line feeds of in one
-// call, into words on the stack.
-const splitChunk = 4096
-
-// load64 returns the eight bytes of s from i on, the first in the lowest
-// bits.
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // edited returns the document of text, which is d's text with the bytes
 // [lo, hi) replaced, and how the lines of the two correspond: d's lines
 // [a, b) became lines [a, a+k) of the result; the lines before them are
@@ -299,7 +214,7 @@ func (d *document) edited(text string, lo, hi int) (nd *document, a, b, k int) {
 	nd.start = append(make([]int, 0, n), d.start[:a]...)
 	nd.end = append(make([]int, 0, n), d.end[:a]...)
 	var crlfs int
-	nd.start, nd.end, crlfs = splitAt(text, from, to, nd.start, nd.end)
+	nd.start, nd.end, crlfs = textscan.Lines(text, from, to, nd.start, nd.end)
 	k = len(nd.start) - a
 	for j := b; j < len(d.start); j++ {
 		nd.start = append(nd.start, d.start[j]+delta)

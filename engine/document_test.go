@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // TestDocumentApply checks that the Document an applied match leads to,
@@ -93,13 +95,13 @@ func TestDocumentApplyRandom(t *testing.T) {
 func checkApply(t *testing.T, text string, m *Match) {
 	t.Helper()
 	doc := NewDocument(text)
-	if ix := doc.index(); ix.lineCount() > 0 {
-		ix.loose(0) // a loose view computed before is carried over too
-		for i := 0; i < ix.lineCount(); i += 2 {
-			ix.hash(i) // and so are the keys of the lines hashed before
+	if ix := doc.index(); ix.Lines() > 0 {
+		ix.View(0) // a loose view computed before is carried over too
+		for i := 0; i < ix.Lines(); i += 2 {
+			ix.Key(i) // and so are the keys of the lines hashed before
 		}
-		for i := 1; i < ix.lineCount(); i += 4 {
-			ix.measure(i) // and the measures of lines only measured
+		for i := 1; i < ix.Lines(); i += 4 {
+			ix.Measure(i) // and the measures of lines only measured
 		}
 	}
 	got := doc.Apply(m)
@@ -114,13 +116,16 @@ func checkApply(t *testing.T, text string, m *Match) {
 	if !reflect.DeepEqual(got.d, want.d) {
 		t.Fatalf("%q with %+v: the document is\n%+v\nwant\n%+v", text, m.Changes, got.d, want.d)
 	}
-	got.ix.hashAll()
-	want.ix.hashAll()
-	if !reflect.DeepEqual(got.ix.key, want.ix.key) || !reflect.DeepEqual(got.ix.n, want.ix.n) || !reflect.DeepEqual(got.ix.sig, want.ix.sig) {
-		t.Fatalf("%q with %+v: the index is\n%+v\nwant\n%+v", text, m.Changes, got.ix, want.ix)
+	if a, b := got.ix.AllKeys(), want.ix.AllKeys(); !reflect.DeepEqual(a, b) {
+		t.Fatalf("%q with %+v: the keys are\n%x\nwant\n%x", text, m.Changes, a, b)
 	}
 	for i := range got.d.lineCount() {
-		if a, b := got.ix.loose(i), want.ix.loose(i); a != b {
+		gn, gsig := got.ix.Measure(i)
+		wn, wsig := want.ix.Measure(i)
+		if gn != wn || gsig != wsig {
+			t.Fatalf("%q with %+v: line %d is measured %d, %x, want %d, %x", text, m.Changes, i, gn, gsig, wn, wsig)
+		}
+		if a, b := got.ix.View(i), want.ix.View(i); a != b {
 			t.Fatalf("%q with %+v: line %d reads %q loosely, want %q", text, m.Changes, i, a, b)
 		}
 	}
@@ -148,49 +153,23 @@ func TestTallyFromPostings(t *testing.T) {
 		}
 		s := newSlines(search)
 		ix := newIndex(newDocument(text.String()))
-		want := ix.tally(s)
+		want := newTally(ix, s)
 		// The lines the tally compared with the search's lines rather
 		// than hashed have the keys, lengths and signatures hashing gives.
-		for i, keyed := range ix.keyed {
-			if key, n, sig := looseKey(ix.d.line(i)); keyed && (ix.key[i] != key || int(ix.n[i]) != n || ix.sig[i] != sig) {
-				t.Fatalf("case %d: line %d, %q, is keyed %x, %d, %x; want %x, %d, %x", k, i, ix.d.line(i), ix.key[i], ix.n[i], ix.sig[i], key, n, sig)
+		for i := range ix.Lines() {
+			if !ix.Keyed(i) {
+				continue
+			}
+			gotKey := ix.Key(i)
+			gotN, gotSig := ix.Measure(i)
+			if key, n, sig := loose.Key(ix.Line(i)); gotKey != key || gotN != n || gotSig != sig {
+				t.Fatalf("case %d: line %d, %q, is keyed %x, %d, %x; want %x, %d, %x", k, i, ix.Line(i), gotKey, gotN, gotSig, key, n, sig)
 			}
 		}
 		ix.buildPostings()
-		got := ix.tally(s)
+		got := newTally(ix, s)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d: %q in %q: the tally from postings is\n%+v\nwant\n%+v", k, search, text.String(), got, want)
-		}
-	}
-}
-
-// TestASCIILooseLen checks the length of the loose view counted eight
-// bytes at a time against looseKey's, on every ASCII byte in every
-// position of a word, and that a byte beyond ASCII is told.
-func TestASCIILooseLen(t *testing.T) {
-	for c := range 256 {
-		for pos := range 20 {
-			s := []byte(strings.Repeat("a", 19))
-			s = append(s[:pos], append([]byte{byte(c)}, s[pos:]...)...)
-			n, ok := asciiLooseLen(string(s))
-			if c >= 0x80 {
-				if ok {
-					t.Fatalf("asciiLooseLen(%q) is ok: it has a byte beyond ASCII", s)
-				}
-				continue
-			}
-			if _, want, _ := looseKey(string(s)); !ok || n != want {
-				t.Fatalf("asciiLooseLen(%q) = %d, %v, want %d", s, n, ok, want)
-			}
-		}
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	alphabet := strings.Split("a \t\r\v\f\x01\x1f!~", "")
-	for range 5000 {
-		s := randomPieces(rng, alphabet, rng.IntN(41))
-		n, ok := asciiLooseLen(s)
-		if _, want, _ := looseKey(s); !ok || n != want {
-			t.Fatalf("asciiLooseLen(%q) = %d, %v, want %d", s, n, ok, want)
 		}
 	}
 }

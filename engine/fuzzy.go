@@ -322,8 +322,8 @@ func (r *resolver) elsewhere(s []sline, reg *region, occs map[uint64]*lineOccurr
 				continue
 			}
 			start := int(f) - o.s
-			lo, hi := max(0, start-pad), min(ix.lineCount(), start+len(s)+pad)
-			if alt, ok := ix.align(s, lo, hi); ok && !alt.overlaps(reg) && exactPairs(s, &alt) >= exact {
+			lo, hi := max(0, start-pad), min(ix.Lines(), start+len(s)+pad)
+			if alt, ok := align(ix, s, lo, hi); ok && !alt.overlaps(reg) && exactPairs(s, &alt) >= exact {
 				return o.s, int(f)
 			}
 		}
@@ -367,13 +367,13 @@ func (r *resolver) twin(s []sline, chosen *region, regs []region, thr float64) (
 			case other[i] < 0:
 				// A line only the chosen place has tells them apart as a
 				// whole.
-				if s[i].loose == ix.loose(at[i]) {
+				if s[i].loose == ix.View(at[i]) {
 					w.chosen++
 				} else {
 					w.neither++
 				}
 			default:
-				w = sideOn(s[i].text, ix.text(at[i]), ix.text(other[i]))
+				w = sideOn(s[i].text, ix.Line(at[i]), ix.Line(other[i]))
 			}
 			if w.neither+w.other > 0 && first < 0 {
 				first = i
@@ -471,7 +471,7 @@ func (r *resolver) renaming(s []sline, reg *region) (from, to, lines string) {
 		if o.kind != opPair || o.dist == 0 {
 			continue
 		}
-		f, t, part, ok := renamedBy(s[o.s].text, ix.text(o.f))
+		f, t, part, ok := renamedBy(s[o.s].text, ix.Line(o.f))
 		if !ok {
 			continue
 		}
@@ -573,7 +573,7 @@ func (r *resolver) regions(s []sline, wins []window, thr float64) (regs []region
 		}
 	}
 	for _, w := range wins {
-		reg, ok := ix.align(s, w.lo, w.hi)
+		reg, ok := align(ix, s, w.lo, w.hi)
 		if !ok {
 			continue
 		}
@@ -583,12 +583,12 @@ func (r *resolver) regions(s []sline, wins []window, thr float64) (regs []region
 				continue
 			}
 			if thr > 0 {
-				if !ix.restMatters(s, rest[0], rest[1], reg.cost, thr) {
+				if !restMatters(ix, s, rest[0], rest[1], reg.cost, thr) {
 					pruned = true
 					continue
 				}
 			}
-			if o, ok := ix.align(s, rest[0], rest[1]); ok {
+			if o, ok := align(ix, s, rest[0], rest[1]); ok {
 				regs = append(regs, o)
 			}
 		}
@@ -629,10 +629,10 @@ func (r *resolver) regions(s []sline, wins []window, thr float64) (regs []region
 // search and of those lines. (Without an elision, two regions of the same
 // lines score in the order of their costs: a region left out never
 // outranks one kept for the same lines.)
-func (ix *index) restMatters(s []sline, lo, hi int, cost, thr float64) bool {
-	ix.hashRange(lo, hi)
+func restMatters(ix *index, s []sline, lo, hi int, cost, thr float64) bool {
+	keys := ix.Keys(lo, hi)
 	for j := range s {
-		if s[j].elision || s[j].n > 3 && slices.Contains(ix.key[lo:hi], s[j].key) {
+		if s[j].elision || s[j].n > 3 && slices.Contains(keys, s[j].key) {
 			return true
 		}
 	}
@@ -657,7 +657,7 @@ func (ix *index) restMatters(s []sline, lo, hi int, cost, thr float64) bool {
 		for i := 1; i < len(most); i++ {
 			up := most[i]
 			v := max(up, most[i-1])
-			if g := ix.pairSaving(l, lo+i-1); g > 0 {
+			if g := pairSaving(ix, l, lo+i-1); g > 0 {
 				v = max(v, diag+g)
 			}
 			diag, most[i] = up, v
@@ -671,15 +671,15 @@ func (ix *index) restMatters(s []sline, lo, hi int, cost, thr float64) bool {
 // i saves on leaving l out: its weight less the least distance their
 // lengths and signatures allow (see lineDist), or 0 when they tell that
 // the lines are not similar enough to pair.
-func (ix *index) pairSaving(l *sline, i int) int {
-	if l.blank || ix.blank(i) {
-		if l.blank && ix.blank(i) {
+func pairSaving(ix *index, l *sline, i int) int {
+	if l.blank || ix.Blank(i) {
+		if l.blank && ix.Blank(i) {
 			return l.weight()
 		}
 		return 0
 	}
-	n := ix.lenOf(i)
-	least := l.leastEdits(n, ix.sig[i])
+	n, sig := ix.Measure(i)
+	least := l.leastEdits(n, sig)
 	if least > l.editLimit(n) {
 		return 0
 	}
@@ -726,7 +726,7 @@ func byHintNote(d *document, hint int, s Span, n int) string {
 // place merges the model's change into a region and builds the match.
 func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match, *Error) {
 	ix := r.index()
-	out, mg, err := ix.merge(s, t, reg)
+	out, mg, err := merge(ix, s, t, reg)
 	if err != nil {
 		e, _ := err.(*Error)
 		if e == nil {
@@ -824,10 +824,10 @@ func (r *resolver) strategy(s []sline, reg *region, rd reading, merged bool) str
 func uniformShift(s []sline, reg *region, ix *index) bool {
 	shift, seen := 0, false
 	for _, o := range reg.ops {
-		if o.kind != opPair || ix.blank(o.f) {
+		if o.kind != opPair || ix.Blank(o.f) {
 			continue
 		}
-		d := columns(indentOf(ix.text(o.f)), 4) - columns(indentOf(s[o.s].text), 4)
+		d := columns(indentOf(ix.Line(o.f)), 4) - columns(indentOf(s[o.s].text), 4)
 		if seen && d != shift {
 			return false
 		}

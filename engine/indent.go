@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // columns returns the width of an indentation, tabs advancing to the next
@@ -61,7 +63,7 @@ func newReindenter(pairs [][2]string, fileLines []string, more func() []string) 
 		mi, fi := indentOf(p[0]), indentOf(p[1])
 		// A "}" or "fi" pairs with any line like it, whatever its depth:
 		// only distinctive lines teach how the model indents.
-		if looseLen(p[0]) <= 3 {
+		if loose.Len(p[0]) <= 3 {
 			continue
 		}
 		k := slices.IndexFunc(r.direct, func(p indentPair) bool { return p.model == mi })

@@ -1,13 +1,14 @@
 package engine
 
 import (
-	"cmp"
 	"math/bits"
-	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/linecache"
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/postings"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // Bounds that keep every block's work linear in the file size.
@@ -25,11 +26,6 @@ const (
 	// elisionReach is how many lines one "..." may stand for.
 	elisionReach = 2000
 )
-
-// mix spreads a value over the top bits of a word when multiplied by it
-// (Fibonacci hashing): the hash tables and filters of a search take their
-// slots from those bits.
-const mix = 0x9e3779b97f4a7c15
 
 // An sline is a line of the model's search text with its loose view.
 type sline struct {
@@ -94,42 +90,36 @@ func newSlines(lines []string) []sline {
 	b := make([]byte, 0, size)
 	at := make([]int, len(lines)+1)
 	for i, t := range lines {
-		b = appendLoose(b, t)
+		b = loose.AppendView(b, t)
 		at[i+1] = len(b)
 	}
 	views := string(b)
 	for i, t := range lines {
 		v := views[at[i]:at[i+1]]
-		k, sig := viewKey(v)
+		k, sig := loose.ViewKey(v)
 		el := isElision(t)
 		out[i] = sline{text: t, loose: v, key: k, n: len(v), sig: sig, blank: v == "" && !el, elision: el}
 	}
 	return out
 }
 
-// An index holds what a search needs to know of each line of a document,
-// each computed once, without allocating, the first time a search needs
-// it: the length and signature of the line's loose view (its measure),
-// and its loose key. A search whose lines are found as they are hashes
-// only the file lines that could be one of them (see tally); a search
+// An index is what a search needs to know of each line of a document,
+// each computed once, the first time a search needs it (the line cache:
+// loose keys, measures, ends and views, see package linecache), the
+// document's postings once it serves several searches, and the memory
+// its searches work in. A search whose lines are found as they are hashes
+// only the file lines that could be one of them (see newTally); a search
 // compared with every line approximately measures them all, which costs
 // less than hashing them.
 type index struct {
-	d     *document
-	key   []uint64
-	keyed []bool   // whether key is known
-	ends  []uint32 // see endsAll
-	n     []int32  // -1 for a line not measured yet
-	sig   []uint64
-	// hashed is set once every line is hashed, measured once every line
-	// is measured, endsKnown once the ends of every line are known, and
-	// endsSome once those of some line are.
-	hashed, measured, endsKnown, endsSome bool
-	lo                                    pagedStrings // loose views computed so far, "" where not yet
+	// The cache is held by value: the searches' loops read what it knows
+	// of a line without a pointer between.
+	linecache.Cache
+	d *document
 	// post lists the lines of each key, in order, once a Document serves
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
-	post *postings
+	post *postings.Table
 	scratch
 }
 
@@ -151,272 +141,79 @@ func (s *scratch) reset() {
 	s.patterns.reset()
 }
 
-// A probeTable maps each key a tally counts to its place among the keys.
-type probeTable map[uint64]int
-
-// fill empties the table and puts keys in it.
-func (t *probeTable) fill(keys []uint64) {
-	if *t == nil {
-		*t = make(probeTable, len(keys))
-	}
-	clear(*t)
-	for x, k := range keys {
-		(*t)[k] = x
-	}
-}
-
-// find returns the place of key k among the keys, or -1.
-func (t *probeTable) find(k uint64) int {
-	if x, ok := (*t)[k]; ok {
-		return x
-	}
-	return -1
-}
-
+// newIndex returns the index of d, which knows nothing of its lines yet.
 func newIndex(d *document) *index {
-	count := d.lineCount()
-	ix := &index{d: d, key: make([]uint64, count), keyed: make([]bool, count), ends: make([]uint32, count), n: make([]int32, count), sig: make([]uint64, count)}
-	ix.unmeasured()
-	return ix
+	return &index{Cache: *linecache.New(d.text, d.start, d.end), d: d}
 }
-
-// unmeasured fills n with -1, by copies of doubling length rather than a
-// store per line. With keyed false and ends endsNotYet, as a new index
-// allocates them, no line is known yet (see forget).
-func (ix *index) unmeasured() {
-	if len(ix.n) > 0 {
-		ix.n[0] = -1
-		for k := 1; k < len(ix.n); k *= 2 {
-			copy(ix.n[k:], ix.n[:k])
-		}
-	}
-}
-
-// forget marks lines [from, to) as neither measured nor hashed.
-func (ix *index) forget(from, to int) {
-	for i := from; i < to; i++ {
-		ix.n[i], ix.keyed[i], ix.ends[i] = -1, false, endsNotYet
-	}
-	if from < to {
-		ix.endsKnown = false
-	}
-}
-
-// hash computes the key of line i, and its measure, unless it is known.
-func (ix *index) hash(i int) {
-	if !ix.keyed[i] {
-		k, n, sig := looseKey(ix.d.line(i))
-		ix.key[i], ix.n[i], ix.sig[i], ix.keyed[i] = k, int32(n), sig, true
-	}
-}
-
-// measure computes the length and signature of line i's loose view,
-// unless they are known: a line of ASCII without a hash.
-func (ix *index) measure(i int) {
-	if ix.n[i] >= 0 {
-		return
-	}
-	switch e := ix.ends[i]; e {
-	case endsBlank:
-		ix.n[i], ix.sig[i] = 0, 0
-	case endsNotYet, endsUnknown:
-		if n, sig, ok := asciiMeasure(ix.d.line(i)); ok {
-			ix.n[i], ix.sig[i] = int32(n), sig
-		} else {
-			ix.hash(i)
-		}
-	default:
-		// A line of ASCII whose length is known.
-		ix.n[i], ix.sig[i] = int32(e&0xffff), asciiSig(ix.d.line(i))
-	}
-}
-
-// sigBits is the bit of each byte in a signature (see looseKey): none
-// for white space, and none for a byte beyond ASCII, which measure leaves
-// to looseKey.
-var sigBits = func() (b [256]uint64) {
-	for c := range utf8.RuneSelf {
-		if !isSpaceByte(byte(c)) {
-			_, b[c] = keyByte(0, 0, byte(c))
-		}
-	}
-	return b
-}()
-
-// asciiMeasure returns the length and the signature of the loose view of
-// s as looseKey does, and false when s has a byte beyond ASCII.
-func asciiMeasure(s string) (n int, sig uint64, ok bool) {
-	n, ok = asciiLooseLen(s)
-	if !ok {
-		return 0, 0, false
-	}
-	return n, asciiSig(s), true
-}
-
-// asciiSig returns the signature of the loose view of s, a string of
-// ASCII, as looseKey does.
-func asciiSig(s string) uint64 {
-	var sig uint64
-	for i := 0; i < len(s); i++ {
-		sig |= sigBits[s[i]]
-	}
-	return sig
-}
-
-// hashRange computes the keys of lines [from, to) not known yet.
-func (ix *index) hashRange(from, to int) {
-	if ix.hashed {
-		return
-	}
-	for i := from; i < to; i++ {
-		ix.hash(i)
-	}
-}
-
-// hashAll computes the key of every line not known yet: before a pass
-// that looks at every line's key.
-func (ix *index) hashAll() {
-	if !ix.hashed {
-		ix.hashRange(0, ix.lineCount())
-		ix.hashed, ix.measured = true, true
-	}
-}
-
-// measureAll measures every line not measured yet: before a pass that
-// compares every line approximately.
-func (ix *index) measureAll() {
-	if !ix.measured {
-		for i := range ix.n {
-			ix.measure(i)
-		}
-		ix.measured = true
-	}
-}
-
-// looseLen returns the length of line i's loose view, from its ends when
-// they say it, without measuring it.
-func (ix *index) looseLen(i int) int {
-	if n := ix.n[i]; n >= 0 {
-		return int(n)
-	}
-	switch e := ix.ends[i]; e {
-	case endsBlank:
-		return 0
-	case endsNotYet, endsUnknown:
-		return ix.lenOf(i)
-	default:
-		return int(e & 0xffff)
-	}
-}
-
-// keyOf and lenOf return line i's loose key and the length of its loose
-// view (see looseKey).
-func (ix *index) keyOf(i int) uint64 { ix.hash(i); return ix.key[i] }
-func (ix *index) lenOf(i int) int    { ix.measure(i); return int(ix.n[i]) }
 
 // edited returns the index of nd, the document d became when its lines
-// [a, b) were replaced by lines [a, a+k) of nd (see document.edited): the
-// keys of the other lines are carried over, not computed again.
+// [a, b) were replaced by lines [a, a+k) of nd (see document.edited): what
+// the cache knows of the other lines is carried over, not computed again.
 func (ix *index) edited(nd *document, a, b, k int) *index {
-	count := nd.lineCount()
-	nx := newIndex(nd)
-	carryAround(nx.key, ix.key, a, b, k)
-	carryAround(nx.keyed, ix.keyed, a, b, k)
-	carryAround(nx.ends, ix.ends, a, b, k)
-	carryAround(nx.n, ix.n, a, b, k)
-	carryAround(nx.sig, ix.sig, a, b, k)
-	nx.endsSome = ix.endsSome
-	nx.forget(a, a+k)
-	ix.lo.each(func(i int, s string) {
-		switch {
-		case i < a:
-			nx.lo.set(i, count, s)
-		case i >= b:
-			nx.lo.set(i+k-(b-a), count, s)
+	return &index{Cache: *ix.Cache.Edited(nd.text, nd.start, nd.end, a, b, k), d: nd}
+}
+
+// weight is what file line i weighs in an alignment: its loose view's
+// length, and one for the line.
+func (ix *index) weight(i int) int { return ix.ViewLen(i) + 1 }
+
+// countSeq counts, up to limit, the places in file lines [lo, hi) where
+// the non-blank lines have the given keys in a row (blank lines between
+// them allowed).
+func (ix *index) countSeq(keys []uint64, lo, hi, limit int) int {
+	return len(ix.seq(keys, 0, lo, hi, limit))
+}
+
+// findSeq returns, up to limit, the line ranges [start, end) of the whole
+// file where the non-blank lines have the keys of lines in a row, those
+// of a search. A file line whose ends are known is taken for the first
+// of them only when its ends are the first's, without hashing it.
+func (ix *index) findSeq(lines []*sline, limit int) [][2]int {
+	if len(lines) == 0 {
+		return nil
+	}
+	keys := make([]uint64, len(lines))
+	for k, l := range lines {
+		keys[k] = l.key
+	}
+	ix.Ends() // every line's ends known: seq turns lines away by them
+	return ix.seq(keys, lines[0].ends(), 0, ix.Lines(), limit)
+}
+
+// seq finds the places in file lines [lo, hi) where the non-blank lines
+// have the given keys in a row (see countSeq), up to limit; first is the
+// ends of the first line's loose view (see linecache.EndsNotYet), or
+// EndsNotYet when they are not known.
+func (ix *index) seq(keys []uint64, first uint32, lo, hi, limit int) [][2]int {
+	var found [][2]int
+	if len(keys) == 0 {
+		return nil
+	}
+	for i := lo; i < hi && len(found) < limit; i++ {
+		if e := ix.KnownEnds(i); first != linecache.EndsNotYet && e != first && e != linecache.EndsNotYet && e != linecache.EndsUnknown {
+			continue // blank, or another line of ASCII
 		}
-	})
-	return nx
-}
-
-// carryAround copies the elements of src before a, and from b on, to dst,
-// whose elements [a, a+k) stand for src's [a, b).
-func carryAround[T any](dst, src []T, a, b, k int) {
-	copy(dst, src[:a])
-	copy(dst[a+k:], src[b:])
-}
-
-func (ix *index) loose(i int) string {
-	if ix.lenOf(i) == 0 {
-		return ""
-	}
-	if s := ix.lo.get(i); s != "" {
-		return s
-	}
-	s := loose(ix.d.line(i))
-	ix.lo.set(i, len(ix.key), s)
-	return s
-}
-
-// pagedStrings holds a string for some of n lines, in pages allocated as
-// lines get one: a search looks at a few windows of a large file, or at
-// all of a small one.
-type pagedStrings struct{ pages [][]string }
-
-const stringsPage = 256
-
-// get returns the string of line i, or "".
-func (p *pagedStrings) get(i int) string {
-	if k := i / stringsPage; k < len(p.pages) && p.pages[k] != nil {
-		return p.pages[k][i%stringsPage]
-	}
-	return ""
-}
-
-// set sets the string of line i of n.
-func (p *pagedStrings) set(i, n int, s string) {
-	if p.pages == nil {
-		p.pages = make([][]string, (n+stringsPage-1)/stringsPage)
-	}
-	k := i / stringsPage
-	if p.pages[k] == nil {
-		p.pages[k] = make([]string, stringsPage)
-	}
-	p.pages[k][i%stringsPage] = s
-}
-
-// each calls f for every line with a string, in order.
-func (p *pagedStrings) each(f func(i int, s string)) {
-	for k, page := range p.pages {
-		for j, s := range page {
-			if s != "" {
-				f(k*stringsPage+j, s)
+		if k, blank := ix.KeyOrBlank(i); blank || k != keys[0] {
+			continue
+		}
+		k, f := 1, i+1
+		for k < len(keys) && f < hi {
+			key, blank := ix.KeyOrBlank(f)
+			if blank {
+				f++
+				continue
 			}
+			if key != keys[k] {
+				break
+			}
+			k, f = k+1, f+1
+		}
+		if k == len(keys) {
+			found = append(found, [2]int{i, f})
 		}
 	}
+	return found
 }
-
-func (ix *index) weight(i int) int { return ix.lenOf(i) + 1 }
-func (ix *index) blank(i int) bool {
-	switch ix.ends[i] {
-	case endsBlank:
-		return true
-	case endsNotYet, endsUnknown:
-		return ix.lenOf(i) == 0
-	}
-	return false // a line of ASCII that is not white space only
-}
-
-// keyOrBlank returns the key of line i, or true when it is blank, with
-// one pass over the line at most.
-func (ix *index) keyOrBlank(i int) (uint64, bool) {
-	if ix.ends[i] == endsBlank {
-		return 0, true
-	}
-	ix.hash(i)
-	return ix.key[i], ix.n[i] == 0
-}
-func (ix *index) lineCount() int    { return len(ix.key) }
-func (ix *index) text(i int) string { return ix.d.line(i) }
 
 // lineDist returns the edit distance between search line l and file line
 // i under the loose view, and false when they are not similar enough to
@@ -425,15 +222,15 @@ func (ix *index) lineDist(l *sline, i int) (int, bool) {
 	if l.elision {
 		return 0, false
 	}
-	if l.blank || ix.blank(i) {
-		return 0, l.blank && ix.blank(i)
+	if l.blank || ix.Blank(i) {
+		return 0, l.blank && ix.Blank(i)
 	}
-	if l.key == ix.keyOf(i) {
+	if l.key == ix.Key(i) {
 		return 0, true
 	}
-	n := int(ix.n[i])
+	n, sig := ix.Measure(i)
 	limit := l.editLimit(n)
-	if l.leastEdits(n, ix.sig[i]) > limit {
+	if l.leastEdits(n, sig) > limit {
 		return 0, false
 	}
 	d := ix.patternDist(l, i, limit)
@@ -448,7 +245,7 @@ func (l *sline) editLimit(n int) int {
 }
 
 // leastEdits is the fewest edits by which search line l and a line whose
-// loose view has n bytes and signature sig (see looseKey) may differ, as
+// loose view has n bytes and signature sig (see loose.Key) may differ, as
 // their lengths and signatures alone tell: an edit changes a length by
 // one at most, and at most two bits of a signature.
 func (l *sline) leastEdits(n int, sig uint64) int {
@@ -461,10 +258,10 @@ func (l *sline) leastEdits(n int, sig uint64) int {
 // ASCII is compared as it is, its white space skipped, without building
 // its loose view.
 func (ix *index) patternDist(l *sline, i, limit int) int {
-	if d, ok := ix.pattern(l).BoundedSkipping(ix.d.line(i), int(ix.n[i]), &looseClasses, limit); ok {
+	if d, ok := ix.pattern(l).BoundedSkipping(ix.Line(i), ix.ViewLen(i), &looseClasses, limit); ok {
 		return d
 	}
-	return ix.pattern(l).Bounded(ix.loose(i), limit)
+	return ix.pattern(l).Bounded(ix.View(i), limit)
 }
 
 // looseClasses says what the loose view does with each byte, for
@@ -475,696 +272,19 @@ var looseClasses = func() (c [256]byte) {
 		switch {
 		case b >= utf8.RuneSelf:
 			c[b] = editdist.Abort
-		case isSpaceByte(byte(b)):
+		case textscan.IsSpace(byte(b)):
 			c[b] = editdist.Skip
 		}
 	}
 	return c
 }()
 
-// A window is a range of file lines [lo, hi) worth aligning the search
-// against, with the weight of the evidence that pointed at it.
-type window struct {
-	lo, hi int
-	weight float64
-}
-
-type vote struct {
-	diag int // file line minus search line
-	w    float64
-}
-
-// A tally says where the lines of a search occur in the file as they are,
-// and the votes for places that follow from it.
-type tally struct {
-	occs      map[uint64]*lineOccurrences
-	votes     []vote
-	unfound   []int // the non-blank search lines not in the file
-	tooCommon int   // search lines that occur too often to vote
-	// weight is that of the search, distinctive that of its lines that
-	// voted and say something.
-	weight, distinctive float64
-}
-
-// tally counts where the search's lines occur in the file. Lines that
-// occur often never vote for a place on their own.
-func (ix *index) tally(s []sline) *tally {
-	t := &tally{occs: make(map[uint64]*lineOccurrences, len(s)), unfound: []int{}}
-	// The occurrences of every key, and the first places of each, are
-	// taken from two arrays rather than allocated one by one.
-	all := make([]lineOccurrences, 0, len(s))
-	// The keys, and the first search line of each, on the stack unless
-	// the search is long.
-	var keyBuf [64]uint64
-	var firstBuf [64]*sline
-	keys, firsts := keyBuf[:0], firstBuf[:0]
-	for j := range s {
-		l := &s[j]
-		if !l.blank && !l.elision && t.occs[l.key] == nil {
-			all = append(all, lineOccurrences{})
-			t.occs[l.key] = &all[len(all)-1]
-			keys = append(keys, l.key)
-			firsts = append(firsts, l)
-		}
-	}
-	if len(keys) == 0 {
-		return t
-	}
-	places := make([]int32, commonLine*len(keys))
-	for k := range keys {
-		t.occs[keys[k]].lines = places[k*commonLine : k*commonLine : (k+1)*commonLine]
-	}
-	if ix.post != nil {
-		for _, k := range keys {
-			o, lines := t.occs[k], ix.post.of(k)
-			o.count = min(len(lines), commonLine+1)
-			o.lines = append(o.lines, lines[:min(len(lines), commonLine)]...)
-		}
-		return t.vote(s)
-	}
-	ix.probes.fill(keys)
-	var f endsFilter
-	f.init(firsts)
-	ix.endsAll()
-	// Every line's ends are known: the filter turns lines away whether
-	// they are hashed or not. A line of ASCII it lets through is compared
-	// with the search lines of its shape, and takes the key of the one it
-	// equals; another is hashed, if it is not yet, and its key looked up.
-	ends, keyed := ix.ends, ix.keyed[:len(ix.ends)]
-	for i := f.next(ends, 0); i < len(ends); i = f.next(ends, i+1) {
-		e := ends[i]
-		x := -1
-		if keyed[i] || e == endsUnknown {
-			ix.hash(i)
-			x = ix.probes.find(ix.key[i])
-		} else if x = f.match(ix.d.line(i), e, firsts); x >= 0 {
-			l := firsts[x]
-			ix.key[i], ix.n[i], ix.sig[i], keyed[i] = l.key, int32(l.n), l.sig, true
-		}
-		if x < 0 {
-			continue
-		}
-		o := &all[x]
-		if o.count > commonLine {
-			continue
-		}
-		o.count++
-		if len(o.lines) < commonLine {
-			o.lines = append(o.lines, int32(i))
-		} else if f.counted(x); f.live == 0 {
-			break // every line of the search occurs too often to vote
-		}
-	}
-	return t.vote(s)
-}
-
-// An endsFilter turns away, without reading them again, the file lines
-// that cannot have the loose view of a search line still counted, and
-// finds the search line a line of ASCII it lets through has (see match).
-// A line of ASCII is known by its ends and the length of its loose view,
-// which cost a few word operations per eight bytes: the first and last
-// bytes of its loose view are those of the line around its white space,
-// and the length is that of the line less its white space. A line with a
-// byte beyond ASCII (which may be white space or fold) is never turned
-// away. Once a search line has been counted as often as matters (see
-// lineOccurrences), lines like it are turned away too.
-type endsFilter struct {
-	bits [endsBits / 64]uint64 // the shapes of the keys still counted
-	// byShape holds every key of the tally by shape, the keys a line of a
-	// shape may have (shapes rarely repeat: a search has few lines), and
-	// at holds where in byShape each key is, in the order of the keys.
-	byShape []shapeKey
-	at      []int32
-	live    int // keys still counted
-}
-
-// A shapeKey is a key of the tally: its place in the tally's keys, its
-// shape, the text of its first search line, white space trimmed, and
-// whether it is still counted.
-type shapeKey struct {
-	shape, x int32
-	trimmed  string
-	live     bool
-}
-
-// ends returns the ends a file line of ASCII has when its loose view is
-// l's (see endsNotYet), or endsNotYet when l's view is not ASCII or too
-// long for them: a file line beyond ASCII may still fold to it.
-func (l *sline) ends() uint32 {
-	v := l.loose
-	if v == "" || len(v) >= 0xffff {
-		return endsNotYet
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] >= utf8.RuneSelf {
-			return endsNotYet
-		}
-	}
-	return packEnds(v[0], v[len(v)-1], len(v))
-}
-
-// endsBits is the size of the filter's table of shapes, 1<<endsLog.
-const (
-	endsLog  = 14
-	endsBits = 1 << endsLog
-)
-
-// shape returns the bit of the filter for a line of ASCII with ends e.
-func shape(e uint32) int {
-	return int(uint64(e) * mix >> (64 - endsLog))
-}
-
-// init prepares the filter for the keys of the search lines firsts, one
-// line for each key.
-func (f *endsFilter) init(firsts []*sline) {
-	f.byShape = make([]shapeKey, len(firsts))
-	for k, l := range firsts {
-		// (A view beyond ASCII or too long for ends has ends endsNotYet,
-		// which no line has once its ends are known: its bit lets no line
-		// through that is not let through anyway.)
-		e := shape(l.ends())
-		f.byShape[k] = shapeKey{int32(e), int32(k), strings.TrimSpace(l.text), true}
-		f.bits[e/64] |= 1 << (e % 64)
-	}
-	f.bits[unknownShape/64] |= 1 << (unknownShape % 64)
-	f.live = len(firsts)
-	slices.SortFunc(f.byShape, func(a, b shapeKey) int { return cmp.Compare(a.shape, b.shape) })
-	f.at = make([]int32, len(firsts))
-	for k, c := range f.byShape {
-		f.at[c.x] = int32(k)
-	}
-}
-
-// first returns where in byShape the keys of shape b begin.
-func (f *endsFilter) first(b int32) int {
-	k, hi := 0, len(f.byShape)
-	for k < hi {
-		if m := int(uint(k+hi) >> 1); f.byShape[m].shape < b {
-			k = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return k
-}
-
-// match returns the place among the tally's keys of the key of line, a
-// line of ASCII whose ends are e, or -1 when it has none of them: it
-// compares the line with each search line of its shape, of firsts, as it
-// reads loosely, which costs less than hashing it and stops at the first
-// byte that differs.
-func (f *endsFilter) match(line string, e uint32, firsts []*sline) int {
-	b := int32(shape(e))
-	for k := f.first(b); k < len(f.byShape) && f.byShape[k].shape == b; k++ {
-		c := &f.byShape[k]
-		// A line is most often the search line with its indentation
-		// changed, which one comparison of their bytes tells.
-		if indentedCopy(line, c.trimmed) || looseEquals(line, firsts[c.x].loose) {
-			return int(c.x)
-		}
-	}
-	return -1
-}
-
-// indentedCopy reports whether line, of ASCII, is trimmed with white
-// space before it only.
-func indentedCopy(line, trimmed string) bool {
-	n := len(line) - len(trimmed)
-	if n < 0 || line[n:] != trimmed {
-		return false
-	}
-	for i := range n {
-		if !isSpaceByte(line[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// looseEquals reports whether the loose view of s, a line of ASCII, is v.
-func looseEquals(s, v string) bool {
-	j := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if isSpaceByte(c) {
-			continue
-		}
-		if j == len(v) || v[j] != c {
-			return false
-		}
-		j++
-	}
-	return j == len(v)
-}
-
-// turnsAway reports whether a line whose ends are e (see endsAll) cannot
-// have the key of a search line still counted: it is blank (no search
-// line counted is), or a line of ASCII with a shape no such line has. The
-// shape of endsUnknown, of a line to hash, is always let through (see
-// init): one look at the shape's bit decides for all but the blank lines
-// whose shape is a search line's.
-func (f *endsFilter) turnsAway(e uint32) bool {
-	b := shape(e)
-	return f.bits[b/64]&(1<<(b%64)) == 0 || e == endsBlank
-}
-
-// next returns the first line from i on that the filter does not turn
-// away, or len(ends) when there is none: a loop of its own, with few
-// values live, which the compiler keeps in registers, for every line.
-func (f *endsFilter) next(ends []uint32, i int) int {
-	for ; i < len(ends); i++ {
-		if !f.turnsAway(ends[i]) {
-			break
-		}
-	}
-	return i
-}
-
-// unknownShape is the shape of endsUnknown, whose bit the filter keeps.
-var unknownShape = shape(endsUnknown)
-
-// The ends of a line, in index.ends, are the first and last bytes of its
-// loose view and its length, as first<<24 | last<<16 | length, or one of
-// the values below: they are worked out once for every line (see
-// endsAll), so that every tally of a search after the first costs a
-// look-up per line. A line of ASCII has a length of 1 or more and a first
-// byte below 0x80, so its ends are neither 0 nor have the top bit set:
-// none is one of these values (a line of two NUL bytes would be
-// endsBlank, were that 2).
-const (
-	endsNotYet  = 0            // not looked at yet
-	endsUnknown = 1<<31 | iota // a byte beyond ASCII, or a very long line: hash it
-	endsBlank                  // white space only
-)
-
-// packEnds returns the ends of a line of ASCII whose loose view has the
-// given first and last bytes and length, below 0xffff.
-func packEnds(first, last byte, n int) uint32 {
-	return uint32(first)<<24 | uint32(last)<<16 | uint32(n)
-}
-
-// counted takes key k (its place in the tally's keys), counted enough, out
-// of the filter.
-func (f *endsFilter) counted(k int) {
-	f.live--
-	f.byShape[f.at[k]].live = false
-	b := f.byShape[f.at[k]].shape
-	if b == int32(unknownShape) {
-		return // lines to hash are let through whatever is counted
-	}
-	for j := f.first(b); j < len(f.byShape) && f.byShape[j].shape == b; j++ {
-		if f.byShape[j].live {
-			return // another key of its shape is still counted
-		}
-	}
-	f.bits[b/64] &^= 1 << (b % 64)
-}
-
-// looseLen returns the length of the loose view of s, without hashing it
-// when it is ASCII.
-func looseLen(s string) int {
-	if n, ok := asciiLooseLen(s); ok {
-		return n
-	}
-	_, n, _ := looseKey(s)
-	return n
-}
-
-// asciiLooseLen returns the length of the loose view of s, the bytes that
-// are not white space, eight bytes at a time, and false when s has a byte
-// beyond ASCII.
-func asciiLooseLen(s string) (int, bool) {
-	if len(s) < 8 {
-		n := 0
-		for i := 0; i < len(s); i++ {
-			switch c := s[i]; {
-			case c >= utf8.RuneSelf:
-				return 0, false
-			case !isSpaceByte(c):
-				n++
-			}
-		}
-		return n, true
-	}
-	n := 0
-	for i := 0; i < len(s); i += 8 {
-		// The last word is the last eight bytes, less those counted.
-		skip := 0
-		if i+8 > len(s) {
-			skip, i = i+8-len(s), len(s)-8
-		}
-		c, ok := nonSpace(s[i : i+8])
-		if !ok {
-			return 0, false
-		}
-		n += bits.OnesCount64(c >> (8 * skip))
-	}
-	return n, true
-}
-
-// nonSpace returns the top bit of each byte of w that is not ASCII white
-// space, and false when w has a byte beyond ASCII.
-func nonSpace(w string) (uint64, bool) {
-	x := load64(w, 0)
-	if x&highBits != 0 {
-		return 0, false
-	}
-	return solid(x), true
-}
-
-// vote adds to a tally whose occurrences are counted the votes of the
-// search's lines for places, and returns it.
-func (t *tally) vote(s []sline) *tally {
-	n := 0
-	for j := range s {
-		if l := &s[j]; !l.blank && !l.elision {
-			n += len(t.occs[l.key].lines)
-		}
-	}
-	t.votes = make([]vote, 0, n)
-	for j := range s {
-		l := &s[j]
-		if l.blank || l.elision {
-			continue
-		}
-		t.weight += float64(l.weight())
-		o := t.occs[l.key]
-		switch {
-		case o.count == 0:
-			t.unfound = append(t.unfound, j)
-			continue
-		case o.count > commonLine:
-			t.tooCommon++
-			continue
-		}
-		if l.n > 3 {
-			t.distinctive += float64(l.weight())
-		}
-		w := float64(l.weight()) / float64(o.count)
-		for _, i := range o.lines {
-			t.votes = append(t.votes, vote{diag: int(i) - j, w: w})
-		}
-	}
-	return t
-}
-
 // buildPostings lists the lines of each key in post, unless it is done.
 func (ix *index) buildPostings() {
 	if ix.post != nil {
 		return
 	}
-	ix.hashAll()
-	ix.post = newPostings(ix.key)
-}
-
-// candidates finds the windows where the search's distinctive lines line
-// up, from the tally t of the search. When no line of the search occurs
-// in the file as it is, and approximate is set, the longest lines are
-// looked for approximately, within a fixed budget. crowded reports that
-// the search cannot be placed: its lines are all too common, or resemble
-// too many lines. t is left as it was.
-func (ix *index) candidates(s []sline, t *tally, approximate bool) candidateSet {
-	occs := t.occs
-	if len(occs) == 0 {
-		return candidateSet{}
-	}
-	votes := slices.Clone(t.votes)
-	unfound, tooCommon := slices.Clone(t.unfound), t.tooCommon
-	if len(votes) == 0 && !approximate {
-		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
-	}
-	if approximate && t.wantsScan() {
-		more, exhausted := ix.scan(s, unfound)
-		if exhausted && len(votes) == 0 {
-			// Too many lines resemble the search's to compare them all.
-			// Some of its lines being in the file, too often, the search
-			// is ambiguous; none being there, it is not found.
-			return candidateSet{crowded: tooCommon > 0, unplaced: tooCommon == 0, occs: occs}
-		}
-		if !exhausted {
-			votes = append(votes, more...)
-		}
-		if len(votes) == 0 {
-			return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
-		}
-	}
-	if len(votes) == 0 {
-		return candidateSet{crowded: tooCommon > 0 && len(unfound) == 0, occs: occs}
-	}
-	wins, truncated := ix.cluster(s, votes)
-	return candidateSet{wins: wins, truncated: truncated, occs: occs}
-}
-
-// wantsScan reports whether the candidates with approximate lines look
-// for the search's unfound lines approximately: when only short lines
-// ("}") were found as they are, or too few to say much, the lines the
-// model changed a little point the way too. Otherwise they are the
-// candidates without.
-func (t *tally) wantsScan() bool {
-	return 3*t.distinctive < t.weight && len(t.unfound) > 0
-}
-
-// lineOccurrences lists where a line occurs in the file (its first
-// commonLine places), and how often: up to commonLine+1, which says that
-// it is too common to vote, whatever its count beyond.
-type lineOccurrences struct {
-	lines []int32
-	count int
-}
-
-// A candidateSet is the outcome of candidates.
-type candidateSet struct {
-	wins []window
-	// crowded: the search cannot be placed, its lines being too common or
-	// resembling too many lines.
-	crowded bool
-	// unplaced: no line of the search is in the file as it is, and so
-	// many resemble its lines that they were not compared.
-	unplaced bool
-	// truncated: more places were pointed at than are compared; the best
-	// of those compared may not be the best of all.
-	truncated bool
-	// occs says where each non-blank search line occurs as it is.
-	occs map[uint64]*lineOccurrences
-}
-
-// scan looks for the longest unfound search lines approximately and
-// returns a vote for each line that resembles one. It reports exhausted
-// when so many lines resemble them that the budget ran out: the search
-// cannot be placed.
-func (ix *index) scan(s []sline, unfound []int) (votes []vote, exhausted bool) {
-	slices.SortStableFunc(unfound, func(a, b int) int { return cmp.Compare(s[b].n, s[a].n) })
-	if len(unfound) > maxLooked {
-		unfound = unfound[:maxLooked]
-	}
-	var looked []int // the search lines looked for: those long enough
-	for _, j := range unfound {
-		if s[j].n >= 4 {
-			looked = append(looked, j)
-		}
-	}
-	if len(looked) == 0 {
-		return nil, false
-	}
-	ix.endsAll()
-	pairs, exhausted := ix.scanPairs(s, looked)
-	if exhausted {
-		return nil, true
-	}
-	type hit struct {
-		i   int
-		sim float64
-	}
-	hits := make([][]hit, len(looked))
-	// Only the commonLine most similar lines of each search line vote,
-	// the earlier first among equals: once that many are found, a line
-	// further on counts only if it is more similar than the least of
-	// them, which bounds its edit distance more tightly than limit does.
-	best := make([]topSims, len(looked))
-	// A line of ASCII that the bag of its bytes does not turn away is
-	// compared first by the longest subsequence it has in common with the
-	// search line, which turns away most of the rest for a third of what
-	// the distance costs: the bag counts a byte in common wherever it is.
-	var peqs [maxLooked][256]uint64
-	var fits [maxLooked]bool
-	for k, j := range looked {
-		fits[k] = ix.pattern(&s[j]).Masks(&peqs[k])
-	}
-	var b lineBag
-	for p := 0; p < len(pairs); {
-		// The pairs of one file line, with the bag of the line, which
-		// turns most unlike lines away, when it can be counted.
-		i := int(pairs[p].line)
-		q := p + 1
-		for q < len(pairs) && int(pairs[q].line) == i {
-			q++
-		}
-		n := int(ix.n[i])
-		counted := b.fill(ix.d.line(i))
-		for _, c := range pairs[p:q] {
-			l, limit := &s[looked[c.search]], int(c.limit)
-			longer := max(n, l.n)
-			limit = best[c.search].bound(limit, longer)
-			if counted && (b.bagDistance(l, n) > limit ||
-				fits[c.search] && editdist.LCSBound(&peqs[c.search], l.n, ix.d.line(i), n, limit) > limit) {
-				continue
-			}
-			if d := ix.patternDist(l, i, limit); d <= limit {
-				sim := 1 - float64(d)/float64(longer)
-				hits[c.search] = append(hits[c.search], hit{i, sim})
-				best[c.search].add(sim)
-			}
-		}
-		p = q
-	}
-	for k, j := range looked {
-		l, hits := &s[j], hits[k]
-		slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(b.sim, a.sim) })
-		if len(hits) > commonLine {
-			hits = hits[:commonLine]
-		}
-		for _, h := range hits {
-			votes = append(votes, vote{diag: h.i - j, w: h.sim * float64(l.weight())})
-		}
-	}
-	return votes, false
-}
-
-// maxLooked is how many of the longest unfound search lines scan looks
-// for.
-const maxLooked = 3
-
-// topSims keeps the commonLine greatest similarities found so far, least
-// first once there are that many.
-type topSims struct {
-	sims []float64
-}
-
-// add counts a similarity found.
-func (t *topSims) add(sim float64) {
-	if len(t.sims) < commonLine {
-		t.sims = append(t.sims, sim)
-		if len(t.sims) == commonLine {
-			slices.Sort(t.sims)
-		}
-		return
-	}
-	if sim <= t.sims[0] {
-		return
-	}
-	// Drop the least and insert sim in order.
-	k := 1
-	for k < len(t.sims) && t.sims[k] < sim {
-		t.sims[k-1] = t.sims[k]
-		k++
-	}
-	t.sims[k-1] = sim
-}
-
-// bound returns the edit distance, at most limit, beyond which a line of
-// longer bytes (the longer of the two lines compared) is less similar
-// than the least of the greatest similarities, when there are
-// commonLine of them: it cannot be among them. A distance at the bound
-// may still be; the margin of one edit covers the rounding of
-// similarities.
-func (t *topSims) bound(limit, longer int) int {
-	if len(t.sims) < commonLine {
-		return limit
-	}
-	return min(limit, int((1-t.sims[0])*float64(longer))+1)
-}
-
-// A scanPair is a file line that scan compares with a search line, and
-// the most edits by which they may differ.
-type scanPair struct {
-	line   int32
-	limit  int32
-	search int32 // the index in scan's looked
-}
-
-// scanPairs returns, in the order of the file, the pairs of a file line
-// and a search line of looked that pass the bounds of length and
-// signature: those scan compares, in a list the next call reuses. It
-// reports exhausted when more than scanBudget pass, in whatever order
-// they are counted, so that a search that exhausts the budget computes no
-// edit distance at all.
-//
-// The length of a line of ASCII is known from its ends; its signature,
-// which costs a look at every byte, is computed only when its length is
-// close enough to a search line's (with the lines' ends known first).
-func (ix *index) scanPairs(s []sline, looked []int) (pairs []scanPair, exhausted bool) {
-	pairs = ix.pairs[:0]
-	for i := range ix.key {
-		n := ix.looseLen(i)
-		if n == 0 {
-			continue // blank: unlike every search line of 4 bytes or more
-		}
-		for k, j := range looked {
-			l := &s[j]
-			limit := l.editLimit(n)
-			if abs(n-l.n) > limit {
-				continue
-			}
-			ix.measure(i)
-			if l.leastEdits(n, ix.sig[i]) > limit {
-				continue
-			}
-			if len(pairs) == scanBudget {
-				ix.pairs = pairs
-				return nil, true
-			}
-			pairs = append(pairs, scanPair{line: int32(i), limit: int32(limit), search: int32(k)})
-		}
-	}
-	ix.pairs = pairs
-	return pairs, false
-}
-
-// cluster groups votes whose diagonals are close (a forgotten or extra
-// line shifts the diagonal by one) into windows, strongest first, and
-// reports whether strong groups were left out for want of room.
-func (ix *index) cluster(s []sline, votes []vote) (wins []window, truncated bool) {
-	// (slices.SortFunc is sort.Slice's pattern-defeating quicksort, without
-	// the reflection that allocates.)
-	slices.SortFunc(votes, func(a, b vote) int { return cmp.Compare(a.diag, b.diag) })
-	m := len(s)
-	tol := 2 + m/8
-	pad := 3 + m/4
-	for i := range s {
-		if s[i].elision {
-			pad += elisionReach
-			tol += elisionReach
-		}
-	}
-	type group struct {
-		lo, hi int
-		w      float64
-	}
-	var groupBuf [16]group
-	groups := groupBuf[:0] // on the stack, unless the votes fall far apart
-	for _, v := range votes {
-		if k := len(groups) - 1; k >= 0 && v.diag-groups[k].hi <= tol {
-			groups[k].hi = v.diag
-			groups[k].w += v.w
-			continue
-		}
-		groups = append(groups, group{v.diag, v.diag, v.w})
-	}
-	slices.SortStableFunc(groups, func(a, b group) int { return cmp.Compare(b.w, a.w) })
-	top := groups[0].w
-	for _, g := range groups {
-		if g.w < top/5 {
-			break
-		}
-		if len(wins) == maxCandidates {
-			return wins, true
-		}
-		lo, hi := max(0, g.lo-pad), min(ix.lineCount(), g.hi+m+pad)
-		if lo < hi {
-			wins = append(wins, window{lo, hi, g.w})
-		}
-	}
-	return wins, false
+	ix.post = postings.New(ix.AllKeys())
 }
 
 func abs(x int) int {

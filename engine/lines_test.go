@@ -2,19 +2,18 @@ package engine
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// The per-line passes over a file (splitting it into lines, the ends of
-// its lines) are written for speed, a word at a time. These tests hold
-// them to the plain versions below, one byte or one line at a time, on
-// random texts with every feature that changes where a line is or what
-// its ends are.
+// A document's lines are split a word at a time (see package textscan,
+// which holds Lines to plainSplit itself). These tests hold a document's
+// lines, and what it says of their endings, to the plain version below,
+// one line at a time, on random texts with every feature that changes
+// where a line is.
 
-// plainSplit is splitAt one strings.IndexByte call per line.
+// plainSplit is textscan.Lines with one strings.IndexByte call per line.
 func plainSplit(text string, from, to int) (start, end []int, crlf int) {
 	for at := from; at < to; {
 		i := strings.IndexByte(text[at:to], '\n')
@@ -33,30 +32,6 @@ func plainSplit(text string, from, to int) (start, end []int, crlf int) {
 		at += i + 1
 	}
 	return start, end, crlf
-}
-
-// plainEnds is what index.ends holds for line s, worked out a byte at a
-// time: endsBlank for white space only, endsUnknown for a line with a
-// byte beyond ASCII or a loose view of 0xffff bytes or more, and
-// otherwise the first and last bytes of its loose view and its length.
-func plainEnds(s string) uint32 {
-	t := strings.Trim(s, " \t\r\v\f\n")
-	if t == "" {
-		return endsBlank
-	}
-	n := 0
-	for i := 0; i < len(t); i++ {
-		switch c := t[i]; {
-		case c >= 0x80:
-			return endsUnknown
-		case !isSpaceByte(c):
-			n++
-		}
-	}
-	if n >= 0xffff {
-		return endsUnknown
-	}
-	return uint32(t[0])<<24 | uint32(t[len(t)-1])<<16 | uint32(n)
 }
 
 // randomText returns a text of up to about 200 lines made of the pieces
@@ -110,56 +85,6 @@ func randomText(rng *rand.Rand) string {
 	return s
 }
 
-// TestSplitAt checks that splitAt finds the lines plainSplit finds, on
-// random texts and on whole and partial ranges of them.
-func TestSplitAt(t *testing.T) {
-	texts := []string{"", "\n", "\r\n", "\r", "a", "a\n", "a\r\n", "\n\n\n", "\r\n\r\n", "a\rb\n",
-		strings.Repeat("a", 63) + "\n", strings.Repeat("a", 64) + "\n", strings.Repeat("a", 65) + "\r\nb",
-		strings.Repeat("\n", 17), strings.Repeat("ab\r\n", 9), bom + "a\nb", strings.Repeat("x", 200),
-		// More lines than the room first made for them (a line every 32
-		// bytes), so that it grows as it fills.
-		strings.Repeat("\n", 5000), strings.Repeat("a\n", 3000) + strings.Repeat("b", 999)}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 2000 {
-		texts = append(texts, randomText(rng))
-	}
-	for k, text := range texts {
-		check := func(from, to int) {
-			start, end, crlf := splitAt(text, from, to, nil, nil)
-			wantStart, wantEnd, wantCRLF := plainSplit(text, from, to)
-			if !slices.Equal(start, wantStart) || !slices.Equal(end, wantEnd) || crlf != wantCRLF {
-				t.Fatalf("text %d %.200q [%d:%d]: lines\n%v\n%v\n%d\nwant\n%v\n%v\n%d", k, text, from, to, start, end, crlf, wantStart, wantEnd, wantCRLF)
-			}
-		}
-		check(0, len(text))
-		// A range that starts and ends a line, as document.edited splits.
-		if starts, _, _ := plainSplit(text, 0, len(text)); len(starts) > 2 {
-			a := rng.IntN(len(starts))
-			b := a + rng.IntN(len(starts)-a)
-			check(starts[a], starts[b])
-		}
-	}
-}
-
-// FuzzSplitAt holds splitAt to plainSplit on any text, whole and from the
-// start of its second line on.
-func FuzzSplitAt(f *testing.F) {
-	f.Add("a\r\nb\n\n" + strings.Repeat("x", 70) + "\nc")
-	f.Fuzz(func(t *testing.T, text string) {
-		from := 0
-		if i := strings.IndexByte(text, '\n'); i >= 0 && i+1 < len(text) {
-			from = i + 1
-		}
-		for _, from := range []int{0, from} {
-			start, end, crlf := splitAt(text, from, len(text), nil, nil)
-			wantStart, wantEnd, wantCRLF := plainSplit(text, from, len(text))
-			if !slices.Equal(start, wantStart) || !slices.Equal(end, wantEnd) || crlf != wantCRLF {
-				t.Fatalf("%q [%d:]: lines\n%v\n%v\n%d\nwant\n%v\n%v\n%d", text, from, start, end, crlf, wantStart, wantEnd, wantCRLF)
-			}
-		}
-	})
-}
-
 // TestNewDocumentLines checks a document's lines and what it says of
 // their endings against plainSplit's lines of the text after its byte
 // order mark.
@@ -195,131 +120,12 @@ func TestNewDocumentLines(t *testing.T) {
 	}
 }
 
-// TestEndsAll checks the ends worked out for all the lines of a text at
-// once against plainEnds, on random texts, some of whose lines have their
-// ends known before, as the lines a change leaves alone do.
-func TestEndsAll(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	for k := range 1000 {
-		text := randomText(rng)
-		d := newDocument(text)
-		ix := newIndex(d)
-		if k%2 == 1 {
-			for i := range ix.lineCount() {
-				if rng.IntN(4) == 0 {
-					ix.ends[i] = plainEnds(d.line(i))
-					ix.endsSome = true
-				}
-			}
-		}
-		ix.endsAll()
-		for i := range ix.lineCount() {
-			if got, want := ix.ends[i], plainEnds(d.line(i)); got != want {
-				t.Fatalf("text %d %.200q: line %d %.100q has ends %#x, want %#x", k, text, i, d.line(i), got, want)
-			}
-		}
-	}
-}
-
-// TestEndsEveryByte checks the ends of a line with each byte value at
-// each place of the words of the map: first, last or inside, the line
-// starting anywhere in a word.
-func TestEndsEveryByte(t *testing.T) {
-	for c := range 256 {
-		if c == '\n' {
-			continue // it ends the line
-		}
-		for pos := range 70 {
-			for _, lead := range []string{"", "\t", "   ", "\n\n\n\n\n"} {
-				line := strings.Repeat("a", pos) + string(rune(0)) + strings.Repeat(" a", 3)
-				line = line[:pos] + string([]byte{byte(c)}) + line[pos+1:]
-				for _, l := range []string{line, line[pos:pos+1] + " ", " " + line[:pos+1]} {
-					text := lead + l + "\nnext"
-					ix := newIndex(newDocument(text))
-					ix.endsAll()
-					i := strings.Count(lead, "\n")
-					if got, want := ix.ends[i], plainEnds(l); got != want {
-						t.Fatalf("%q: line %q has ends %#x, want %#x", text, l, got, want)
-					}
-				}
-			}
-		}
-	}
-}
-
-// TestEndsEveryLengthAndPlace checks the ends of lines of every length
-// around the sizes the passes read a line's bits in (8 bytes, and a word
-// of 64), starting at every place of a word of the map.
-func TestEndsEveryLengthAndPlace(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 14))
-	pieces := []string{"a", "}", " ", "\t", "x := f(a)", "  "}
-	for n := range 140 {
-		for at := range 64 {
-			line := ""
-			for len(line) < n {
-				line += randomPieces(rng, pieces, 1)
-			}
-			line = line[:n]
-			text := strings.Repeat("b", at) + "\n" + line + "\n" + strings.Repeat("c", 70)
-			ix := newIndex(newDocument(text))
-			ix.endsAll()
-			if got, want := ix.ends[1], plainEnds(line); got != want {
-				t.Fatalf("line %q after %d bytes has ends %#x, want %#x", line, at+1, got, want)
-			}
-		}
-	}
-}
-
-// TestEndsAreNotSentinels checks that lines whose ends, packed, are
-// small numbers (NUL bytes first and last, one or two bytes long) are
-// told from a blank line and a line to hash: blank or not, and as long,
-// whether their ends are known or not.
-func TestEndsAreNotSentinels(t *testing.T) {
-	for _, line := range []string{"\x00", "\x00\x00", " \x00\x00\t", "\x00\x01\x00", "\x01"} {
-		text := "a\n" + line + "\nb\n"
-		cold := newIndex(newDocument(text))
-		warm := newIndex(newDocument(text))
-		warm.endsAll()
-		if e := warm.ends[1]; e == endsBlank || e == endsUnknown || e == endsNotYet {
-			t.Errorf("%q: the ends %#x are a sentinel", line, e)
-		}
-		if cold.blank(1) || warm.blank(1) || cold.lenOf(1) != warm.lenOf(1) {
-			t.Errorf("%q: blank %v and %v, of length %d and %d; want not blank, of one length", line, cold.blank(1), warm.blank(1), cold.lenOf(1), warm.lenOf(1))
-		}
-	}
-}
-
-// TestNewIndexForgets checks that a new index knows nothing of any line,
-// as forget leaves a line.
-func TestNewIndexForgets(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 3, 7, 64, 1000, 4097} {
-		d := newDocument(strings.Repeat("a\n", n))
-		got := newIndex(d)
-		want := &index{d: d, key: make([]uint64, n), keyed: make([]bool, n), ends: make([]uint32, n), n: make([]int32, n), sig: make([]uint64, n)}
-		want.forget(0, n)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("%d lines: the new index is\n%+v\nwant\n%+v", n, got, want)
-		}
-	}
-}
-
 // BenchmarkNewDocument splits a file of 3,000 lines of code.
 func BenchmarkNewDocument(b *testing.B) {
 	text := codeText(3000)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		newDocument(text)
-	}
-}
-
-// BenchmarkEndsAll works out the ends of every line of a file of 3,000
-// lines of code, as the first tally of a search against it does.
-func BenchmarkEndsAll(b *testing.B) {
-	d := newDocument(codeText(3000))
-	b.SetBytes(int64(len(d.text)))
-	for b.Loop() {
-		ix := newIndex(d)
-		ix.endsAll()
 	}
 }
 

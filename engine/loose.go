@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // looseMatch resolves a reading whose search occurs in the file once white
@@ -43,7 +45,7 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	ix := r.index()
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	sl := r.searchLines(s)
-	reg, ok := ix.align(sl, a, b+1)
+	reg, ok := align(ix, sl, a, b+1)
 	if !ok || reg.mismatches() > 0 {
 		// The text is there but not its lines (a line break where the
 		// file has a space): leave it to the line-level alignment.
@@ -68,7 +70,7 @@ type looseView struct {
 
 func (r *resolver) view(lo, hi int) *looseView {
 	from, to := r.d.lfOffset(lo), r.d.lfOffset(hi)
-	text, src := looseMap(r.d.lf[from:to])
+	text, src := loose.Map(r.d.lf[from:to])
 	for i := range src {
 		src[i] += int32(from)
 	}
@@ -105,13 +107,13 @@ func (r *resolver) looseHits(old string) []looseHit {
 	var needle string  // the loose view of old, once there is a place to look for it
 	var views [][2]int // the lines to look in, whose loose view is mapped to the file's bytes only if it holds needle
 	if oneLine(old) {
-		if needle = loose(old); needle == "" {
+		if needle = loose.View(old); needle == "" {
 			return nil
 		}
-		_, _, sig := looseKey(needle)
-		ix.measureAll()
-		for i := range ix.key {
-			if int(ix.n[i]) >= len(needle) && ix.sig[i]&sig == sig && strings.Contains(ix.loose(i), needle) {
+		_, _, sig := loose.Key(needle)
+		ix.MeasureAll()
+		for i := range ix.Lines() {
+			if n, lineSig := ix.Measure(i); n >= len(needle) && lineSig&sig == sig && strings.Contains(ix.View(i), needle) {
 				views = append(views, [2]int{i, i + 1})
 				if len(views) > maxOccurrences {
 					break
@@ -149,21 +151,21 @@ func (r *resolver) looseHits(old string) []looseHit {
 				views = append(views, [2]int{at[0], at[1]})
 			}
 		case nonBlank(s) <= 2:
-			views = append(views, [2]int{0, ix.lineCount()})
+			views = append(views, [2]int{0, ix.Lines()})
 		}
 	}
 	if len(views) == 0 {
 		return nil
 	}
 	if needle == "" {
-		if needle = loose(old); needle == "" {
+		if needle = loose.View(old); needle == "" {
 			return nil
 		}
 	}
 	var hits []looseHit
 	seen := map[int]bool{}
 	for _, lines := range views {
-		if !strings.Contains(loose(r.d.lf[r.d.lfOffset(lines[0]):r.d.lfOffset(lines[1])]), needle) {
+		if !strings.Contains(loose.View(r.d.lf[r.d.lfOffset(lines[0]):r.d.lfOffset(lines[1])]), needle) {
 			continue // most windows: the search is not there as it is
 		}
 		v := r.view(lines[0], lines[1])
@@ -206,9 +208,9 @@ func nonBlank(s []sline) int {
 func (r *resolver) sameShape(h looseHit, old string) bool {
 	lines := strings.Split(old, "\n")
 	d := r.d
-	k, shift, seen := len(loose(lines[0])), 0, false
+	k, shift, seen := len(loose.View(lines[0])), 0, false
 	for _, line := range lines[1:] {
-		n := len(loose(line))
+		n := len(loose.View(line))
 		if n == 0 {
 			continue
 		}
@@ -291,9 +293,9 @@ func (r *resolver) spliceFragment(h looseHit, rd reading, strategy string) *Matc
 	for q > 0 && !utf8.RuneStart(old[len(old)-q]) {
 		q--
 	}
-	kp := len(loose(old[:p]))
-	ke := len(loose(old[:len(old)-q]))
-	total := len(loose(old))
+	kp := len(loose.View(old[:p]))
+	ke := len(loose.View(old[:len(old)-q]))
+	total := len(loose.View(old))
 	d := r.d
 	from := start
 	if kp > 0 && h.pos(kp) > h.at {
@@ -307,13 +309,13 @@ func (r *resolver) spliceFragment(h looseHit, rd reading, strategy string) *Matc
 	}
 	// Where the model's unchanged beginning ends in white space, so does
 	// the part of the file it stands for; likewise at the end.
-	if p > 0 && isSpaceByte(old[p-1]) {
-		for from < to && isSpaceByte(d.text[from]) {
+	if p > 0 && textscan.IsSpace(old[p-1]) {
+		for from < to && textscan.IsSpace(d.text[from]) {
 			from++
 		}
 	}
-	if q > 0 && isSpaceByte(old[len(old)-q]) {
-		for to > from && isSpaceByte(d.text[to-1]) {
+	if q > 0 && textscan.IsSpace(old[len(old)-q]) {
+		for to > from && textscan.IsSpace(d.text[to-1]) {
 			to--
 		}
 	}

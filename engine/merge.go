@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // The model's search and its replacement say what it meant to change: the
@@ -135,7 +137,7 @@ type merger struct {
 type merged struct{ kept, missing, into, rewrote []int }
 
 // merge builds the lines that replace region r.
-func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, error) {
+func merge(ix *index, s []sline, t []string, r *region) ([]outLine, merged, error) {
 	hs, hunkOf := hunks(s, t)
 	m := &merger{ix: ix, s: s, t: t, r: r, hs: hs, hunkOf: hunkOf}
 	// The per-line arrays, and room for the lines out, in one allocation
@@ -152,16 +154,16 @@ func (ix *index) merge(s []sline, t []string, r *region) ([]outLine, merged, err
 	for _, o := range r.ops {
 		if o.kind == opPair {
 			m.pairOf[o.s], m.dist[o.s] = o.f, o.dist
-			pairs = append(pairs, [2]string{s[o.s].text, ix.text(o.f)})
+			pairs = append(pairs, [2]string{s[o.s].text, ix.Line(o.f)})
 		}
 		if o.f >= 0 {
-			region = append(region, ix.text(o.f))
+			region = append(region, ix.Line(o.f))
 		}
 	}
 	m.re = newReindenter(pairs, region, func() []string {
 		var lines []string
-		for i := 0; i < ix.lineCount() && len(lines) < 2000; i++ {
-			lines = append(lines, ix.text(i))
+		for i := 0; i < ix.Lines() && len(lines) < 2000; i++ {
+			lines = append(lines, ix.Line(i))
 		}
 		return lines
 	})
@@ -257,7 +259,7 @@ func resembles(l *sline, line string) bool {
 	if l.blank || isBlank(line) {
 		return l.blank && isBlank(line)
 	}
-	_, ok := editdist.AtLeast(l.loose, loose(line), minLineSim)
+	_, ok := editdist.AtLeast(l.loose, loose.View(line), minLineSim)
 	return ok
 }
 
@@ -273,7 +275,7 @@ func (m *merger) nextSearch(k int) int {
 
 func (m *merger) keep(f int) {
 	line := m.ix.d.lineWithEOL(f)
-	text := m.ix.text(f)
+	text := m.ix.Line(f)
 	m.out = append(m.out, outLine{text: text, eol: line[len(text):]})
 }
 
@@ -342,7 +344,7 @@ func (m *merger) emitNew(h, i int) {
 	}
 	hk := m.hs[h]
 	if j := m.source[i]; j >= 0 && m.pairOf[j] >= 0 {
-		f := m.ix.text(m.pairOf[j])
+		f := m.ix.Line(m.pairOf[j])
 		b := m.s[j].text
 		if content, ok := carry(strings.TrimLeft(b, " \t"), strings.TrimLeft(f, " \t"), strings.TrimLeft(line, " \t")); ok {
 			if m.r.folded {
@@ -367,7 +369,7 @@ func (m *merger) emitNew(h, i int) {
 		ref = hk.sa + min(i-hk.ta, hk.sb-hk.sa-1)
 	}
 	if j := m.reference(ref); j >= 0 {
-		ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(m.ix.text(m.pairOf[j])))
+		ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(m.ix.Line(m.pairOf[j])))
 		line = ind + strings.TrimLeft(line, " \t")
 	}
 	m.out = append(m.out, outLine{text: line})
@@ -379,7 +381,7 @@ func (m *merger) emitNew(h, i int) {
 func (m *merger) rewriting(h int) {
 	hk := m.hs[h]
 	for j := hk.sa; j < hk.sb; j++ {
-		if f := m.pairOf[j]; f >= 0 && !m.merged[j] && m.s[j].text != m.ix.text(f) && !slices.Contains(m.rewrote, f) {
+		if f := m.pairOf[j]; f >= 0 && !m.merged[j] && m.s[j].text != m.ix.Line(f) && !slices.Contains(m.rewrote, f) {
 			m.rewrote = append(m.rewrote, f)
 		}
 	}
@@ -423,8 +425,8 @@ func (m *merger) fileRunes() map[rune]bool {
 	if m.punct == nil {
 		m.punct = map[rune]bool{}
 		for f := m.r.first; f <= m.r.last; f++ {
-			for _, c := range m.ix.text(f) {
-				if c >= 0x80 && (fold(c) != "" || unicode.IsSpace(c)) {
+			for _, c := range m.ix.Line(f) {
+				if c >= 0x80 && (loose.Fold(c) != "" || unicode.IsSpace(c)) {
 					m.punct[c] = true
 				}
 			}
@@ -467,7 +469,7 @@ func (m *merger) pair(o op) error {
 		// file: whatever the reason (a stale read, a slip), the change
 		// has no safe meaning there.
 		return m.conflict(h, o.f, o.s)
-	case o.dist > 0 && !isTypo(m.s[o.s].text, m.ix.text(o.f)):
+	case o.dist > 0 && !isTypo(m.s[o.s].text, m.ix.Line(o.f)):
 		return m.conflict(h, o.f, o.s)
 	}
 	return nil
@@ -481,7 +483,7 @@ func (m *merger) pair(o op) error {
 // would keep the old name and break the code, and writing the model's line
 // would change a line it did not mark as changed. Only the model can say.
 func (m *merger) renamedKept(o op) error {
-	from, to, ok := renamed(m.s[o.s].text, m.ix.text(o.f))
+	from, to, ok := renamed(m.s[o.s].text, m.ix.Line(o.f))
 	if !ok {
 		return nil
 	}
@@ -493,7 +495,7 @@ func (m *merger) renamedKept(o op) error {
 		Reason: ReasonConflict,
 		Summary: fmt.Sprintf("conflict at line %d: the model's copy of the line has %q where the file has %q, and its change renames %q to %q on other lines; the line would keep the old name: quote it as the file has it",
 			m.ix.d.shown(o.f+1), from, to, to, from),
-		Detail: fmt.Sprintf("file line %d now reads:\n  %s\nthe model's copy of it, which the edit leaves unchanged, reads:\n  %s\n", m.ix.d.shown(o.f+1), m.ix.text(o.f), m.s[o.s].text),
+		Detail: fmt.Sprintf("file line %d now reads:\n  %s\nthe model's copy of it, which the edit leaves unchanged, reads:\n  %s\n", m.ix.d.shown(o.f+1), m.ix.Line(o.f), m.s[o.s].text),
 	}
 }
 
@@ -551,7 +553,7 @@ func (m *merger) renamedMissing(o op) error {
 			if n <= 0 {
 				continue
 			}
-			key, _, _ := looseKey(renameWord(line, from, to))
+			key, _, _ := loose.Key(renameWord(line, from, to))
 			if f, ok := m.regionLine(key); ok {
 				return &Error{
 					Reason: ReasonConflict,
@@ -568,8 +570,8 @@ func (m *merger) renamedMissing(o op) error {
 func (m *merger) regionLine(key uint64) (int, bool) {
 	if m.keys == nil {
 		m.keys = map[uint64]int{}
-		for f := min(m.ix.lineCount()-1, m.r.last+1); f >= max(0, m.r.first-1); f-- {
-			m.keys[m.ix.keyOf(f)] = f
+		for f := min(m.ix.Lines()-1, m.r.last+1); f >= max(0, m.r.first-1); f-- {
+			m.keys[m.ix.Key(f)] = f
 		}
 	}
 	f, ok := m.keys[key]
@@ -600,9 +602,9 @@ func renameWord(line, from, to string) string {
 // agrees reports whether the model's change already holds the file's
 // version of line f (the model's copy was stale, its change is not).
 func (m *merger) agrees(h, f int) bool {
-	key := m.ix.keyOf(f)
+	key := m.ix.Key(f)
 	for i := m.hs[h].ta; i < m.hs[h].tb; i++ {
-		if k, _, _ := looseKey(m.t[i]); k == key {
+		if k, _, _ := loose.Key(m.t[i]); k == key {
 			return true
 		}
 	}
@@ -630,7 +632,7 @@ func (m *merger) searchOnly(o op) error {
 }
 
 func (m *merger) fileOnly(o op, last, next int) error {
-	blank := m.ix.blank(o.f)
+	blank := m.ix.Blank(o.f)
 	if last >= 0 && next < len(m.s) {
 		if h := m.hunkOf[last]; h >= 0 && h == m.hunkOf[next] && !(m.keeping(h, last) && m.keeping(h, next)) {
 			if blank {
@@ -685,7 +687,7 @@ func (m *merger) blankBefore(side blankSide) int {
 func (m *merger) conflict(h, f, s int) error {
 	hk := m.hs[h]
 	var b strings.Builder
-	fmt.Fprintf(&b, "file line %d now reads:\n  %s\n", m.ix.d.shown(f+1), m.ix.text(f))
+	fmt.Fprintf(&b, "file line %d now reads:\n  %s\n", m.ix.d.shown(f+1), m.ix.Line(f))
 	if s >= 0 {
 		fmt.Fprintf(&b, "the model's copy of it reads:\n  %s\n", m.s[s].text)
 	} else {
@@ -798,7 +800,7 @@ func eachTokenPair(a, b string, f func(x, y string) bool) bool {
 // nextToken returns the first token of s from offset i on (see
 // eachTokenPair), "" when there is none, and the offset after it.
 func nextToken(s string, i int) (string, int) {
-	for i < len(s) && isSpaceByte(s[i]) {
+	for i < len(s) && textscan.IsSpace(s[i]) {
 		i++
 	}
 	if i == len(s) {

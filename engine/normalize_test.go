@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 func TestIsElision(t *testing.T) {
@@ -32,29 +34,6 @@ func TestIsElision(t *testing.T) {
 		if got := isElision(tc.line); got != tc.want {
 			t.Errorf("isElision(%q) = %v, want %v", tc.line, got, tc.want)
 		}
-	}
-}
-
-func TestLooseKeyIgnoresWhiteSpaceAndFoldsPunctuation(t *testing.T) {
-	same := [][2]string{
-		{"\tx := f(a, b)", "x:=f(a,b)"},
-		{`print(“hi”)`, `print("hi")`},
-		{"a – b", "a-b"},
-		{"a\u00a0b", "ab"},
-		{"x…", "x..."},
-	}
-	for _, p := range same {
-		k1, n1, s1 := looseKey(p[0])
-		k2, n2, s2 := looseKey(p[1])
-		if k1 != k2 || n1 != n2 || s1 != s2 {
-			t.Errorf("looseKey(%q) != looseKey(%q)", p[0], p[1])
-		}
-		if loose(p[0]) != loose(p[1]) {
-			t.Errorf("loose(%q) = %q, loose(%q) = %q", p[0], loose(p[0]), p[1], loose(p[1]))
-		}
-	}
-	if k1, _, _ := looseKey("return a"); k1 == func() uint64 { k, _, _ := looseKey("return b"); return k }() {
-		t.Error("different code has the same key")
 	}
 }
 
@@ -217,34 +196,11 @@ func TestEqualNoSpace(t *testing.T) {
 	}
 }
 
-// TestLooseASCIIMatchesRunes checks the ASCII path of loose against the
-// rune by rune one on lines with every kind of ASCII white space.
-func TestLooseASCIIMatchesRunes(t *testing.T) {
-	for _, s := range []string{
-		"", " ", "\t\t", "x", "a b", "  if err != nil {", "\tx :=\vy\f\r", "a  b\t\tc ", "no-space",
-		"trailing \t", " leading", "\x00\x7f ~",
-	} {
-		if got, want := loose(s), looseRunes(s); got != want {
-			t.Errorf("loose(%q) = %q, want %q", s, got, want)
-		}
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	alphabet := strings.Split(" \t\v\f\r\nab{}", "")
-	for range 2000 {
-		// Up to five words of eight bytes: loose reads ASCII a word at a
-		// time.
-		s := randomPieces(r, alphabet, r.IntN(40))
-		if got, want := loose(s), looseRunes(s); got != want {
-			t.Fatalf("loose(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
-
 // TestNewSlinesLooseViews checks the loose views newSlines writes into
 // one string, lines of ASCII and lines beyond it in turn (white space and
-// punctuation that fold, after ASCII or before it), against loose; and
-// loose against looseMap, whose view looseHits builds only where loose
-// finds the search.
+// punctuation that fold, after ASCII or before it), against loose.View;
+// and loose.View against loose.Map, whose view looseHits builds only where
+// loose.View finds the search.
 func TestNewSlinesLooseViews(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	pieces := []string{" ", "\t", "a", "{", "\u00a0", "\u201c", "é", "\u2026", "\u3000", "x y", "\xff", "\xe2\x80"}
@@ -253,56 +209,20 @@ func TestNewSlinesLooseViews(t *testing.T) {
 		for i := range lines {
 			lines[i] = randomPieces(r, pieces, r.IntN(8))
 		}
-		if text := strings.Join(lines, "\n"); loose(text) != func() string { v, _ := looseMap(text); return v }() {
-			t.Fatalf("loose(%q) is not looseMap's view", text)
+		if text := strings.Join(lines, "\n"); loose.View(text) != func() string { v, _ := loose.Map(text); return v }() {
+			t.Fatalf("loose.View(%q) is not loose.Map's view", text)
 		}
 		for i, l := range newSlines(lines) {
 			want := ""
 			if l.n > 0 {
-				want = loose(lines[i])
+				want = loose.View(lines[i])
 			}
 			if l.loose != want {
 				t.Fatalf("line %q of %q: loose view %q, want %q", lines[i], lines, l.loose, want)
 			}
-			if k, n, sig := looseKey(lines[i]); l.key != k || l.n != n || l.sig != sig {
-				t.Fatalf("line %q: key, length and signature %x %d %x, want looseKey's %x %d %x", lines[i], l.key, l.n, l.sig, k, n, sig)
+			if k, n, sig := loose.Key(lines[i]); l.key != k || l.n != n || l.sig != sig {
+				t.Fatalf("line %q: key, length and signature %x %d %x, want loose.Key's %x %d %x", lines[i], l.key, l.n, l.sig, k, n, sig)
 			}
-		}
-	}
-}
-
-// TestLooseEquals checks looseEquals, which the tally uses to compare a
-// line of ASCII with a search line's loose view without hashing it,
-// against comparing the line's loose view.
-func TestLooseEquals(t *testing.T) {
-	tests := []struct {
-		s, v string
-		want bool
-	}{
-		{"\tx := f(a)", "x:=f(a)", true},
-		{"x:=f(a) \t", "x:=f(a)", true},
-		{"x := f(a)", "x:=f(b)", false},
-		{"x := f(a)", "x:=f(a)b", false},
-		{"x := f(a) b", "x:=f(a)", false},
-		{" \t ", "", true},
-		{"", "x", false},
-	}
-	for _, tc := range tests {
-		if got := looseEquals(tc.s, tc.v); got != tc.want {
-			t.Errorf("looseEquals(%q, %q) = %v, want %v", tc.s, tc.v, got, tc.want)
-		}
-	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	pieces := []string{"a", "b", " ", "\t", "\v", "(", ")", "\r"}
-	for k := range 5000 {
-		// Half the views are of s with white space moved about, so that
-		// about half the pairs are equal.
-		s, v := randomPieces(rng, pieces, rng.IntN(8)), loose(randomPieces(rng, pieces, rng.IntN(6)))
-		if k%2 == 0 {
-			v = loose(s + randomPieces(rng, []string{" ", "\t", "", "a"}, 1))
-		}
-		if got, want := looseEquals(s, v), loose(s) == v; got != want {
-			t.Fatalf("looseEquals(%q, %q) = %v, want %v", s, v, got, want)
 		}
 	}
 }

@@ -7,44 +7,6 @@ import (
 	"testing"
 )
 
-// TestPostingsListEachKeysLines checks postings against a map of slices:
-// every key, present or not, lists exactly its lines in order, for key
-// sets with many repeats, all distinct keys, colliding home slots and
-// none at all.
-func TestPostingsListEachKeysLines(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 8))
-	for _, tc := range []struct {
-		name     string
-		n, vocab int
-	}{
-		{"empty", 0, 1},
-		{"one", 1, 1},
-		{"repeats", 500, 7},
-		{"distinct", 300, 1 << 30},
-		{"mixed", 2000, 400},
-	} {
-		keys := make([]uint64, tc.n)
-		for i := range keys {
-			keys[i] = uint64(r.IntN(tc.vocab)) * 0x100000001
-		}
-		want := map[uint64][]int32{}
-		for i, k := range keys {
-			want[k] = append(want[k], int32(i))
-		}
-		p := newPostings(keys)
-		for k, lines := range want {
-			if got := p.of(k); !slices.Equal(got, lines) {
-				t.Errorf("%s: lines of %x = %v, want %v", tc.name, k, got, lines)
-			}
-		}
-		for range 100 {
-			if k := r.Uint64() | 1; want[k] == nil && p.of(k) != nil {
-				t.Errorf("%s: lines of absent key %x = %v", tc.name, k, p.of(k))
-			}
-		}
-	}
-}
-
 // TestIndexOccurrences checks the search of a Document that lists its
 // lines against the search of its text, for searches cut anywhere from
 // texts of a few repeated lines (so that places overlap and the rarest

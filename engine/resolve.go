@@ -5,6 +5,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
 // maxOccurrences bounds how many places of an exact or whitespace-blind
@@ -200,11 +203,11 @@ func (r *resolver) linesFound(search string, lo, hi int) int {
 	ix := r.index()
 	have := map[string]bool{}
 	for i := lo; i < hi; i++ {
-		have[ix.loose(i)] = true
+		have[ix.View(i)] = true
 	}
 	n := 0
 	for _, l := range splitLines(search) {
-		if k := loose(l); k != "" && have[k] {
+		if k := loose.View(l); k != "" && have[k] {
 			n++
 		}
 	}
@@ -214,7 +217,7 @@ func (r *resolver) linesFound(search string, lo, hi int) int {
 // absent reports whether line is known to be nowhere in the file, white
 // space aside: a tally of some search found it no time.
 func (r *resolver) absent(line string) bool {
-	k, n, _ := looseKey(line)
+	k, n, _ := loose.Key(line)
 	if n == 0 || isElision(line) {
 		return false
 	}
@@ -300,7 +303,7 @@ func (r *resolver) candidates(s *search, approximate bool) candidateSet {
 		k = 1
 	}
 	if s.cands[k] == nil {
-		c := r.index().candidates(s.lines, r.tally(s), approximate)
+		c := candidates(r.index(), s.lines, r.tally(s), approximate)
 		s.cands[k] = &c
 	}
 	return *s.cands[k]
@@ -312,7 +315,7 @@ func (r *resolver) tally(s *search) *tally {
 		if r.doc.resolves > 1 {
 			r.index().buildPostings()
 		}
-		s.tally = r.index().tally(s.lines)
+		s.tally = newTally(r.index(), s.lines)
 	}
 	return s.tally
 }
@@ -371,7 +374,7 @@ func anchor(sub string) (int, string) {
 	}
 	best, rank := 0, -1
 	for i := 0; i < len(sub) && rank < len(commonBytes); i++ {
-		if isSpaceByte(sub[i]) || i > 0 && !isSpaceByte(sub[i-1]) {
+		if textscan.IsSpace(sub[i]) || i > 0 && !textscan.IsSpace(sub[i-1]) {
 			continue
 		}
 		r := strings.IndexByte(commonBytes, sub[i])
@@ -467,7 +470,7 @@ func (r *resolver) elidedReplacement(start, end int, rd reading) (*Match, *Error
 	}
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
 	sl := r.searchLines(s)
-	reg, ok := r.index().align(sl, a, b+1)
+	reg, ok := align(r.index(), sl, a, b+1)
 	if !ok {
 		return nil, refuse(ReasonInvalid, "the replacement elides lines with \"...\" that cannot be placed")
 	}

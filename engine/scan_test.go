@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // referenceScan is scan written plainly, as it first was: for each search
@@ -22,17 +23,17 @@ func referenceScan(ix *index, s []sline, unfound []int) (votes []vote, exhausted
 		unfound = unfound[:3]
 	}
 	compared := func(l *sline, i int) (limit int, ok bool) {
-		if ix.blank(i) {
+		if ix.Blank(i) {
 			return 0, false
 		}
-		n := ix.lenOf(i)
+		n, sig := ix.Measure(i)
 		limit = int(float64(max(n, l.n)) * (1 - minLineSim))
-		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^ix.sig[i]) <= 2*limit
+		return limit, abs(n-l.n) <= limit && bits.OnesCount64(l.sig^sig) <= 2*limit
 	}
 	budget := scanBudget
 	for _, j := range unfound {
 		if l := &s[j]; l.n >= 4 {
-			for i := range ix.lineCount() {
+			for i := range ix.Lines() {
 				if _, ok := compared(l, i); ok {
 					if budget--; budget < 0 {
 						return nil, true
@@ -51,13 +52,13 @@ func referenceScan(ix *index, s []sline, unfound []int) (votes []vote, exhausted
 			sim float64
 		}
 		var hits []hit
-		for i := range ix.lineCount() {
+		for i := range ix.Lines() {
 			limit, ok := compared(l, i)
 			if !ok {
 				continue
 			}
-			n := ix.lenOf(i)
-			if d := editdist.Distance(l.loose, loose(ix.text(i))); d <= limit {
+			n := ix.ViewLen(i)
+			if d := editdist.Distance(l.loose, loose.View(ix.Line(i))); d <= limit {
 				hits = append(hits, hit{i, 1 - float64(d)/float64(max(n, l.n))})
 			}
 		}
@@ -84,8 +85,8 @@ func checkScan(t *testing.T, text string, search []string) {
 			all = append(all, j)
 		}
 	}
-	for _, looked := range [][]int{newIndex(newDocument(text)).tally(s).unfound, all} {
-		got, gotExhausted := newIndex(newDocument(text)).scan(s, slices.Clone(looked))
+	for _, looked := range [][]int{newTally(newIndex(newDocument(text)), s).unfound, all} {
+		got, gotExhausted := scan(newIndex(newDocument(text)), s, slices.Clone(looked))
 		want, wantExhausted := referenceScan(newIndex(newDocument(text)), s, slices.Clone(looked))
 		if gotExhausted != wantExhausted || !slices.Equal(got, want) {
 			t.Fatalf("scan of %q in\n%s\n= %v, exhausted %v; want %v, exhausted %v", search, text, got, gotExhausted, want, wantExhausted)
@@ -162,8 +163,8 @@ func TestScanBudget(t *testing.T) {
 			}
 			text := b.String()
 			s := newSlines(tt.search)
-			looked := newIndex(newDocument(text)).tally(s).unfound
-			_, exhausted := newIndex(newDocument(text)).scan(s, slices.Clone(looked))
+			looked := newTally(newIndex(newDocument(text)), s).unfound
+			_, exhausted := scan(newIndex(newDocument(text)), s, slices.Clone(looked))
 			if exhausted != tt.exhausted {
 				t.Fatalf("scan exhausted = %v, want %v", exhausted, tt.exhausted)
 			}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // A section is a range of lines [lo, hi) of a document an edit is
@@ -158,11 +160,11 @@ func resolveTail(text string, d *document, sec section, e Edit, opt Options) (*M
 // after the scope line to the last line indented deeper than it, and a
 // closing line ("}", "end") at the scope's own indentation.
 func scopeSections(d *document, secs []section, scope string) []section {
-	want := loose(scope)
+	want := loose.View(scope)
 	var out []section
 	for _, sec := range secs {
 		for i := sec.lo; i < sec.hi; i++ {
-			l := loose(d.line(i))
+			l := loose.View(d.line(i))
 			if l == "" || !(l == want || len(want) >= 6 && strings.HasPrefix(l, want)) {
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // A Version is an earlier text of the document an edit is resolved
@@ -139,7 +140,7 @@ func (doc *Document) madeSince(v Version, vl, cur []string, va int, old, new str
 		return nil // only whole lines are compared
 	}
 	for i, l := range s {
-		if loose(l) != loose(vl[va+i]) {
+		if loose.View(l) != loose.View(vl[va+i]) {
 			return nil
 		}
 	}
@@ -209,16 +210,16 @@ func findIn(vlf, old string) (int, bool) {
 	}
 	keys := make([]string, 0, trail-lead)
 	for _, l := range s[lead:trail] {
-		keys = append(keys, loose(l))
+		keys = append(keys, loose.View(l))
 	}
 	vl := splitLines(vlf)
 	found, at := 0, 0
 	for i := 0; i+len(keys) <= len(vl) && found < 2; i++ {
-		if loose(vl[i]) != keys[0] {
+		if loose.View(vl[i]) != keys[0] {
 			continue
 		}
 		k := 1
-		for k < len(keys) && loose(vl[i+k]) == keys[k] {
+		for k < len(keys) && loose.View(vl[i+k]) == keys[k] {
 			k++
 		}
 		if k == len(keys) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // An answer is often applied twice: sent again, retried, applied block by
@@ -87,7 +89,7 @@ func (d *document) stands(m *Match, start, end int, why string) *Match {
 // places, or the search is clearly at another one), it returns nil and a
 // note for the refusal, that the replacement is in the text already.
 func (r *resolver) standingInstead(e *Error, old, new string) (*Match, string) {
-	if e == nil || strings.TrimSpace(new) == "" || loose(new) == loose(old) || r.opt.ignoreStanding {
+	if e == nil || strings.TrimSpace(new) == "" || loose.View(new) == loose.View(old) || r.opt.ignoreStanding {
 		return nil, ""
 	}
 	if len(e.Candidates) > 0 && e.Reason != ReasonAmbiguous {
@@ -186,7 +188,7 @@ func (r *resolver) standingMatch(m *Match, rd reading) (*Match, error) {
 		return r.standingByHint(m, rd), nil
 	}
 	// The cheap test first: most edits, made the first time, end here.
-	if !r.changeNear(rd.old, rd.new, m.StartLine-1, m.EndLine-1) || loose(rd.new) == loose(rd.old) {
+	if !r.changeNear(rd.old, rd.new, m.StartLine-1, m.EndLine-1) || loose.View(rd.new) == loose.View(rd.old) {
 		return m, nil
 	}
 	if s := r.standingAligned(rd.old, rd.new, m.StartLine-1, m.EndLine-1); s != nil {
@@ -212,7 +214,7 @@ const nearLines = 3
 // already at the other. The caller has checked changeNear.
 func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
 	new := rd.new
-	needle := loose(new)
+	needle := loose.View(new)
 	if needle == "" {
 		return nil
 	}
@@ -250,7 +252,7 @@ func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
 // between two places a search occurs: here, the search as the model last
 // saw it and the change it already made.
 func (r *resolver) standingByHint(m *Match, rd reading) *Match {
-	if rd.hint <= 0 || strings.TrimSpace(rd.new) == "" || loose(rd.new) == loose(rd.old) {
+	if rd.hint <= 0 || strings.TrimSpace(rd.new) == "" || loose.View(rd.new) == loose.View(rd.old) {
 		return m
 	}
 	d := r.d
@@ -300,7 +302,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		return nil // white space only: nothing tells it was made
 	}
 	sl := r.searchLines(lines)
-	reg, ok := ix.align(sl, lo, hi)
+	reg, ok := align(ix, sl, lo, hi)
 	if !ok || reg.score < r.opt.threshold() || reg.ambiguousElision != "" {
 		return nil
 	}
@@ -308,7 +310,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		return nil // the replacement names other code: a sibling's change
 	}
 	for _, o := range reg.ops {
-		if o.s >= 0 && added[o.s] && (o.kind != opPair || sl[o.s].loose != ix.loose(o.f)) {
+		if o.s >= 0 && added[o.s] && (o.kind != opPair || sl[o.s].loose != ix.View(o.f)) {
 			return nil // a line the change adds is not there
 		}
 	}
@@ -328,7 +330,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		if elided[f] {
 			continue
 		}
-		if k := ix.loose(f); counts[k] != (lineCounts{}) {
+		if k := ix.View(f); counts[k] != (lineCounts{}) {
 			there[k]++
 		}
 	}
@@ -344,7 +346,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 		// since is not deleted: "m = n.Value" taken out where the file
 		// has "m = n.ValueOut" now); a copy of it elsewhere may remain.
 		osl := r.searchLines(olines)
-		oreg, ok := ix.align(osl, min(lo, a), max(hi, b+1))
+		oreg, ok := align(ix, osl, min(lo, a), max(hi, b+1))
 		if !ok {
 			return nil
 		}
@@ -358,7 +360,7 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 			kept[l.loose] = true
 		}
 		for _, o := range oreg.ops {
-			if o.kind == opPair && removed[o.s] && (osl[o.s].loose == ix.loose(o.f) || !kept[ix.loose(o.f)]) {
+			if o.kind == opPair && removed[o.s] && (osl[o.s].loose == ix.View(o.f) || !kept[ix.View(o.f)]) {
 				return nil
 			}
 		}
@@ -377,11 +379,11 @@ type lineCounts struct{ old, new int }
 func changedLines(old, new []string) (added, removed map[int]bool, counts map[string]lineCounts) {
 	a := make([]string, len(old))
 	for i, l := range old {
-		a[i] = loose(l)
+		a[i] = loose.View(l)
 	}
 	b := make([]string, len(new))
 	for i, l := range new {
-		b[i] = loose(l)
+		b[i] = loose.View(l)
 	}
 	counts = map[string]lineCounts{}
 	for i, k := range a {
@@ -467,7 +469,7 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 		return nil // one line added tells too little
 	}
 	sl := r.searchLines(lines)
-	reg, ok := ix.align(sl, lo, hi)
+	reg, ok := align(ix, sl, lo, hi)
 	if !ok {
 		return nil
 	}
@@ -481,7 +483,7 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 		}
 		paired++
 		l := &sl[o.s]
-		if oc := occs[l.key]; oc != nil && oc.count == 1 && len(l.loose) >= 10 && l.loose == ix.loose(o.f) {
+		if oc := occs[l.key]; oc != nil && oc.count == 1 && len(l.loose) >= 10 && l.loose == ix.View(o.f) {
 			telling = true
 		}
 	}
@@ -501,13 +503,12 @@ func (r *resolver) changedSince(m *Match, rd reading) *Error {
 // aligning them.
 func (r *resolver) among(lines []string, which map[int]bool, lo, hi, min int) (in, of int) {
 	ix := r.index()
-	ix.hashRange(lo, hi)
-	keys := ix.key[lo:hi]
+	keys := ix.Keys(lo, hi)
 	for j, l := range lines {
 		if which != nil && !which[j] || isElision(l) {
 			continue
 		}
-		k, n, _ := looseKey(l)
+		k, n, _ := loose.Key(l)
 		if n == 0 || n < min {
 			continue
 		}
@@ -525,11 +526,11 @@ func (r *resolver) among(lines []string, which map[int]bool, lo, hi, min int) (i
 func newLines(old, new []string) map[int]bool {
 	in := make(map[string]bool, len(old))
 	for _, l := range old {
-		in[loose(l)] = true
+		in[loose.View(l)] = true
 	}
 	out := map[int]bool{}
 	for j, l := range new {
-		if k := loose(l); k != "" && !in[k] {
+		if k := loose.View(l); k != "" && !in[k] {
 			out[j] = true
 		}
 	}
@@ -554,15 +555,14 @@ func (r *resolver) changeNear(old, new string, a, b int) bool {
 	if start == 0 || end < 0 || p == len(new) {
 		return true
 	}
-	k, n, _ := looseKey(new[start : p+end])
+	k, n, _ := loose.Key(new[start : p+end])
 	if n == 0 {
 		return true
 	}
 	d, ix := r.d, r.index()
 	lines := strings.Count(new, "\n") + 1 + nearLines
 	lo, hi := max(0, a-lines), min(d.lineCount(), b+1+lines)
-	ix.hashRange(lo, hi)
-	return slices.Contains(ix.key[lo:hi], k)
+	return slices.Contains(ix.Keys(lo, hi), k)
 }
 
 // tokenBounded reports whether the bytes [start, end) of the text begin

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
+	"github.com/graft-editor/graft/engine/internal/loose"
 )
 
 // minSubline is the shortest search (in loose bytes) looked for as an
@@ -25,7 +26,7 @@ const maxSubline = 256
 // the line-level strategies: when it quotes a whole line, or when nothing
 // is close.
 func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
-	needle := loose(rd.old)
+	needle := loose.View(rd.old)
 	n := len(needle)
 	if n < minSubline || n > maxSubline {
 		return nil, nil, false
@@ -36,27 +37,30 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	// as twins whose differences from the best place the search may have
 	// confused.
 	reach := 2 * k
-	_, _, sig := looseKey(needle)
+	_, _, sig := loose.Key(needle)
 	ix := r.index()
-	ix.measureAll()
+	ix.MeasureAll()
 	type hit struct{ line, start, end, dist int }
 	var hits []hit
-	near := func(i int) bool { return int(ix.n[i]) >= n-reach && bits.OnesCount64(sig&^ix.sig[i]) <= reach }
+	near := func(i int) bool {
+		ln, lsig := ix.Measure(i)
+		return ln >= n-reach && bits.OnesCount64(sig&^lsig) <= reach
+	}
 	// The budget runs out when more lines are near than it allows: count
 	// them before searching any.
 	budget := scanBudget
-	for i := range ix.key {
+	for i := range ix.Lines() {
 		if near(i) {
 			if budget--; budget < 0 {
 				return nil, nil, false
 			}
 		}
 	}
-	for i := range ix.key {
+	for i := range ix.Lines() {
 		if !near(i) {
 			continue
 		}
-		text := ix.loose(i)
+		text := ix.View(i)
 		for from := 0; from < len(text); {
 			s, e, d, ok := editdist.Find(needle, text[from:], reach)
 			if !ok {
@@ -71,7 +75,7 @@ func (r *resolver) subline(rd reading) (*Match, *Error, bool) {
 	}
 	sort.SliceStable(hits, func(a, b int) bool { return hits[a].dist < hits[b].dist })
 	best := hits[0]
-	if best.dist > k || best.dist == 0 || (best.start == 0 && best.end == int(ix.n[best.line])) {
+	if best.dist > k || best.dist == 0 || (best.start == 0 && best.end == ix.ViewLen(best.line)) {
 		return nil, nil, false
 	}
 	score := 1 - float64(best.dist)/float64(n)

@@ -1,12 +1,48 @@
-package engine
+package textscan
 
 import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 )
 
-// plainMasks is what feedBlocks and solidBlocks compute for the 64 bytes
+// isSpace is IsSpace as unicode.IsSpace says it, for the bytes of ASCII.
+func isSpace(c byte) bool { return c < 0x80 && unicode.IsSpace(rune(c)) }
+
+// TestIsSpace checks IsSpace against unicode.IsSpace on every byte.
+func TestIsSpace(t *testing.T) {
+	for c := range 256 {
+		if got, want := IsSpace(byte(c)), isSpace(byte(c)); got != want {
+			t.Errorf("IsSpace(%#x) = %v, want %v", c, got, want)
+		}
+	}
+}
+
+// TestSolid checks the solid bytes of a word, each byte value at each
+// place among solid bytes and among spaces, against isSpace.
+func TestSolid(t *testing.T) {
+	for c := range 0x80 {
+		for _, fill := range []byte{'x', ' '} {
+			for i := range 8 {
+				b := []byte(strings.Repeat(string(fill), 8))
+				b[i] = byte(c)
+				got := Solid(Load64(string(b), 0))
+				var want uint64
+				for j, c := range b {
+					if !isSpace(c) {
+						want |= 0x80 << (8 * j)
+					}
+				}
+				if got != want {
+					t.Fatalf("Solid(%q) = %#x, want %#x", b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// plainMasks is what feedBlocks and SolidBlocks compute for the 64 bytes
 // of block, a byte at a time: the bits of its line feeds, of its bytes
 // that are not white space, and of its bytes beyond ASCII.
 func plainMasks(block string) (feeds, solid, high uint64) {
@@ -15,7 +51,7 @@ func plainMasks(block string) (feeds, solid, high uint64) {
 		if c == '\n' {
 			feeds |= 1 << i
 		}
-		if !isSpaceByte(c) {
+		if !isSpace(c) {
 			solid |= 1 << i
 		}
 		if c >= 0x80 {
@@ -25,7 +61,7 @@ func plainMasks(block string) (feeds, solid, high uint64) {
 	return feeds, solid, high
 }
 
-// checkBlockMasks holds feedBlocks and solidBlocks to plainMasks on text,
+// checkBlockMasks holds feedBlocks and SolidBlocks to plainMasks on text,
 // whose length is a multiple of 64.
 func checkBlockMasks(t *testing.T, text string) {
 	t.Helper()
@@ -41,9 +77,9 @@ func checkBlockMasks(t *testing.T, text string) {
 		}
 	}
 	solid, high := make([]uint64, n), make([]uint64, n)
-	beyond := solidBlocks(text, solid, high)
+	beyond := SolidBlocks(text, solid, high)
 	if want := strings.IndexFunc(text, func(r rune) bool { return r >= 0x80 }) >= 0; beyond != want {
-		t.Fatalf("solidBlocks(%q) reports a byte beyond ASCII: %v, want %v", text, beyond, want)
+		t.Fatalf("SolidBlocks(%q) reports a byte beyond ASCII: %v, want %v", text, beyond, want)
 	}
 	for k := range n {
 		block := text[64*k : 64*k+64]
@@ -84,4 +120,14 @@ func FuzzBlockMasks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkBlockMasks(t, string(b[:len(b)/64*64]))
 	})
+}
+
+// randomPieces returns n of pieces, picked at random by rng, one after
+// another.
+func randomPieces(rng *rand.Rand, pieces []string, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }

@@ -1,13 +1,35 @@
-package engine
+package linecache
 
 import (
 	"math/bits"
 	"sort"
 	"unsafe"
+
+	"github.com/graft-editor/graft/engine/internal/textscan"
 )
 
-// The ends of a line (see endsNotYet) are worked out for all the lines a
-// tally reads in one pass over their bytes, rather than in a call per
+// The ends of a line, of a line of ASCII, are the first and last bytes of
+// its loose view and its length, as first<<24 | last<<16 | length, or one
+// of the values below: they are worked out once for every line (see
+// Ends), so that a pass that looks for lines of given views costs a
+// look-up per line. A line of ASCII has a length of 1 or more and a first
+// byte below 0x80, so its ends are neither 0 nor have the top bit set:
+// none is one of these values (a line of two NUL bytes would be
+// EndsBlank, were that 2).
+const (
+	EndsNotYet  = 0            // not looked at yet
+	EndsUnknown = 1<<31 | iota // a byte beyond ASCII, or a very long line: hash it
+	EndsBlank                  // white space only
+)
+
+// PackEnds returns the ends of a line of ASCII whose loose view has the
+// given first and last bytes and length, below 0xffff.
+func PackEnds(first, last byte, n int) uint32 {
+	return uint32(first)<<24 | uint32(last)<<16 | uint32(n)
+}
+
+// The ends of a line (see EndsNotYet) are worked out for all the lines
+// of the text in one pass over their bytes, rather than in a call per
 // line: the pass turns every 64 bytes into a word of bits, one for each
 // byte that is not white space (and, in a text with bytes beyond ASCII,
 // a word of bits for those), and a line's ends are read from the bits of
@@ -16,45 +38,51 @@ import (
 // map shifted and joined (see bitsFrom), so a line that crosses from one
 // word of the map to the next costs no more.
 
-// endsAll works out the ends of every line whose ends are not known yet,
-// once: before a pass that looks at every line's ends.
-func (ix *index) endsAll() {
-	if ix.endsKnown {
+// Ends returns the ends of every line (see EndsNotYet), working out those
+// not known yet, once: before a pass that looks at every line's ends. The
+// result is shared and must not be changed.
+func (c *Cache) Ends() []uint32 {
+	c.endsAll()
+	return c.ends
+}
+
+// endsAll works out the ends of every line whose ends are not known yet.
+func (c *Cache) endsAll() {
+	if c.endsKnown {
 		return
 	}
-	ends := ix.ends
-	if !ix.endsSome {
+	ends := c.ends
+	if !c.endsSome {
 		// None is known: no need to look for the lines that are not.
-		ix.endsRun(0, len(ends))
-		ix.endsKnown = true
+		c.endsRun(0, len(ends))
+		c.endsKnown = true
 		return
 	}
 	for i := 0; i < len(ends); {
-		if ends[i] != endsNotYet {
+		if ends[i] != EndsNotYet {
 			i++
 			continue
 		}
 		r := i + 1
-		for r < len(ends) && ends[r] == endsNotYet {
+		for r < len(ends) && ends[r] == EndsNotYet {
 			r++
 		}
-		ix.endsRun(i, r)
+		c.endsRun(i, r)
 		i = r
 	}
-	ix.endsKnown = true
+	c.endsKnown = true
 }
 
 // endsRun works out the ends of lines [i, r), in pieces of as many lines
 // as fit in endsChunk bytes, and at least one.
-func (ix *index) endsRun(i, r int) {
-	d := ix.d
+func (c *Cache) endsRun(i, r int) {
 	for i < r {
-		limit := d.start[i] + endsChunk
-		j := i + 1 + sort.Search(r-i-1, func(k int) bool { return d.end[i+1+k] > limit })
-		ix.endsRange(i, j)
+		limit := c.start[i] + endsChunk
+		j := i + 1 + sort.Search(r-i-1, func(k int) bool { return c.end[i+1+k] > limit })
+		c.endsRange(i, j)
 		i = j
 	}
-	ix.endsSome = true
+	c.endsSome = true
 }
 
 // endsChunk is how many bytes endsRange maps at a time, in words on the
@@ -62,12 +90,11 @@ func (ix *index) endsRun(i, r int) {
 const endsChunk = 4096
 
 // endsRange works out the ends of lines [lo, hi), lo < hi.
-func (ix *index) endsRange(lo, hi int) {
-	d := ix.d
-	from, to := d.start[lo], d.end[hi-1]
+func (c *Cache) endsRange(lo, hi int) {
+	from, to := c.start[lo], c.end[hi-1]
 	var solid, high [endsChunk/64 + 2]uint64
-	bm := newByteMap(d.text, from, to, solid[:], high[:])
-	ends, starts, stops := ix.ends[lo:hi], d.start[lo:hi], d.end[lo:hi]
+	bm := newByteMap(c.text, from, to, solid[:], high[:])
+	ends, starts, stops := c.ends[lo:hi], c.start[lo:hi], c.end[lo:hi]
 	if bm.high == nil {
 		asciiEnds(ends, starts, stops, from, bm.text, bm.solid)
 	}
@@ -75,7 +102,7 @@ func (ix *index) endsRange(lo, hi int) {
 	// bytes, which asciiEnds leaves unknown, apart: a loop with a call
 	// in it keeps fewer of its values in registers.
 	for j, e := range ends {
-		if e == endsNotYet {
+		if e == EndsNotYet {
 			ends[j] = bm.ends(starts[j]-from, stops[j]-from)
 		}
 	}
@@ -83,7 +110,7 @@ func (ix *index) endsRange(lo, hi int) {
 
 // asciiEnds works out the ends of the lines [starts[j]-from, stops[j]-from)
 // of text, which has no byte beyond ASCII, from solid, its map, for the
-// lines of up to 64 bytes: it leaves the ends of longer lines endsNotYet. It is a loop of its own,
+// lines of up to 64 bytes: it leaves the ends of longer lines EndsNotYet. It is a loop of its own,
 // with no more values live than it needs, which the compiler keeps in
 // registers.
 func asciiEnds(ends []uint32, starts, stops []int, from int, text string, solid []uint64) {
@@ -95,10 +122,10 @@ func asciiEnds(ends []uint32, starts, stops []int, from int, text string, solid 
 			continue
 		}
 		x := bitsFrom(solid, a) & lowBits[b-a]
-		e := uint32(endsBlank)
+		e := uint32(EndsBlank)
 		if x != 0 {
 			first, last := a+bits.TrailingZeros64(x), a+63-bits.LeadingZeros64(x)
-			e = packEnds(text[first], text[last], bits.OnesCount64(x))
+			e = PackEnds(text[first], text[last], bits.OnesCount64(x))
 		}
 		ends[j] = e
 	}
@@ -139,12 +166,12 @@ func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 	if last := min(to, len(text)-63); last > from {
 		n = (last - from + 63) / 64
 	}
-	beyond := solidBlocks(text[from:], bm.solid[:n], high[:n])
+	beyond := textscan.SolidBlocks(text[from:], bm.solid[:n], high[:n])
 	if o := from + 64*n; o < to {
 		// The last bytes of text, less than 64, filled out.
 		var b [64]byte
 		copy(b[:], text[o:])
-		if solidBlocks(unsafe.String(&b[0], len(b)), bm.solid[n:n+1], high[n:n+1]) {
+		if textscan.SolidBlocks(unsafe.String(&b[0], len(b)), bm.solid[n:n+1], high[n:n+1]) {
 			beyond = true
 		}
 		n++
@@ -157,7 +184,7 @@ func newByteMap(text string, from, to int, solid, high []uint64) byteMap {
 }
 
 // ends returns the ends of the line that is bytes [a, b) of the map's text
-// (see endsNotYet), 64 bytes at a time.
+// (see EndsNotYet), 64 bytes at a time.
 func (bm *byteMap) ends(a, b int) uint32 {
 	n, first, last := 0, -1, -1
 	for o := a; o < b; o += 64 {
@@ -166,7 +193,7 @@ func (bm *byteMap) ends(a, b int) uint32 {
 			keep = 1<<(b-o) - 1
 		}
 		if bm.high != nil && bitsFrom(bm.high, o)&keep != 0 {
-			return endsUnknown
+			return EndsUnknown
 		}
 		if x := bitsFrom(bm.solid, o) & keep; x != 0 {
 			if first < 0 {
@@ -178,11 +205,11 @@ func (bm *byteMap) ends(a, b int) uint32 {
 	}
 	switch {
 	case first < 0:
-		return endsBlank
+		return EndsBlank
 	case n >= 0xffff:
-		return endsUnknown
+		return EndsUnknown
 	}
-	return packEnds(bm.text[first], bm.text[last], n)
+	return PackEnds(bm.text[first], bm.text[last], n)
 }
 
 // bitsFrom returns the 64 bits of m from bit o on.
@@ -192,31 +219,4 @@ func bitsFrom(m []uint64, o int) uint64 {
 	// shifts, as each shift is by less than 64 (which the compiler then
 	// need not check).
 	return m[w]>>s | m[w+1]<<(63-s)<<1
-}
-
-// highBits is the top bit of every byte of a word.
-const highBits = 0x8080808080808080
-
-// gather returns the top bits of the eight bytes of x, which has no other
-// bit set, as the low eight bits, byte j's in bit j: multiplying by the
-// constant moves bit 8j+7 to bit 56+j, and no two of the partial products
-// meet, so none carries.
-func gather(x uint64) uint64 {
-	return x >> 7 * 0x0102040810204080 >> 56
-}
-
-// solid returns the top bit of each byte of x that is ASCII and not white
-// space (see isSpaceByte); the top bit of a byte beyond ASCII is
-// meaningless.
-func solid(x uint64) uint64 {
-	const ones = 0x0101010101010101
-	// Every sum is of bytes below 0x80, so none carries from one byte
-	// into the next: the top bit of each byte of a sum says what that
-	// byte is. A byte is solid when it is not ' ' (its top bit in
-	// low^' ' + 0x7f) and is below 0x09 or above 0x0d (in low + 0x77,
-	// and in low + 0x72).
-	low := x &^ highBits
-	notBlank := low ^ ' '*ones + 0x7f*ones
-	notControl := ^(low + 0x77*ones) | (low + 0x72*ones)
-	return notBlank & notControl & highBits
 }
