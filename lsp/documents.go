@@ -191,18 +191,10 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	if err := changeTexts(raw, p.ContentChanges); err != nil {
 		s.log.Info("change not valid UTF-8: graft will not edit the document", zap.String("uri", d.uri), zap.Error(err))
 	}
-	changes := make([]workspace.Change, len(p.ContentChanges))
-	for i, c := range p.ContentChanges {
-		changes[i].Text = c.Text
-		if c.Range != nil {
-			r := fromProtocolRange(*c.Range)
-			changes[i].Range = &r
-		}
-	}
 	if d.path != "" {
-		s.history.changing(d.real, d.buf, changes)
+		s.history.changing(d.real, d.buf, p.ContentChanges)
 	}
-	if err := d.buf.Change(p.TextDocument.Version, changes, s.encoding()); err != nil {
+	if err := changeBuffer(d.buf, p.TextDocument.Version, p.ContentChanges, s.encoding()); err != nil {
 		s.log.Error("didChange", zap.String("uri", d.uri), zap.Error(err))
 		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
 			"Graft lost track of %s (%v); close and reopen it (or send its whole text) before applying edits to it.", d.uri, err))
@@ -222,6 +214,20 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	}
 	s.changed(ctx, d)
 	return nil, nil
+}
+
+// changeBuffer applies the content changes of one didChange to buf, and
+// sets its version: each change's range, its characters counted in enc, is
+// found in the text the changes before it left, as LSP orders them.
+func changeBuffer(buf *workspace.Buffer, version int32, changes []contentChange, enc workspace.Encoding) error {
+	return buf.ChangeFunc(version, len(changes), func(i int, text workspace.Text) (workspace.Change, error) {
+		c := changes[i]
+		if c.Range == nil {
+			return workspace.Change{Text: c.Text, Whole: true}, nil
+		}
+		start, end, err := workspace.OffsetRange(text, fromProtocolRange(*c.Range), enc)
+		return workspace.Change{Start: start, End: end, Text: c.Text}, err
+	})
 }
 
 func (s *server) didClose(ctx context.Context, raw json.RawMessage) (any, error) {
