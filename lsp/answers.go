@@ -324,7 +324,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	}
 	refuseUnsupported(res, caps)
 
-	m := snap.Mapper()
+	m := mapperOf(snap)
 	files := targetFiles{s: a.s, view: view, res: res}
 	diags := make([]protocol.Diagnostic, 0, len(blocks))
 	st.blocks = make([]blockState, len(blocks))

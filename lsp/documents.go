@@ -289,6 +289,12 @@ func (s *server) showMessage(ctx context.Context, typ protocol.MessageType, msg 
 	s.notify(ctx, "window/showMessage", protocol.ShowMessageParams{Type: typ, Message: msg})
 }
 
+// mapperOf returns the Mapper over the text of snap, made from the line
+// starts the buffer counted with it, at little cost.
+func mapperOf(snap workspace.Snapshot) *workspace.Mapper {
+	return workspace.NewMapperLines(snap.Text, snap.LineStarts())
+}
+
 // fromProtocolRange converts an LSP range to the workspace's.
 func fromProtocolRange(r protocol.Range) workspace.Range {
 	return workspace.Range{

@@ -78,7 +78,7 @@ func buildEdit(view *workspace.View, res *workspace.Result, caps capabilities, u
 			fe.uri = uriOf(snap.Path)
 			v := snap.Version
 			fe.version = &v
-			m = snap.Mapper()
+			m = mapperOf(snap)
 		} else {
 			m = workspace.NewMapper(f.Before)
 		}

@@ -32,7 +32,7 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 		v := snap.Version
 		version = &v
 		if err == nil && snap.Text == doc.Text {
-			mapper = snap.Mapper() // the buffer's, made at little cost
+			mapper = mapperOf(snap) // from the buffer's lines, at little cost
 		}
 	}
 	if err == nil && !doc.Exists {

@@ -142,15 +142,15 @@ type Snapshot struct {
 	// Version is the version the editor gave this text.
 	Version int32
 
-	mapper *Mapper // shared by the copies of one snapshot
+	starts []int // where the lines of Text start; shared by the copies of one snapshot
 }
 
 // Snapshot returns the buffer's current text and version. It fails with an
 // error wrapping ErrOutOfSync when the buffer is out of sync, and with one
 // wrapping ErrNotUTF8 when the text is not valid UTF-8: graft edits no
 // such document, nor reads edits from it, as it does not a file on disk.
-// Snapshots of an unchanged buffer share their text and their Mapper; the
-// first after a change joins the text, in time linear in its length.
+// Snapshots of an unchanged buffer share their text and its line starts;
+// the first after a change joins the text, in time linear in its length.
 func (b *Buffer) Snapshot() (Snapshot, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -161,21 +161,23 @@ func (b *Buffer) Snapshot() (Snapshot, error) {
 		return Snapshot{}, b.lines.notUTF8()
 	}
 	if b.snap == nil {
-		m := b.lines.mapper()
-		b.snap = &Snapshot{Path: b.path, Text: m.text, Version: b.version, mapper: m}
+		text, starts := b.lines.join()
+		b.snap = &Snapshot{Path: b.path, Text: text, Version: b.version, starts: starts}
 	}
 	return *b.snap, nil
 }
 
-// Mapper returns the Mapper over the snapshot's text, shared by every copy
-// of the snapshot. The buffer made it with the text, from the lines it
-// keeps, at little cost. A Snapshot not made by a Buffer gets a new Mapper
-// each time.
-func (s Snapshot) Mapper() *Mapper {
-	if s.mapper == nil {
-		return NewMapper(s.Text)
+// LineStarts returns the byte offsets where the lines of the snapshot's
+// text start, lines ending at "\n", "\r\n" or "\r"; the first is 0, and
+// a text that ends with a line break has an empty last line, which starts
+// at its end. The buffer counted them with the text, from the lines it
+// keeps, and every copy of the snapshot shares them: they must not be
+// changed. A Snapshot not made by a Buffer finds them again each time.
+func (s Snapshot) LineStarts() []int {
+	if s.starts == nil {
+		return lineStarts(s.Text)
 	}
-	return s.mapper
+	return s.starts
 }
 
 // Chunk sizes of a lineStore, in lines: a chunk that grows past chunkMax
@@ -399,19 +401,19 @@ func (s *lineStore) notUTF8() error {
 	return ErrNotUTF8
 }
 
-// mapper returns a Mapper over the whole text, its line starts counted
-// from the lines rather than found again in the text.
-func (s *lineStore) mapper() *Mapper {
+// join returns the whole text and where its lines start, counted from the
+// lines rather than found again in the text.
+func (s *lineStore) join() (text string, starts []int) {
 	var sb strings.Builder
 	sb.Grow(s.size)
-	starts := make([]int, 0, s.n)
+	starts = make([]int, 0, s.n)
 	for _, c := range s.chunks {
 		for _, l := range c {
 			starts = append(starts, sb.Len())
 			sb.WriteString(l)
 		}
 	}
-	return &Mapper{text: sb.String(), starts: starts}
+	return sb.String(), starts
 }
 
 // apply replaces the bytes from start to end of the text with text. It

@@ -196,37 +196,35 @@ func TestSnapshotIsFrozen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m1 := s1.Mapper()
-	if again, _ := b.Snapshot(); again.Mapper() != m1 {
-		t.Error("two snapshots of an unchanged buffer built two Mappers")
+	starts1 := s1.LineStarts()
+	if again, _ := b.Snapshot(); &again.LineStarts()[0] != &starts1[0] {
+		t.Error("two snapshots of an unchanged buffer counted their lines twice")
 	}
 	if err := b.Change(2, []Change{span(6, 6, "new ")}); err != nil {
 		t.Fatal(err)
 	}
 	s2, _ := b.Snapshot()
-	if s1.Text != "a😀\nb" || s1.Version != 1 || m1.Text() != s1.Text {
-		t.Errorf("the first snapshot changed: %q v%d", s1.Text, s1.Version)
+	if s1.Text != "a😀\nb" || s1.Version != 1 || !slices.Equal(s1.LineStarts(), []int{0, 6}) {
+		t.Errorf("the first snapshot changed: %q v%d, lines at %v", s1.Text, s1.Version, s1.LineStarts())
 	}
-	if s2.Text != "a😀\nnew b" || s2.Version != 2 || s2.Mapper().Text() != s2.Text {
-		t.Errorf("the second snapshot = %q v%d", s2.Text, s2.Version)
-	}
-	if p, err := s2.Mapper().Position(len(s2.Text), UTF16); err != nil || p != (Position{1, 5}) {
-		t.Errorf("end of the second snapshot = %v, %v; want 1:5", p, err)
+	if s2.Text != "a😀\nnew b" || s2.Version != 2 || !slices.Equal(s2.LineStarts(), []int{0, 6}) {
+		t.Errorf("the second snapshot = %q v%d, lines at %v", s2.Text, s2.Version, s2.LineStarts())
 	}
 }
 
-func TestSnapshotMapperConcurrently(t *testing.T) {
-	b := NewBuffer("/w/f.txt", benchText(1000), 1)
-	s, _ := b.Snapshot()
-	var wg sync.WaitGroup
-	mappers := make([]*Mapper, 8)
-	for i := range mappers {
-		wg.Go(func() { mappers[i] = s.Mapper() })
-	}
-	wg.Wait()
-	for _, m := range mappers {
-		if m != mappers[0] {
-			t.Fatal("concurrent calls of Mapper built more than one")
+func TestSnapshotLineStarts(t *testing.T) {
+	for _, text := range []string{"", "a", "a\n", "a\r\nb\rc\n\nd", "\n\r", benchText(1000)} {
+		b := NewBuffer("/w/f.txt", text, 1)
+		s, err := b.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := lineStarts(text)
+		if !slices.Equal(s.LineStarts(), want) {
+			t.Errorf("%q: buffer snapshot lines start at %v, want %v", text, s.LineStarts(), want)
+		}
+		if got := (Snapshot{Text: text}).LineStarts(); !slices.Equal(got, want) {
+			t.Errorf("%q: a snapshot not made by a buffer finds lines at %v, want %v", text, got, want)
 		}
 	}
 }
@@ -309,8 +307,8 @@ func checkStore(t *testing.T, s *lineStore, text string) {
 	if want := splitLines(text); !slices.Equal(lines, want) {
 		t.Fatalf("store lines %q, want %q", lines, want)
 	}
-	if m := s.mapper(); m.text != text || !slices.Equal(m.starts, lineStarts(text)) {
-		t.Fatalf("store's mapper has line starts %v, want %v", m.starts, lineStarts(text))
+	if joined, starts := s.join(); joined != text || !slices.Equal(starts, lineStarts(text)) {
+		t.Fatalf("store's joined text has line starts %v, want %v", starts, lineStarts(text))
 	}
 	if s.n != len(lines) || s.size != len(text) || len(s.first) != len(s.chunks) || len(s.at) != len(s.chunks) || len(s.sizes) != len(s.chunks) || len(s.lengths) != len(s.chunks) {
 		t.Fatalf("store counts %d lines and %d bytes; it holds %d and %d", s.n, s.size, len(lines), len(text))
@@ -410,8 +408,8 @@ func checkAgainstReference(t *testing.T, text string, notes [][]Change) {
 			t.Fatalf("notification %d %v: buffer %q, reference %q", i, changes, s.Text, want)
 		}
 		checkStore(t, &b.lines, want)
-		if s.Mapper().Text() != want || s.Mapper().Lines() != b.lines.n {
-			t.Fatalf("notification %d: the snapshot's Mapper does not match its text", i)
+		if !slices.Equal(s.LineStarts(), lineStarts(want)) {
+			t.Fatalf("notification %d: the snapshot's lines start at %v, want %v", i, s.LineStarts(), lineStarts(want))
 		}
 	}
 }
@@ -657,33 +655,25 @@ func BenchmarkBufferChange(b *testing.B) {
 }
 
 // BenchmarkBufferSnapshot measures a change followed by a snapshot of the
-// 100,000-line buffer, which joins its text, with and without its Mapper.
+// 100,000-line buffer, which joins its text and counts its lines.
 func BenchmarkBufferSnapshot(b *testing.B) {
 	text := benchText(100_000)
 	starts := lineStarts(text)
-	for _, withMapper := range []bool{false, true} {
-		b.Run(fmt.Sprintf("mapper=%v", withMapper), func(b *testing.B) {
-			buf := NewBuffer("/w/big.go", text, 0)
-			i := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				at := starts[1+10*(i/2%9000)] + 5
-				c := span(at, at, "z")
-				if i%2 == 1 {
-					c = span(at, at+1, "")
-				}
-				if err := buf.Change(int32(i), []Change{c}); err != nil {
-					b.Fatal(err)
-				}
-				s, err := buf.Snapshot()
-				if err != nil {
-					b.Fatal(err)
-				}
-				if withMapper {
-					s.Mapper()
-				}
-				i++
-			}
-		})
+	buf := NewBuffer("/w/big.go", text, 0)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		at := starts[1+10*(i/2%9000)] + 5
+		c := span(at, at, "z")
+		if i%2 == 1 {
+			c = span(at, at+1, "")
+		}
+		if err := buf.Change(int32(i), []Change{c}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := buf.Snapshot(); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }
