@@ -8,10 +8,11 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
-var encodings = []workspace.Encoding{workspace.UTF16, workspace.UTF8, workspace.UTF32}
+var encodings = []span.Encoding{span.UTF16, span.UTF8, span.UTF32}
 
 // rng returns the change that replaces the range from line sl, character
 // sc to line el, character ec with text.
@@ -29,27 +30,27 @@ func TestChangeBuffer(t *testing.T) {
 	tests := []struct {
 		name    string
 		text    string
-		enc     workspace.Encoding
+		enc     span.Encoding
 		changes [][]contentChange // notifications, in order
 		want    string
 	}{
-		{"insert a character", "abc\ndef\n", workspace.UTF16,
+		{"insert a character", "abc\ndef\n", span.UTF16,
 			[][]contentChange{{rng(1, 1, 1, 1, "X")}}, "abc\ndXef\n"},
-		{"replace a line", "abc\ndef\nghi", workspace.UTF16,
+		{"replace a line", "abc\ndef\nghi", span.UTF16,
 			[][]contentChange{{rng(1, 0, 1, 3, "replaced")}}, "abc\nreplaced\nghi"},
-		{"insert lines", "abc\ndef", workspace.UTF16,
+		{"insert lines", "abc\ndef", span.UTF16,
 			[][]contentChange{{rng(0, 1, 0, 1, "1\n2\n3")}, {rng(2, 0, 2, 0, ">")}}, "a1\n2\n>3bc\ndef"},
-		{"delete a whole line with its break", "l0\nl1\nl2", workspace.UTF16,
+		{"delete a whole line with its break", "l0\nl1\nl2", span.UTF16,
 			[][]contentChange{{rng(1, 0, 2, 0, "")}}, "l0\nl2"},
-		{"append at the end of the text", "abc\n", workspace.UTF16,
+		{"append at the end of the text", "abc\n", span.UTF16,
 			[][]contentChange{{rng(1, 0, 1, 0, "tail")}, {rng(1, 4, 1, 4, "\n")}}, "abc\ntail\n"},
-		{"append just past the last line", "abc", workspace.UTF16,
+		{"append just past the last line", "abc", span.UTF16,
 			[][]contentChange{{rng(1, 0, 1, 0, "!")}}, "abc!"},
-		{"character past the end of a line clamps", "abc\r\ndef", workspace.UTF16,
+		{"character past the end of a line clamps", "abc\r\ndef", span.UTF16,
 			[][]contentChange{{rng(0, 9, 0, 12, "!")}}, "abc!\r\ndef"},
-		{"replace the whole text", "old\ntext", workspace.UTF16,
+		{"replace the whole text", "old\ntext", span.UTF16,
 			[][]contentChange{{{Text: "new\r\ntext"}}, {rng(1, 0, 1, 0, "+")}}, "new\r\n+text"},
-		{"several changes apply in order", "abc\ndef", workspace.UTF16,
+		{"several changes apply in order", "abc\ndef", span.UTF16,
 			[][]contentChange{{
 				rng(0, 0, 0, 0, "1\n"),  // 1 / abc / def
 				rng(1, 0, 1, 3, "ABC"),  // 1 / ABC / def
@@ -58,21 +59,21 @@ func TestChangeBuffer(t *testing.T) {
 				{Text: "fresh"},         // fresh
 				rng(0, 5, 0, 5, " end"), // fresh end
 			}}, "fresh end"},
-		{"a CR inserted before LF makes one CRLF", "ab\ncd", workspace.UTF16,
+		{"a CR inserted before LF makes one CRLF", "ab\ncd", span.UTF16,
 			[][]contentChange{{rng(0, 2, 0, 2, "\r")}, {rng(1, 0, 1, 0, "X")}}, "ab\r\nXcd"},
-		{"a CRLF replaced by CR stays a line break", "ab\r\ncd", workspace.UTF16,
+		{"a CRLF replaced by CR stays a line break", "ab\r\ncd", span.UTF16,
 			[][]contentChange{{rng(0, 2, 1, 0, "\r")}, {rng(1, 1, 1, 1, "X")}}, "ab\rcXd"},
-		{"UTF-16 counts an emoji as two units", "😀a😀b\n", workspace.UTF16,
+		{"UTF-16 counts an emoji as two units", "😀a😀b\n", span.UTF16,
 			[][]contentChange{{rng(0, 3, 0, 5, "X")}}, "😀aXb\n"},
-		{"UTF-8 counts an emoji as four bytes", "😀a😀b\n", workspace.UTF8,
+		{"UTF-8 counts an emoji as four bytes", "😀a😀b\n", span.UTF8,
 			[][]contentChange{{rng(0, 5, 0, 9, "X")}}, "😀aXb\n"},
-		{"UTF-32 counts an emoji as one", "😀a😀b\n", workspace.UTF32,
+		{"UTF-32 counts an emoji as one", "😀a😀b\n", span.UTF32,
 			[][]contentChange{{rng(0, 2, 0, 3, "X")}}, "😀aXb\n"},
-		{"CJK before the edit", "世界abc", workspace.UTF16,
+		{"CJK before the edit", "世界abc", span.UTF16,
 			[][]contentChange{{rng(0, 3, 0, 4, "B")}}, "世界aBc"},
-		{"inside a surrogate pair means its start", "a😀b", workspace.UTF16,
+		{"inside a surrogate pair means its start", "a😀b", span.UTF16,
 			[][]contentChange{{rng(0, 2, 0, 2, "X")}}, "aX😀b"},
-		{"positions on the lines a change before made", "ab", workspace.UTF32,
+		{"positions on the lines a change before made", "ab", span.UTF32,
 			[][]contentChange{{rng(0, 1, 0, 1, "😀\n😀"), rng(1, 1, 1, 1, "!")}}, "a😀\n😀!b"},
 	}
 	for _, tt := range tests {
@@ -114,11 +115,11 @@ func TestChangeBufferOutOfSync(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := workspace.NewBuffer("/w/f.txt", "abc\ndef", 1)
-			err := changeBuffer(b, 2, tt.changes, workspace.UTF16)
+			err := changeBuffer(b, 2, tt.changes, span.UTF16)
 			if !errors.Is(err, workspace.ErrOutOfSync) || !strings.Contains(err.Error(), tt.why) {
 				t.Fatalf("changeBuffer() = %v, want ErrOutOfSync saying %q", err, tt.why)
 			}
-			if err := changeBuffer(b, 3, []contentChange{{Text: "again\n"}}, workspace.UTF16); err != nil {
+			if err := changeBuffer(b, 3, []contentChange{{Text: "again\n"}}, span.UTF16); err != nil {
 				t.Fatalf("the whole text: %v", err)
 			}
 			if s, err := b.Snapshot(); err != nil || s.Text != "again\n" {
@@ -131,7 +132,7 @@ func TestChangeBufferOutOfSync(t *testing.T) {
 // applyReference applies one notification's changes to text the plain
 // way: a Mapper over the whole text for each change, then string slicing.
 // ok is false when the result is out of sync.
-func applyReference(text string, changes []contentChange, enc workspace.Encoding) (string, bool) {
+func applyReference(text string, changes []contentChange, enc span.Encoding) (string, bool) {
 	ok := true
 	for _, c := range changes {
 		if c.Range == nil {
@@ -141,7 +142,7 @@ func applyReference(text string, changes []contentChange, enc workspace.Encoding
 		if !ok {
 			continue
 		}
-		start, end, err := workspace.NewMapper(text).OffsetRange(fromProtocolRange(*c.Range), enc)
+		start, end, err := span.NewMapper(text).OffsetRange(fromProtocolRange(*c.Range), enc)
 		if err != nil {
 			ok = false
 			continue
@@ -168,7 +169,7 @@ func randomChange(r *rand.Rand, text string) contentChange {
 	if r.IntN(30) == 0 {
 		return contentChange{Text: randomText(r, r.IntN(20))}
 	}
-	lines := workspace.NewMapper(text).Lines()
+	lines := span.NewMapper(text).Lines()
 	pos := func() (int, int) {
 		line := r.IntN(lines + 1)
 		if r.IntN(50) == 0 {
@@ -283,7 +284,7 @@ func BenchmarkChangeBuffer(b *testing.B) {
 			i := 0
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := changeBuffer(buf, int32(i), []contentChange{bb.change(i)}, workspace.UTF16); err != nil {
+				if err := changeBuffer(buf, int32(i), []contentChange{bb.change(i)}, span.UTF16); err != nil {
 					b.Fatal(err)
 				}
 				i++

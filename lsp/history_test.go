@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -30,7 +31,7 @@ func typeAt(line, col int, s string) []contentChange {
 // change records and applies changes to buf at version v.
 func change(t testing.TB, h *history, path string, buf *workspace.Buffer, v int32, changes []contentChange) {
 	h.changing(path, buf, changes)
-	if err := changeBuffer(buf, v, changes, workspace.UTF16); err != nil {
+	if err := changeBuffer(buf, v, changes, span.UTF16); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -248,6 +248,34 @@ func invalid(lines []string) int {
 	return n
 }
 
+// lineStarts returns the offsets where the lines of text start: the first
+// at 0, the others after each "\n", "\r\n" or "\r".
+func lineStarts(text string) []int {
+	starts := make([]int, 1, strings.Count(text, "\n")+1)
+	if strings.IndexByte(text, '\r') < 0 {
+		for i := 0; ; {
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				return starts
+			}
+			i += j + 1
+			starts = append(starts, i)
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		case '\n':
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
 // splitLines returns the lines of text, each with its line break; the last
 // one has none and is empty when text ends with a line break.
 func splitLines(text string) []string {

@@ -607,6 +607,19 @@ func FuzzBufferChange(f *testing.F) {
 	})
 }
 
+// benchText returns a text of n lines of Go, with some that are not ASCII.
+func benchText(n int) string {
+	var sb strings.Builder
+	for i := range n {
+		if i%10 == 0 {
+			sb.WriteString("\t// ünïcode 世界 comment line 😀 here\n")
+		} else {
+			sb.WriteString("\tx := computeSomething(a, b, c) + 42\n")
+		}
+	}
+	return sb.String()
+}
+
 // BenchmarkBufferChange measures one didChange on a 100,000-line buffer
 // (about 4 MB). Each pair of operations undoes itself so that the buffer
 // stays the same size; "whole text" is the cost of re-reading the buffer,

@@ -1,4 +1,10 @@
-package workspace
+// Package span converts between the byte offsets Graft works with and the
+// places LSP names in a text: a line and a character in it, counted in
+// UTF-16 code units, bytes or code points as the client and the server
+// agreed (a Position, a Range, an Encoding). A Mapper does it over a whole
+// text; Offset and OffsetRange over a text read by lines, as a
+// workspace.Buffer shows it while it takes an editor's changes.
+package span
 
 import (
 	"fmt"
@@ -111,8 +117,8 @@ func lineStarts(text string) []int {
 }
 
 // NewMapperLines returns a Mapper over text whose lines start at starts,
-// as Snapshot.LineStarts gives them, without finding them again. It keeps
-// starts, which must not be changed.
+// as workspace.Snapshot.LineStarts gives them, without finding them again.
+// It keeps starts, which must not be changed.
 func NewMapperLines(text string, starts []int) *Mapper {
 	return &Mapper{text: text, starts: starts}
 }
@@ -233,8 +239,8 @@ func (m *Mapper) Range(start, end int, enc Encoding) (Range, error) {
 
 // A LineText is a text read by lines, as LSP counts them: lines end at
 // "\n", "\r\n" or "\r", and a text that ends with a line break has an
-// empty last line. A Mapper is one, and so is the text a Buffer shows the
-// changes it takes.
+// empty last line. A Mapper is one, and so is the workspace.Text a
+// workspace.Buffer shows each change it takes.
 type LineText interface {
 	// Lines returns the number of lines, at least one.
 	Lines() int
