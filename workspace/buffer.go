@@ -121,8 +121,7 @@ func (t Text) Line(i int) (start int, line string) {
 	if i < 0 || i >= t.s.n {
 		panic(fmt.Sprintf("workspace: line %d of a text of %d lines", i, t.s.n))
 	}
-	c, j := t.s.locate(i)
-	return t.s.offset(c, j), t.s.chunks[c][j]
+	return t.s.lineStart(i)
 }
 
 // outOfSync returns the error that says the buffer is out of sync, or nil.
@@ -206,6 +205,16 @@ type lineStore struct {
 	n       int     // lines in all
 	size    int     // bytes in all
 	bad     int     // lines that are not valid UTF-8
+	hints   [2]hint // the lines whose starts were asked for last, last first
+}
+
+// A hint is a line whose start was asked for, where a change that follows
+// most often starts or ends: find looks there first, and the change need
+// not be searched for. Hints are forgotten when the text changes.
+type hint struct {
+	line, start int
+	p           place
+	ok          bool
 }
 
 // newLineStore returns the store of text.
@@ -353,6 +362,20 @@ func (s *lineStore) offset(c, j int) int {
 	return s.at.sum(c) + s.lineLengths(c).sum(j)
 }
 
+// lineStart returns the offset where line i starts, and the line, and
+// keeps it as a hint.
+func (s *lineStore) lineStart(i int) (start int, line string) {
+	for _, h := range s.hints {
+		if h.ok && h.line == i {
+			return h.start, s.lineAt(h.p)
+		}
+	}
+	c, j := s.locate(i)
+	h := hint{line: i, start: s.offset(c, j), p: place{c, j}, ok: true}
+	s.hints[0], s.hints[1] = h, s.hints[0]
+	return h.start, s.lineAt(h.p)
+}
+
 // A place is where a line is in a lineStore: line j of chunks[c].
 type place struct{ c, j int }
 
@@ -360,6 +383,11 @@ type place struct{ c, j int }
 // the offset's column in it, in bytes; the end of the text is the end of
 // the last line. off must lie in the text or at its end.
 func (s *lineStore) find(off int) (p place, col int) {
+	for _, h := range s.hints {
+		if h.ok && h.start <= off && off < h.start+len(s.lineAt(h.p)) {
+			return h.p, off - h.start
+		}
+	}
 	c, rest := s.at.search(off)
 	if c == len(s.chunks) {
 		c-- // the end of the text
@@ -477,6 +505,7 @@ func (s *lineStore) apply(start, end int, text string) error {
 // replace replaces the lines from lo to hi, both included, with lines, of
 // which there is at least one.
 func (s *lineStore) replace(lo, hi place, lines []string) {
+	s.hints = [2]hint{}
 	cl, jl, ch, jh := lo.c, lo.j, hi.c, hi.j
 	added, removed := 0, 0
 	for c, j := cl, jl; c < ch || c == ch && j <= jh; j++ {
