@@ -296,7 +296,7 @@ func mapperOf(snap workspace.Snapshot) *span.Mapper {
 	return span.NewMapperLines(snap.Text, snap.LineStarts())
 }
 
-// fromProtocolRange converts an LSP range to the workspace's.
+// fromProtocolRange converts a range from the wire to a span.Range.
 func fromProtocolRange(r protocol.Range) span.Range {
 	return span.Range{
 		Start: span.Position{Line: int(r.Start.Line), Character: int(r.Start.Character)},
@@ -304,7 +304,7 @@ func fromProtocolRange(r protocol.Range) span.Range {
 	}
 }
 
-// toProtocolRange converts a workspace range to LSP's.
+// toProtocolRange converts a span.Range to the wire's.
 func toProtocolRange(r span.Range) protocol.Range {
 	return protocol.Range{
 		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Character)},
