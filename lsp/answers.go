@@ -14,6 +14,7 @@ import (
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -324,7 +325,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	}
 	refuseUnsupported(res, caps)
 
-	m := snap.Mapper()
+	m := mapperOf(snap)
 	files := targetFiles{s: a.s, view: view, res: res}
 	diags := make([]protocol.Diagnostic, 0, len(blocks))
 	st.blocks = make([]blockState, len(blocks))
@@ -398,7 +399,7 @@ func sameLenses(a, b *answerState) bool {
 
 // diagnose returns the diagnostic of block b, whose fate is r, on its
 // lines of the answer m.
-func diagnose(m *workspace.Mapper, caps capabilities, files *targetFiles, b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
+func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
 	diag := protocol.Diagnostic{
 		Range:  lineRange(m, b.Source.StartLine, b.Source.EndLine, caps.enc),
 		Source: "graft",
@@ -492,12 +493,12 @@ func exact(r *workspace.BlockResult) bool {
 // lineRange returns the range of lines from start to end, 1-based and
 // both included, in the text of m: from the start of the first to the end
 // of the last's content.
-func lineRange(m *workspace.Mapper, start, end int, enc workspace.Encoding) protocol.Range {
+func lineRange(m *span.Mapper, start, end int, enc span.Encoding) protocol.Range {
 	last := m.Lines() - 1
 	start = min(max(start-1, 0), last)
 	end = min(max(end-1, start), last)
 	r := protocol.Range{Start: protocol.Position{Line: uint32(start)}, End: protocol.Position{Line: uint32(end)}}
-	if off, err := m.Offset(workspace.Position{Line: end, Character: math.MaxInt32}, workspace.UTF8); err == nil {
+	if off, err := m.Offset(span.Position{Line: end, Character: math.MaxInt32}, span.UTF8); err == nil {
 		if p, err := m.Position(off, enc); err == nil {
 			r.End.Character = uint32(p.Character)
 		}
@@ -513,7 +514,7 @@ type targetFiles struct {
 	view *workspace.View
 	res  *workspace.Result
 	// mappers caches the mapper of each file's text, by absolute path.
-	mappers map[string]*workspace.Mapper
+	mappers map[string]*span.Mapper
 }
 
 // maxRelated bounds the candidates shown as related locations.
@@ -564,10 +565,10 @@ func (t *targetFiles) places(r *workspace.BlockResult) []place {
 	for _, c := range ee.Candidates[:min(len(ee.Candidates), maxPlaces)] {
 		p := place{start: c.StartLine, end: c.EndLine}
 		for l := c.StartLine; l <= c.EndLine && l <= m.Lines(); l++ {
-			a, _ := m.Offset(workspace.Position{Line: l - 1}, workspace.UTF8)
+			a, _ := m.Offset(span.Position{Line: l - 1}, span.UTF8)
 			z := len(m.Text())
 			if l < m.Lines() {
-				z, _ = m.Offset(workspace.Position{Line: l}, workspace.UTF8)
+				z, _ = m.Offset(span.Position{Line: l}, span.UTF8)
 			}
 			if line := strings.TrimSpace(m.Text()[a:z]); line != "" {
 				p.first = line
@@ -581,7 +582,7 @@ func (t *targetFiles) places(r *workspace.BlockResult) []place {
 
 // mapper returns the mapper of the text of the file at abs, as the plan
 // read it.
-func (t *targetFiles) mapper(abs string) *workspace.Mapper {
+func (t *targetFiles) mapper(abs string) *span.Mapper {
 	if m, ok := t.mappers[abs]; ok {
 		return m
 	}
@@ -592,9 +593,9 @@ func (t *targetFiles) mapper(abs string) *workspace.Mapper {
 			break
 		}
 	}
-	m := workspace.NewMapper(text)
+	m := span.NewMapper(text)
 	if t.mappers == nil {
-		t.mappers = map[string]*workspace.Mapper{}
+		t.mappers = map[string]*span.Mapper{}
 	}
 	t.mappers[abs] = m
 	return m

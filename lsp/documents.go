@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -191,18 +192,10 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	if err := changeTexts(raw, p.ContentChanges); err != nil {
 		s.log.Info("change not valid UTF-8: graft will not edit the document", zap.String("uri", d.uri), zap.Error(err))
 	}
-	changes := make([]workspace.Change, len(p.ContentChanges))
-	for i, c := range p.ContentChanges {
-		changes[i].Text = c.Text
-		if c.Range != nil {
-			r := fromProtocolRange(*c.Range)
-			changes[i].Range = &r
-		}
-	}
 	if d.path != "" {
-		s.history.changing(d.real, d.buf, changes)
+		s.history.changing(d.real, d.buf, p.ContentChanges)
 	}
-	if err := d.buf.Change(p.TextDocument.Version, changes, s.encoding()); err != nil {
+	if err := changeBuffer(d.buf, p.TextDocument.Version, p.ContentChanges, s.encoding()); err != nil {
 		s.log.Error("didChange", zap.String("uri", d.uri), zap.Error(err))
 		s.showMessage(ctx, protocol.MessageTypeError, fmt.Sprintf(
 			"Graft lost track of %s (%v); close and reopen it (or send its whole text) before applying edits to it.", d.uri, err))
@@ -222,6 +215,20 @@ func (s *server) didChange(ctx context.Context, raw json.RawMessage) (any, error
 	}
 	s.changed(ctx, d)
 	return nil, nil
+}
+
+// changeBuffer applies the content changes of one didChange to buf, and
+// sets its version: each change's range, its characters counted in enc, is
+// found in the text the changes before it left, as LSP orders them.
+func changeBuffer(buf *workspace.Buffer, version int32, changes []contentChange, enc span.Encoding) error {
+	return buf.ChangeFunc(version, len(changes), func(i int, text workspace.Text) (workspace.Change, error) {
+		c := changes[i]
+		if c.Range == nil {
+			return workspace.Change{Text: c.Text, Whole: true}, nil
+		}
+		start, end, err := span.OffsetRange(text, fromProtocolRange(*c.Range), enc)
+		return workspace.Change{Start: start, End: end, Text: c.Text}, err
+	})
 }
 
 func (s *server) didClose(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -272,7 +279,7 @@ func (s *server) closed(ctx context.Context, d *openDoc) {
 }
 
 // encoding returns the position encoding agreed with the client.
-func (s *server) encoding() workspace.Encoding {
+func (s *server) encoding() span.Encoding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.caps.enc
@@ -283,16 +290,22 @@ func (s *server) showMessage(ctx context.Context, typ protocol.MessageType, msg 
 	s.notify(ctx, "window/showMessage", protocol.ShowMessageParams{Type: typ, Message: msg})
 }
 
-// fromProtocolRange converts an LSP range to the workspace's.
-func fromProtocolRange(r protocol.Range) workspace.Range {
-	return workspace.Range{
-		Start: workspace.Position{Line: int(r.Start.Line), Character: int(r.Start.Character)},
-		End:   workspace.Position{Line: int(r.End.Line), Character: int(r.End.Character)},
+// mapperOf returns the Mapper over the text of snap, made from the line
+// starts the buffer counted with it, at little cost.
+func mapperOf(snap workspace.Snapshot) *span.Mapper {
+	return span.NewMapperLines(snap.Text, snap.LineStarts())
+}
+
+// fromProtocolRange converts a range from the wire to a span.Range.
+func fromProtocolRange(r protocol.Range) span.Range {
+	return span.Range{
+		Start: span.Position{Line: int(r.Start.Line), Character: int(r.Start.Character)},
+		End:   span.Position{Line: int(r.End.Line), Character: int(r.End.Character)},
 	}
 }
 
-// toProtocolRange converts a workspace range to LSP's.
-func toProtocolRange(r workspace.Range) protocol.Range {
+// toProtocolRange converts a span.Range to the wire's.
+func toProtocolRange(r span.Range) protocol.Range {
 	return protocol.Range{
 		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Character)},
 		End:   protocol.Position{Line: uint32(r.End.Line), Character: uint32(r.End.Character)},

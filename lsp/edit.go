@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -73,14 +74,14 @@ func buildEdit(view *workspace.View, res *workspace.Result, caps capabilities, u
 			continue
 		}
 		fe := fileEdit{file: i, uri: fileURI(f.Abs()), after: f.After}
-		var m *workspace.Mapper
+		var m *span.Mapper
 		if snap, ok := view.Snapshot(f.Abs()); ok {
 			fe.uri = uriOf(snap.Path)
 			v := snap.Version
 			fe.version = &v
-			m = snap.Mapper()
+			m = mapperOf(snap)
 		} else {
-			m = workspace.NewMapper(f.Before)
+			m = span.NewMapper(f.Before)
 		}
 		op := resourceOp(f)
 		if !caps.documentChanges {
@@ -150,7 +151,7 @@ func textEdit(uri protocol.DocumentURI, version *int32, edits []protocol.TextEdi
 // the plan, the text of m, into its text after: the edits of the plan,
 // which are the engine's own changes (only the lines and parts of lines
 // that change), each mapped to a range of the document.
-func protocolEdits(m *workspace.Mapper, f *workspace.FileChange, enc workspace.Encoding) ([]protocol.TextEdit, error) {
+func protocolEdits(m *span.Mapper, f *workspace.FileChange, enc span.Encoding) ([]protocol.TextEdit, error) {
 	if engine.ApplyChanges(f.Before, f.Edits) != f.After {
 		// Never send edits that would leave the document other than the
 		// plan says: the bytes outside the model's change are sacred.

@@ -119,7 +119,7 @@ func (h *history) opened(path, text string, version int32) {
 // before them is kept. It costs nothing when no version is due; joining
 // the text when one is costs time linear in its length, at most once per
 // historyGap or per historyLines lines changed.
-func (h *history) changing(path string, buf *workspace.Buffer, changes []workspace.Change) {
+func (h *history) changing(path string, buf *workspace.Buffer, changes []contentChange) {
 	h.mu.Lock()
 	f := h.fileLocked(path)
 	f.open = true
@@ -151,7 +151,7 @@ func (h *history) changing(path string, buf *workspace.Buffer, changes []workspa
 			// diff; the gap keeps the text before a burst of them.
 			continue
 		}
-		f.changed += c.Range.End.Line - c.Range.Start.Line + 1 + strings.Count(c.Text, "\n")
+		f.changed += int(c.Range.End.Line) - int(c.Range.Start.Line) + 1 + strings.Count(c.Text, "\n")
 	}
 }
 

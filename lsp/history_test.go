@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
+
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -17,18 +20,18 @@ func (c *fakeClock) now() time.Time { return c.t }
 
 // typeAt returns the change that replaces the character at line, column
 // col, with s.
-func typeAt(line, col int, s string) []workspace.Change {
-	r := workspace.Range{
-		Start: workspace.Position{Line: line, Character: col},
-		End:   workspace.Position{Line: line, Character: col + 1},
+func typeAt(line, col int, s string) []contentChange {
+	r := protocol.Range{
+		Start: protocol.Position{Line: uint32(line), Character: uint32(col)},
+		End:   protocol.Position{Line: uint32(line), Character: uint32(col + 1)},
 	}
-	return []workspace.Change{{Range: &r, Text: s}}
+	return []contentChange{{Range: &r, Text: s}}
 }
 
 // change records and applies changes to buf at version v.
-func change(t testing.TB, h *history, path string, buf *workspace.Buffer, v int32, changes []workspace.Change) {
+func change(t testing.TB, h *history, path string, buf *workspace.Buffer, v int32, changes []contentChange) {
 	h.changing(path, buf, changes)
-	if err := buf.Change(v, changes, workspace.UTF16); err != nil {
+	if err := changeBuffer(buf, v, changes, span.UTF16); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -85,8 +88,8 @@ func TestHistoryKeepsBurstsNotKeystrokes(t *testing.T) {
 	// keeps no version either until the gap.
 	for i := range 30 {
 		clock.t = clock.t.Add(100 * time.Millisecond)
-		h.changing(path, buf, []workspace.Change{{Text: fmt.Sprintf("w\ny\nz%d\n", i)}})
-		if err := buf.Change(int32(6+i), []workspace.Change{{Text: fmt.Sprintf("w\ny\nz%d\n", i)}}, workspace.UTF16); err != nil {
+		h.changing(path, buf, []contentChange{{Text: fmt.Sprintf("w\ny\nz%d\n", i)}})
+		if err := buf.Change(int32(6+i), []workspace.Change{{Text: fmt.Sprintf("w\ny\nz%d\n", i), Whole: true}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -136,7 +137,7 @@ func (g *suggestions) pinLocked(f *suggestedFile, sg *suggestion, h *hunk, e eng
 	old := f.text[ps:pe]
 	h.ps = ps
 	var line int
-	if p, err := f.mapper.Position(ps, workspace.UTF8); err == nil {
+	if p, err := f.mapper.Position(ps, span.UTF8); err == nil {
 		line = p.Line // found in the line index, not counted
 	} else {
 		line = strings.Count(f.text[:ps], "\n")

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -34,7 +35,7 @@ var commands = []string{cmdApply, cmdPreview, cmdSuggest, cmdSuggestions, cmdDis
 // capabilities are what the client can do, as the server uses them.
 type capabilities struct {
 	// enc is the position encoding both sides agreed on.
-	enc workspace.Encoding
+	enc span.Encoding
 	// documentChanges says WorkspaceEdits carry documentChanges rather
 	// than changes: the client advertises documentChanges or resource
 	// operations (Neovim 0.7.2 applies documentChanges without saying so).
@@ -106,7 +107,7 @@ func (s *server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 	}
 	c := p.Capabilities
 	s.caps = capabilities{
-		enc:             workspace.UTF16,
+		enc:             span.UTF16,
 		documentChanges: c.Workspace.WorkspaceEdit.DocumentChanges || len(c.Workspace.WorkspaceEdit.ResourceOperations) > 0,
 		resourceOps:     map[string]bool{},
 		failureHandling: c.Workspace.WorkspaceEdit.FailureHandling,
@@ -118,7 +119,7 @@ func (s *server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 		applyEdit:       c.Workspace.ApplyEdit,
 	}
 	if slices.Contains(c.General.PositionEncodings, "utf-8") {
-		s.caps.enc = workspace.UTF8
+		s.caps.enc = span.UTF8
 	}
 	for _, op := range c.Workspace.WorkspaceEdit.ResourceOperations {
 		s.caps.resourceOps[op] = true

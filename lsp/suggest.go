@@ -15,6 +15,7 @@ import (
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -128,7 +129,7 @@ type suggestedFile struct {
 	text    string
 	version *int32
 	err     error
-	mapper  *workspace.Mapper
+	mapper  *span.Mapper
 	// list holds the file's suggestions in the order they were made.
 	list  []*suggestion
 	timer *time.Timer

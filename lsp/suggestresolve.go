@@ -13,6 +13,7 @@ import (
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -27,12 +28,12 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 		return ctx.Err()
 	}
 	var version *int32
-	var mapper *workspace.Mapper
+	var mapper *span.Mapper
 	if snap, ok := view.Snapshot(f.abs); ok {
 		v := snap.Version
 		version = &v
 		if err == nil && snap.Text == doc.Text {
-			mapper = snap.Mapper() // the buffer's, made at little cost
+			mapper = mapperOf(snap) // from the buffer's lines, at little cost
 		}
 	}
 	if err == nil && !doc.Exists {
@@ -54,7 +55,7 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 	}
 	f.text, f.version, f.err = doc.Text, version, err
 	if f.mapper = mapper; f.mapper == nil {
-		f.mapper = workspace.NewMapper(f.text)
+		f.mapper = span.NewMapper(f.text)
 	}
 	for _, sg := range f.list {
 		if err := g.resolveHunksLocked(ctx, view, f, sg); err != nil {
@@ -121,10 +122,10 @@ func (g *suggestions) resolveLocked(ctx context.Context, view *workspace.View, f
 	sg.start, sg.end = fc.Edits[0].Start, fc.Edits[len(fc.Edits)-1].End
 	wholeLines := (sg.start == 0 || f.text[sg.start-1] == '\n') && (sg.end == len(f.text) || sg.end > 0 && f.text[sg.end-1] == '\n')
 	if b := sg.res; wholeLines && b.ResolvedStartLine >= 1 && b.ResolvedEndLine <= f.mapper.Lines() && b.ResolvedStartLine <= b.ResolvedEndLine {
-		if a, err := f.mapper.Offset(workspace.Position{Line: b.ResolvedStartLine - 1}, workspace.UTF8); err == nil {
+		if a, err := f.mapper.Offset(span.Position{Line: b.ResolvedStartLine - 1}, span.UTF8); err == nil {
 			sg.start = min(sg.start, a)
 		}
-		if z, err := f.mapper.Offset(workspace.Position{Line: b.ResolvedEndLine}, workspace.UTF8); err == nil && b.ResolvedEndLine < f.mapper.Lines() {
+		if z, err := f.mapper.Offset(span.Position{Line: b.ResolvedEndLine}, span.UTF8); err == nil && b.ResolvedEndLine < f.mapper.Lines() {
 			sg.end = max(sg.end, z)
 		} else if b.ResolvedEndLine == f.mapper.Lines() {
 			sg.end = len(f.text)

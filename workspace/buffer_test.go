@@ -11,74 +11,70 @@ import (
 	"unicode/utf8"
 )
 
-// rng returns a Range from line sl, character sc to line el, character ec.
-func rng(sl, sc, el, ec int) *Range {
-	return &Range{Position{sl, sc}, Position{el, ec}}
+// span returns the change that replaces bytes start to end with text.
+func span(start, end int, text string) Change {
+	return Change{Start: start, End: end, Text: text}
 }
+
+// whole returns the change that replaces the whole text with text.
+func whole(text string) Change { return Change{Text: text, Whole: true} }
 
 func TestBufferChange(t *testing.T) {
 	tests := []struct {
 		name    string
 		text    string
-		enc     Encoding
 		changes [][]Change // notifications, in order
 		want    string
 	}{
-		{"insert a character", "abc\ndef\n", UTF16,
-			[][]Change{{{rng(1, 1, 1, 1), "X"}}}, "abc\ndXef\n"},
-		{"replace a line", "abc\ndef\nghi", UTF16,
-			[][]Change{{{rng(1, 0, 1, 3), "replaced"}}}, "abc\nreplaced\nghi"},
-		{"insert lines", "abc\ndef", UTF16,
-			[][]Change{{{rng(0, 1, 0, 1), "1\n2\n3"}}, {{rng(2, 0, 2, 0), ">"}}}, "a1\n2\n>3bc\ndef"},
-		{"delete lines", "l0\nl1\nl2\nl3\n", UTF16,
-			[][]Change{{{rng(0, 1, 3, 1), ""}}, {{rng(0, 0, 0, 0), ">"}}}, ">l3\n"},
-		{"delete a whole line with its break", "l0\nl1\nl2", UTF16,
-			[][]Change{{{rng(1, 0, 2, 0), ""}}}, "l0\nl2"},
-		{"append at the end of the text", "abc\n", UTF16,
-			[][]Change{{{rng(1, 0, 1, 0), "tail"}}, {{rng(1, 4, 1, 4), "\n"}}}, "abc\ntail\n"},
-		{"append just past the last line", "abc", UTF16,
-			[][]Change{{{rng(1, 0, 1, 0), "!"}}}, "abc!"},
-		{"character past the end of a line clamps", "abc\r\ndef", UTF16,
-			[][]Change{{{rng(0, 9, 0, 12), "!"}}}, "abc!\r\ndef"},
-		{"replace the whole text", "old\ntext", UTF16,
-			[][]Change{{{nil, "new\r\ntext"}}, {{rng(1, 0, 1, 0), "+"}}}, "new\r\n+text"},
-		{"several changes apply in order", "abc\ndef", UTF16,
+		{"insert a character", "abc\ndef\n",
+			[][]Change{{span(5, 5, "X")}}, "abc\ndXef\n"},
+		{"replace a line", "abc\ndef\nghi",
+			[][]Change{{span(4, 7, "replaced")}}, "abc\nreplaced\nghi"},
+		{"insert lines", "abc\ndef",
+			[][]Change{{span(1, 1, "1\n2\n3")}, {span(5, 5, ">")}}, "a1\n2\n>3bc\ndef"},
+		{"delete lines", "l0\nl1\nl2\nl3\n",
+			[][]Change{{span(1, 10, "")}, {span(0, 0, ">")}}, ">l3\n"},
+		{"delete a whole line with its break", "l0\nl1\nl2",
+			[][]Change{{span(3, 6, "")}}, "l0\nl2"},
+		{"append at the end of the text", "abc\n",
+			[][]Change{{span(4, 4, "tail")}, {span(8, 8, "\n")}}, "abc\ntail\n"},
+		{"replace the whole text", "old\ntext",
+			[][]Change{{whole("new\r\ntext")}, {span(5, 5, "+")}}, "new\r\n+text"},
+		{"several changes apply in order", "abc\ndef",
 			[][]Change{{
-				{rng(0, 0, 0, 0), "1\n"},  // 1 / abc / def
-				{rng(1, 0, 1, 3), "ABC"},  // 1 / ABC / def
-				{rng(2, 3, 2, 3), "\n4"},  // 1 / ABC / def / 4
-				{rng(0, 1, 1, 1), ""},     // 1BC / def / 4
-				{nil, "fresh"},            // fresh
-				{rng(0, 5, 0, 5), " end"}, // fresh end
+				span(0, 0, "1\n"),  // 1 / abc / def
+				span(2, 5, "ABC"),  // 1 / ABC / def
+				span(9, 9, "\n4"),  // 1 / ABC / def / 4
+				span(1, 3, ""),     // 1BC / def / 4
+				whole("fresh"),     // fresh
+				span(5, 5, " end"), // fresh end
 			}}, "fresh end"},
-		{"a CR inserted before LF makes one CRLF", "ab\ncd", UTF16,
-			[][]Change{{{rng(0, 2, 0, 2), "\r"}}, {{rng(1, 0, 1, 0), "X"}}}, "ab\r\nXcd"},
-		{"an LF inserted after a lone CR makes one CRLF", "ab\rcd", UTF16,
-			[][]Change{{{rng(1, 0, 1, 0), "\n"}}, {{rng(1, 0, 1, 0), "X"}}}, "ab\r\nXcd"},
-		{"deleting what stood between CR and LF joins them", "a\rx\nb", UTF16,
-			[][]Change{{{rng(1, 0, 1, 1), ""}}, {{rng(1, 0, 1, 0), "Y"}}}, "a\r\nYb"},
-		{"a CRLF replaced by CR stays a line break", "ab\r\ncd", UTF16,
-			[][]Change{{{rng(0, 2, 1, 0), "\r"}}, {{rng(1, 1, 1, 1), "X"}}}, "ab\rcXd"},
-		{"a CRLF split by replacing it with CR x LF", "ab\r\ncd", UTF16,
-			[][]Change{{{rng(0, 2, 1, 0), "\rx\n"}}, {{rng(2, 0, 2, 0), "Y"}}}, "ab\rx\nYcd"},
-		{"UTF-16 counts an emoji as two units", "😀a😀b\n", UTF16,
-			[][]Change{{{rng(0, 3, 0, 5), "X"}}}, "😀aXb\n"},
-		{"UTF-8 counts an emoji as four bytes", "😀a😀b\n", UTF8,
-			[][]Change{{{rng(0, 5, 0, 9), "X"}}}, "😀aXb\n"},
-		{"UTF-32 counts an emoji as one", "😀a😀b\n", UTF32,
-			[][]Change{{{rng(0, 2, 0, 3), "X"}}}, "😀aXb\n"},
-		{"CJK before the edit", "世界abc", UTF16,
-			[][]Change{{{rng(0, 3, 0, 4), "B"}}}, "世界aBc"},
-		{"inside a surrogate pair means its start", "a😀b", UTF16,
-			[][]Change{{{rng(0, 2, 0, 2), "X"}}}, "aX😀b"},
-		{"to an empty text and back", "abc\ndef", UTF16,
-			[][]Change{{{rng(0, 0, 1, 3), ""}}, {{rng(0, 0, 0, 0), "x\ny"}}}, "x\ny"},
+		{"a CR inserted before LF makes one CRLF", "ab\ncd",
+			[][]Change{{span(2, 2, "\r")}, {span(4, 4, "X")}}, "ab\r\nXcd"},
+		{"an LF inserted after a lone CR makes one CRLF", "ab\rcd",
+			[][]Change{{span(3, 3, "\n")}, {span(4, 4, "X")}}, "ab\r\nXcd"},
+		{"deleting what stood between CR and LF joins them", "a\rx\nb",
+			[][]Change{{span(2, 3, "")}, {span(3, 3, "Y")}}, "a\r\nYb"},
+		{"a CRLF replaced by CR stays a line break", "ab\r\ncd",
+			[][]Change{{span(2, 4, "\r")}, {span(4, 4, "X")}}, "ab\rcXd"},
+		{"a CRLF split by replacing it with CR x LF", "ab\r\ncd",
+			[][]Change{{span(2, 4, "\rx\n")}, {span(5, 5, "Y")}}, "ab\rx\nYcd"},
+		{"text inserted inside a CRLF splits it", "ab\r\ncd",
+			[][]Change{{span(3, 3, "x")}, {span(5, 5, "Y")}}, "ab\rx\nYcd"},
+		{"the LF of a CRLF deleted leaves a lone CR", "ab\r\ncd",
+			[][]Change{{span(3, 4, "")}, {span(3, 3, "Y")}}, "ab\rYcd"},
+		{"the CR of a CRLF deleted leaves an LF", "ab\r\ncd",
+			[][]Change{{span(2, 3, "")}, {span(3, 3, "Y")}}, "ab\nYcd"},
+		{"offsets count bytes", "😀a😀b\n",
+			[][]Change{{span(5, 9, "X")}}, "😀aXb\n"},
+		{"to an empty text and back", "abc\ndef",
+			[][]Change{{span(0, 7, "")}, {span(0, 0, "x\ny")}}, "x\ny"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := NewBuffer("/w/f.txt", tt.text, 1)
 			for i, changes := range tt.changes {
-				if err := b.Change(int32(i+2), changes, tt.enc); err != nil {
+				if err := b.Change(int32(i+2), changes); err != nil {
 					t.Fatalf("Change #%d: %v", i+1, err)
 				}
 			}
@@ -99,33 +95,33 @@ func TestBufferOutOfSync(t *testing.T) {
 		name    string
 		changes []Change
 	}{
-		{"line past the end", []Change{{rng(5, 0, 5, 0), "x"}}},
-		{"start after end", []Change{{rng(1, 0, 0, 1), "x"}}},
-		{"negative character", []Change{{rng(0, -1, 0, 0), "x"}}},
+		{"past the end", []Change{span(8, 8, "x")}},
+		{"start after end", []Change{span(4, 1, "x")}},
+		{"negative start", []Change{span(-1, 0, "x")}},
 		{"a later change fails after earlier ones applied", []Change{
-			{rng(0, 0, 0, 0), "ok"},
-			{rng(9, 0, 9, 0), "bad"},
+			span(0, 0, "ok"),
+			span(90, 90, "bad"),
 		}},
 		{"an incremental change after a failed one is not applied", []Change{
-			{rng(9, 0, 9, 0), "bad"},
-			{rng(0, 0, 0, 0), "ok"},
+			span(90, 90, "bad"),
+			span(0, 0, "ok"),
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := NewBuffer("/w/f.txt", "abc\ndef", 1)
-			if err := b.Change(2, tt.changes, UTF16); !errors.Is(err, ErrOutOfSync) {
+			if err := b.Change(2, tt.changes); !errors.Is(err, ErrOutOfSync) {
 				t.Fatalf("Change() = %v, want ErrOutOfSync", err)
 			}
 			if s, err := b.Snapshot(); !errors.Is(err, ErrOutOfSync) {
 				t.Fatalf("Snapshot() = %q, %v; want ErrOutOfSync", s.Text, err)
 			}
 			// Further incremental changes cannot bring it back.
-			if err := b.Change(3, []Change{{rng(0, 0, 0, 0), "x"}}, UTF16); !errors.Is(err, ErrOutOfSync) {
+			if err := b.Change(3, []Change{span(0, 0, "x")}); !errors.Is(err, ErrOutOfSync) {
 				t.Fatalf("Change() after it went out of sync = %v, want ErrOutOfSync", err)
 			}
 			// The whole text does.
-			if err := b.Change(4, []Change{{nil, "again\n"}}, UTF16); err != nil {
+			if err := b.Change(4, []Change{whole("again\n")}); err != nil {
 				t.Fatalf("Change(whole text) = %v", err)
 			}
 			if s, err := b.Snapshot(); err != nil || s.Text != "again\n" || s.Version != 4 {
@@ -135,7 +131,7 @@ func TestBufferOutOfSync(t *testing.T) {
 	}
 	t.Run("a whole text later in the same notification", func(t *testing.T) {
 		b := NewBuffer("/w/f.txt", "abc", 1)
-		err := b.Change(2, []Change{{rng(7, 0, 7, 0), "bad"}, {nil, "whole"}, {rng(0, 5, 0, 5), "!"}}, UTF16)
+		err := b.Change(2, []Change{span(70, 70, "bad"), whole("whole"), span(5, 5, "!")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,6 +139,55 @@ func TestBufferOutOfSync(t *testing.T) {
 			t.Fatalf("Snapshot() = %q, %v; want \"whole!\"", s.Text, err)
 		}
 	})
+	t.Run("an error finding a change", func(t *testing.T) {
+		b := NewBuffer("/w/f.txt", "abc", 1)
+		errFind := errors.New("no such place")
+		err := b.ChangeFunc(2, 2, func(i int, _ Text) (Change, error) {
+			if i == 0 {
+				return Change{}, errFind
+			}
+			return span(0, 0, "x"), nil
+		})
+		if !errors.Is(err, ErrOutOfSync) || !strings.Contains(err.Error(), "change 1 of 2: no such place") {
+			t.Fatalf("ChangeFunc() = %v, want ErrOutOfSync saying why", err)
+		}
+	})
+}
+
+// ChangeFunc shows each change the text the changes before it left, by
+// lines, as it stands in the buffer.
+func TestBufferChangeFuncText(t *testing.T) {
+	b := NewBuffer("/w/f.txt", "ab\r\ncd\ref\n", 1)
+	var seen [][]string
+	err := b.ChangeFunc(2, 3, func(i int, text Text) (Change, error) {
+		var lines []string
+		for l := range text.Lines() {
+			start, line := text.Line(l)
+			lines = append(lines, fmt.Sprintf("%d:%q", start, line))
+		}
+		seen = append(seen, lines)
+		switch i {
+		case 0:
+			return span(0, 0, "x\n"), nil
+		case 1:
+			return whole("one"), nil
+		}
+		return span(3, 3, "\n"), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{`0:"ab\r\n"`, `4:"cd\r"`, `7:"ef\n"`, `10:""`},
+		{`0:"x\n"`, `2:"ab\r\n"`, `6:"cd\r"`, `9:"ef\n"`, `12:""`},
+		{`0:"one"`},
+	}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("the changes saw\n%q\nwant\n%q", seen, want)
+	}
+	if s, _ := b.Snapshot(); s.Text != "one\n" {
+		t.Errorf("Snapshot() = %q, want \"one\\n\"", s.Text)
+	}
 }
 
 func TestSnapshotIsFrozen(t *testing.T) {
@@ -151,37 +196,35 @@ func TestSnapshotIsFrozen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m1 := s1.Mapper()
-	if again, _ := b.Snapshot(); again.Mapper() != m1 {
-		t.Error("two snapshots of an unchanged buffer built two Mappers")
+	starts1 := s1.LineStarts()
+	if again, _ := b.Snapshot(); &again.LineStarts()[0] != &starts1[0] {
+		t.Error("two snapshots of an unchanged buffer counted their lines twice")
 	}
-	if err := b.Change(2, []Change{{rng(1, 0, 1, 0), "new "}}, UTF16); err != nil {
+	if err := b.Change(2, []Change{span(6, 6, "new ")}); err != nil {
 		t.Fatal(err)
 	}
 	s2, _ := b.Snapshot()
-	if s1.Text != "a😀\nb" || s1.Version != 1 || m1.Text() != s1.Text {
-		t.Errorf("the first snapshot changed: %q v%d", s1.Text, s1.Version)
+	if s1.Text != "a😀\nb" || s1.Version != 1 || !slices.Equal(s1.LineStarts(), []int{0, 6}) {
+		t.Errorf("the first snapshot changed: %q v%d, lines at %v", s1.Text, s1.Version, s1.LineStarts())
 	}
-	if s2.Text != "a😀\nnew b" || s2.Version != 2 || s2.Mapper().Text() != s2.Text {
-		t.Errorf("the second snapshot = %q v%d", s2.Text, s2.Version)
-	}
-	if p, err := s2.Mapper().Position(len(s2.Text), UTF16); err != nil || p != (Position{1, 5}) {
-		t.Errorf("end of the second snapshot = %v, %v; want 1:5", p, err)
+	if s2.Text != "a😀\nnew b" || s2.Version != 2 || !slices.Equal(s2.LineStarts(), []int{0, 6}) {
+		t.Errorf("the second snapshot = %q v%d, lines at %v", s2.Text, s2.Version, s2.LineStarts())
 	}
 }
 
-func TestSnapshotMapperConcurrently(t *testing.T) {
-	b := NewBuffer("/w/f.txt", benchText(1000), 1)
-	s, _ := b.Snapshot()
-	var wg sync.WaitGroup
-	mappers := make([]*Mapper, 8)
-	for i := range mappers {
-		wg.Go(func() { mappers[i] = s.Mapper() })
-	}
-	wg.Wait()
-	for _, m := range mappers {
-		if m != mappers[0] {
-			t.Fatal("concurrent calls of Mapper built more than one")
+func TestSnapshotLineStarts(t *testing.T) {
+	for _, text := range []string{"", "a", "a\n", "a\r\nb\rc\n\nd", "\n\r", benchText(1000)} {
+		b := NewBuffer("/w/f.txt", text, 1)
+		s, err := b.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := lineStarts(text)
+		if !slices.Equal(s.LineStarts(), want) {
+			t.Errorf("%q: buffer snapshot lines start at %v, want %v", text, s.LineStarts(), want)
+		}
+		if got := (Snapshot{Text: text}).LineStarts(); !slices.Equal(got, want) {
+			t.Errorf("%q: a snapshot not made by a buffer finds lines at %v, want %v", text, got, want)
 		}
 	}
 }
@@ -192,7 +235,7 @@ func TestBufferConcurrentChanges(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for range 100 {
-				if err := b.Change(1, []Change{{rng(0, 0, 0, 0), "x\n"}}, UTF16); err != nil {
+				if err := b.Change(1, []Change{span(0, 0, "x\n")}); err != nil {
 					t.Error(err)
 				}
 				if _, err := b.Snapshot(); err != nil {
@@ -209,24 +252,22 @@ func TestBufferConcurrentChanges(t *testing.T) {
 }
 
 // applyReference applies one notification's changes to text the plain
-// way: a Mapper over the whole text for each change, then string slicing.
-// ok is false when the result is out of sync.
-func applyReference(text string, changes []Change, enc Encoding) (string, bool) {
+// way, by slicing the string. ok is false when the result is out of sync.
+func applyReference(text string, changes []Change) (string, bool) {
 	ok := true
 	for _, c := range changes {
-		if c.Range == nil {
+		if c.Whole {
 			text, ok = c.Text, true
 			continue
 		}
 		if !ok {
 			continue
 		}
-		start, end, err := NewMapper(text).OffsetRange(*c.Range, enc)
-		if err != nil {
+		if c.Start < 0 || c.End < c.Start || c.End > len(text) {
 			ok = false
 			continue
 		}
-		text = text[:start] + c.Text + text[end:]
+		text = text[:c.Start] + c.Text + text[c.End:]
 	}
 	return text, ok
 }
@@ -238,9 +279,25 @@ func checkStore(t *testing.T, s *lineStore, text string) {
 		t.Fatalf("store holds %q, want %q", got, text)
 	}
 	var lines []string
+	at := 0 // where chunk i starts
 	for i, c := range s.chunks {
 		if len(c) == 0 || len(c) > chunkMax {
 			t.Fatalf("chunk %d has %d lines", i, len(c))
+		}
+		size := 0
+		for _, l := range c {
+			size += len(l)
+		}
+		if s.sizes[i] != size || s.at.sum(i) != at {
+			t.Fatalf("chunk %d counts %d bytes from %d; it holds %d from %d", i, s.sizes[i], s.at.sum(i), size, at)
+		}
+		at += size
+		if f := s.lengths[i]; f != nil {
+			for j := range c {
+				if f.sum(j+1)-f.sum(j) != len(c[j]) {
+					t.Fatalf("chunk %d counts %d bytes on line %d; it holds %d", i, f.sum(j+1)-f.sum(j), j, len(c[j]))
+				}
+			}
 		}
 		if s.first[i] != len(lines) {
 			t.Fatalf("chunk %d starts at line %d, want %d", i, s.first[i], len(lines))
@@ -250,14 +307,30 @@ func checkStore(t *testing.T, s *lineStore, text string) {
 	if want := splitLines(text); !slices.Equal(lines, want) {
 		t.Fatalf("store lines %q, want %q", lines, want)
 	}
-	if m := s.mapper(); m.text != text || !slices.Equal(m.starts, lineStarts(text)) {
-		t.Fatalf("store's mapper has line starts %v, want %v", m.starts, lineStarts(text))
+	if joined, starts := s.join(); joined != text || !slices.Equal(starts, lineStarts(text)) {
+		t.Fatalf("store's joined text has line starts %v, want %v", starts, lineStarts(text))
 	}
-	if s.n != len(lines) || s.size != len(text) || len(s.first) != len(s.chunks) {
+	if s.n != len(lines) || s.size != len(text) || len(s.first) != len(s.chunks) || len(s.at) != len(s.chunks) || len(s.sizes) != len(s.chunks) || len(s.lengths) != len(s.chunks) {
 		t.Fatalf("store counts %d lines and %d bytes; it holds %d and %d", s.n, s.size, len(lines), len(text))
 	}
 	if want := invalid(lines); s.bad != want {
 		t.Fatalf("store counts %d lines that are not UTF-8; it holds %d", s.bad, want)
+	}
+	// Every line is found where it starts, by its number and by its
+	// offset, and so is every byte in it.
+	text2 := Text{s}
+	for i, start := range lineStarts(text) {
+		if got, line := text2.Line(i); got != start || line != lines[i] {
+			t.Fatalf("Line(%d) = %d, %q; want %d, %q", i, got, line, start, lines[i])
+		}
+		for col := range len(lines[i]) + 1 {
+			if col == len(lines[i]) && i+1 < len(lines) {
+				break // the start of the next line
+			}
+			if p, c := s.find(start + col); s.first[p.c]+p.j != i || c != col {
+				t.Fatalf("find(%d) = line %d, column %d; want %d, %d", start+col, s.first[p.c]+p.j, c, i, col)
+			}
+		}
 	}
 }
 
@@ -273,44 +346,44 @@ func randomText(r *rand.Rand, n int) string {
 }
 
 // randomChange returns a change to text that is usually valid, and
-// sometimes a whole text, out of range or reversed.
-func randomChange(r *rand.Rand, text string, enc Encoding) Change {
+// sometimes a whole text, out of the text or reversed. Its offsets fall
+// anywhere: inside a UTF-8 sequence, between the CR and the LF of a line
+// break.
+func randomChange(r *rand.Rand, text string) Change {
 	if r.IntN(30) == 0 {
-		return Change{Text: randomText(r, r.IntN(20))}
+		return whole(randomText(r, r.IntN(20)))
 	}
-	m := NewMapper(text)
-	pos := func() Position {
-		line := r.IntN(m.Lines() + 1)
+	off := func() int {
 		if r.IntN(50) == 0 {
-			line = m.Lines() + 1 // past the end
+			return len(text) + 1 + r.IntN(3) // past the end
 		}
-		return Position{line, r.IntN(8)}
+		return r.IntN(len(text) + 1)
 	}
-	start, end := pos(), pos()
-	if r.IntN(20) != 0 && (end.Line < start.Line || end.Line == start.Line && end.Character < start.Character) {
+	start, end := off(), off()
+	if r.IntN(20) != 0 && end < start {
 		start, end = end, start
 	}
-	if r.IntN(4) == 0 && start.Line < m.Lines() {
-		end = Position{start.Line + r.IntN(2), r.IntN(3)} // short spans around line breaks
+	if r.IntN(4) == 0 && start <= len(text) {
+		end = min(len(text), start+r.IntN(3)) // short spans around line breaks
 	}
-	return Change{Range: &Range{start, end}, Text: randomText(r, r.IntN(4))}
+	return span(start, end, randomText(r, r.IntN(4)))
 }
 
 // checkAgainstReference applies notifications to a Buffer and to the
 // reference and compares them after each.
-func checkAgainstReference(t *testing.T, text string, notes [][]Change, enc Encoding) {
+func checkAgainstReference(t *testing.T, text string, notes [][]Change) {
 	t.Helper()
 	b := NewBuffer("/w/f", text, 0)
 	want, inSync := text, true
 	for i, changes := range notes {
-		err := b.Change(int32(i+1), changes, enc)
+		err := b.Change(int32(i+1), changes)
 		if inSync {
-			want, inSync = applyReference(want, changes, enc)
+			want, inSync = applyReference(want, changes)
 		} else {
 			// Out of sync: only a whole text counts, and what follows it.
 			for j, c := range changes {
-				if c.Range == nil {
-					want, inSync = applyReference("", changes[j:], enc)
+				if c.Whole {
+					want, inSync = applyReference("", changes[j:])
 				}
 			}
 		}
@@ -335,34 +408,30 @@ func checkAgainstReference(t *testing.T, text string, notes [][]Change, enc Enco
 			t.Fatalf("notification %d %v: buffer %q, reference %q", i, changes, s.Text, want)
 		}
 		checkStore(t, &b.lines, want)
-		if s.Mapper().Text() != want || s.Mapper().Lines() != b.lines.n {
-			t.Fatalf("notification %d: the snapshot's Mapper does not match its text", i)
+		if !slices.Equal(s.LineStarts(), lineStarts(want)) {
+			t.Fatalf("notification %d: the snapshot's lines start at %v, want %v", i, s.LineStarts(), lineStarts(want))
 		}
 	}
 }
 
 func TestBufferMatchesReference(t *testing.T) {
-	for _, enc := range encodings {
-		t.Run(enc.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(1, uint64(enc)))
-			for range 200 {
-				text := randomText(r, r.IntN(30))
-				var notes [][]Change
-				cur := text
-				for range 20 {
-					var changes []Change
-					for range 1 + r.IntN(3) {
-						c := randomChange(r, cur, enc)
-						changes = append(changes, c)
-						if next, ok := applyReference(cur, []Change{c}, enc); ok {
-							cur = next
-						}
-					}
-					notes = append(notes, changes)
+	r := rand.New(rand.NewPCG(1, 1))
+	for range 600 {
+		text := randomText(r, r.IntN(30))
+		var notes [][]Change
+		cur := text
+		for range 20 {
+			var changes []Change
+			for range 1 + r.IntN(3) {
+				c := randomChange(r, cur)
+				changes = append(changes, c)
+				if next, ok := applyReference(cur, []Change{c}); ok {
+					cur = next
 				}
-				checkAgainstReference(t, text, notes, enc)
 			}
-		})
+			notes = append(notes, changes)
+		}
+		checkAgainstReference(t, text, notes)
 	}
 }
 
@@ -376,31 +445,45 @@ func TestBufferNotUTF8(t *testing.T) {
 		t.Fatalf("Snapshot() = %v", err)
 	}
 	// The bad byte replaced: valid again.
-	if err := b.Change(2, []Change{{Range: rng(1, 3, 1, 4), Text: "é"}}, UTF8); err != nil {
+	if err := b.Change(2, []Change{span(6, 7, "é")}); err != nil {
 		t.Fatal(err)
 	}
 	if s, err := b.Snapshot(); err != nil || s.Text != "ok\ncafé = 1\n" {
 		t.Fatalf("Snapshot() = %q, %v", s.Text, err)
 	}
 	// A change brings a bad byte in; a whole text that is UTF-8 ends it.
-	if err := b.Change(3, []Change{{Range: rng(0, 0, 0, 0), Text: "\xff\n"}}, UTF8); err != nil {
+	if err := b.Change(3, []Change{span(0, 0, "\xff\n")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.Snapshot(); !errors.Is(err, ErrNotUTF8) {
 		t.Fatalf("Snapshot() after a change with a bad byte = %v", err)
 	}
-	if err := b.Change(4, []Change{{Text: "clean\n"}}, UTF8); err != nil {
+	if err := b.Change(4, []Change{whole("clean\n")}); err != nil {
 		t.Fatal(err)
 	}
 	if s, err := b.Snapshot(); err != nil || s.Text != "clean\n" {
 		t.Fatalf("Snapshot() = %q, %v", s.Text, err)
 	}
 	// U+FFFD is a character like any other.
-	if err := b.Change(5, []Change{{Text: "\ufffd"}}, UTF8); err != nil {
+	if err := b.Change(5, []Change{whole("\ufffd")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.Snapshot(); err != nil {
 		t.Fatal(err)
+	}
+	// Half of a character deleted leaves bytes that are not UTF-8; the
+	// other half deleted makes it UTF-8 again.
+	if err := b.Change(6, []Change{span(0, 1, "")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Snapshot(); !errors.Is(err, ErrNotUTF8) {
+		t.Fatalf("Snapshot() after a byte of U+FFFD deleted = %v", err)
+	}
+	if err := b.Change(7, []Change{span(0, 2, "")}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := b.Snapshot(); err != nil || s.Text != "" {
+		t.Fatalf("Snapshot() = %q, %v", s.Text, err)
 	}
 }
 
@@ -408,39 +491,34 @@ func TestBufferNotUTF8(t *testing.T) {
 // several chunks, keep the count of bad lines right.
 func TestBufferNotUTF8MatchesReference(t *testing.T) {
 	bad := []string{"\xe9", "\xff", "\xe4\xb8", "\xed\xa0\x80"}
-	for _, enc := range encodings {
-		t.Run(enc.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(3, uint64(enc)))
-			for range 20 {
-				var lines []string
-				for i := range r.IntN(3 * chunkMax) {
-					l := fmt.Sprintf("line %d", i)
-					if r.IntN(50) == 0 {
-						l += bad[r.IntN(len(bad))]
-					}
-					lines = append(lines, l)
-				}
-				text := strings.Join(lines, "\n")
-				var notes [][]Change
-				cur := text
-				for range 40 {
-					c := randomChange(r, cur, enc)
-					if r.IntN(3) == 0 {
-						c.Text += bad[r.IntN(len(bad))]
-					}
-					if r.IntN(10) == 0 && c.Range != nil {
-						// Many lines at once, bad ones among them.
-						m := NewMapper(cur)
-						c.Range = rng(0, 0, r.IntN(m.Lines()+1), 0)
-					}
-					notes = append(notes, []Change{c})
-					if next, ok := applyReference(cur, []Change{c}, enc); ok {
-						cur = next
-					}
-				}
-				checkAgainstReference(t, text, notes, enc)
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 40 {
+		var lines []string
+		for i := range r.IntN(3 * chunkMax) {
+			l := fmt.Sprintf("line %d", i)
+			if r.IntN(50) == 0 {
+				l += bad[r.IntN(len(bad))]
 			}
-		})
+			lines = append(lines, l)
+		}
+		text := strings.Join(lines, "\n")
+		var notes [][]Change
+		cur := text
+		for range 40 {
+			c := randomChange(r, cur)
+			if r.IntN(3) == 0 {
+				c.Text += bad[r.IntN(len(bad))]
+			}
+			if r.IntN(10) == 0 && !c.Whole {
+				// Many lines at once, bad ones among them.
+				c.Start, c.End = 0, r.IntN(len(cur)+1)
+			}
+			notes = append(notes, []Change{c})
+			if next, ok := applyReference(cur, []Change{c}); ok {
+				cur = next
+			}
+		}
+		checkAgainstReference(t, text, notes)
 	}
 }
 
@@ -457,26 +535,29 @@ func TestBufferAcrossChunks(t *testing.T) {
 	var notes [][]Change
 	cur := text
 	for i := range 300 {
-		m := NewMapper(cur)
-		sl := r.IntN(m.Lines())
-		el := min(m.Lines()-1, sl+r.IntN(chunkMax+chunkMax/2))
-		c := Change{Range: rng(sl, r.IntN(12), el, r.IntN(12))}
+		starts := lineStarts(cur)
+		sl := r.IntN(len(starts))
+		el := min(len(starts)-1, sl+r.IntN(chunkMax+chunkMax/2))
+		c := span(min(len(cur), starts[sl]+r.IntN(12)), min(len(cur), starts[el]+r.IntN(12)), "")
+		if c.End < c.Start {
+			c.End = c.Start
+		}
 		switch i % 3 {
 		case 0: // delete many lines
 		case 1: // insert many lines
-			c.Range.End = c.Range.Start
+			c.End = c.Start
 			c.Text = strings.Repeat("new\n", r.IntN(2*chunkMax))
 		case 2: // replace lines with fewer
 			c.Text = strings.Repeat("x\r\n", r.IntN(8))
 		}
 		notes = append(notes, []Change{c})
-		cur, _ = applyReference(cur, []Change{c}, UTF16)
+		cur, _ = applyReference(cur, []Change{c})
 		if len(cur) < 1000 {
-			notes = append(notes, []Change{{Text: text}})
+			notes = append(notes, []Change{whole(text)})
 			cur = text
 		}
 	}
-	checkAgainstReference(t, text, notes, UTF16)
+	checkAgainstReference(t, text, notes)
 }
 
 // A change that spans every chunk and leaves few lines has no neighbour
@@ -487,17 +568,17 @@ func TestBufferChangeSpanningEveryChunk(t *testing.T) {
 	for _, n := range []int{chunkMax + 1, 3 * chunkMax} {
 		text := strings.Repeat("line\n", n)
 		for _, c := range []Change{
-			{Range: rng(0, 0, n, 0), Text: ""},
-			{Range: rng(0, 2, n-1, 1), Text: "x\ny"},
-			{Range: rng(0, 0, n-1, 4), Text: "z"},
+			span(0, len(text), ""),
+			span(2, len(text)-4, "x\ny"),
+			span(0, len(text)-1, "z"),
 		} {
 			b := NewBuffer("/w/f", text, 1)
-			if err := b.Change(2, []Change{c}, UTF16); err != nil {
+			if err := b.Change(2, []Change{c}); err != nil {
 				t.Fatal(err)
 			}
-			want, _ := applyReference(text, []Change{c}, UTF16)
+			want, _ := applyReference(text, []Change{c})
 			if s, err := b.Snapshot(); err != nil || s.Text != want {
-				t.Fatalf("%d lines, change %v: buffer %q, %v; want %q", n, *c.Range, s.Text, err, want)
+				t.Fatalf("%d lines, change %v: buffer %q, %v; want %q", n, c, s.Text, err, want)
 			}
 			checkStore(t, &b.lines, want)
 		}
@@ -505,26 +586,38 @@ func TestBufferChangeSpanningEveryChunk(t *testing.T) {
 }
 
 func FuzzBufferChange(f *testing.F) {
-	f.Add("abc\ndef\r\nghi", uint64(1), uint8(0))
-	f.Add("a\rb\n😀世", uint64(2), uint8(1))
-	f.Add("", uint64(3), uint8(2))
-	f.Fuzz(func(t *testing.T, text string, seed uint64, enc uint8) {
+	f.Add("abc\ndef\r\nghi", uint64(1))
+	f.Add("a\rb\n😀世", uint64(2))
+	f.Add("", uint64(3))
+	f.Fuzz(func(t *testing.T, text string, seed uint64) {
 		if len(text) > 512 {
 			text = text[:512]
 		}
-		e := encodings[int(enc)%len(encodings)]
 		r := rand.New(rand.NewPCG(seed, seed>>32))
 		var notes [][]Change
 		cur := text
 		for range 8 {
-			c := randomChange(r, cur, e)
+			c := randomChange(r, cur)
 			notes = append(notes, []Change{c})
-			if next, ok := applyReference(cur, []Change{c}, e); ok {
+			if next, ok := applyReference(cur, []Change{c}); ok {
 				cur = next
 			}
 		}
-		checkAgainstReference(t, text, notes, e)
+		checkAgainstReference(t, text, notes)
 	})
+}
+
+// benchText returns a text of n lines of Go, with some that are not ASCII.
+func benchText(n int) string {
+	var sb strings.Builder
+	for i := range n {
+		if i%10 == 0 {
+			sb.WriteString("\t// ünïcode 世界 comment line 😀 here\n")
+		} else {
+			sb.WriteString("\tx := computeSomething(a, b, c) + 42\n")
+		}
+	}
+	return sb.String()
 }
 
 // BenchmarkBufferChange measures one didChange on a 100,000-line buffer
@@ -533,30 +626,31 @@ func FuzzBufferChange(f *testing.F) {
 // for comparison.
 func BenchmarkBufferChange(b *testing.B) {
 	text := benchText(100_000)
+	starts := lineStarts(text)
 	replacement := strings.Repeat("y", len("\tx := computeSomething(a, b, c) + 42"))
 	benches := []struct {
 		name   string
 		change func(i int) Change
 	}{
 		{"insert character", func(i int) Change {
-			line := 1 + 10*(i/2%9000)
+			at := starts[1+10*(i/2%9000)] + 5
 			if i%2 == 0 {
-				return Change{rng(line, 5, line, 5), "z"}
+				return span(at, at, "z")
 			}
-			return Change{rng(line, 5, line, 6), ""}
+			return span(at, at+1, "")
 		}},
 		{"replace line", func(i int) Change {
-			line := 1 + 10*(i%9000)
-			return Change{rng(line, 0, line, len(replacement)), replacement}
+			at := starts[1+10*(i%9000)]
+			return span(at, at+len(replacement), replacement)
 		}},
 		{"split and join line", func(i int) Change {
-			line := 1 + 10*(i/2%9000)
+			at := starts[1+10*(i/2%9000)] + 5
 			if i%2 == 0 {
-				return Change{rng(line, 5, line, 5), "\n"}
+				return span(at, at, "\n")
 			}
-			return Change{rng(line, 5, line+1, 0), ""}
+			return span(at, at+1, "")
 		}},
-		{"whole text", func(int) Change { return Change{nil, text} }},
+		{"whole text", func(int) Change { return whole(text) }},
 	}
 	for _, bb := range benches {
 		b.Run(bb.name, func(b *testing.B) {
@@ -564,7 +658,7 @@ func BenchmarkBufferChange(b *testing.B) {
 			i := 0
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := buf.Change(int32(i), []Change{bb.change(i)}, UTF16); err != nil {
+				if err := buf.Change(int32(i), []Change{bb.change(i)}); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -574,32 +668,25 @@ func BenchmarkBufferChange(b *testing.B) {
 }
 
 // BenchmarkBufferSnapshot measures a change followed by a snapshot of the
-// 100,000-line buffer, which joins its text, with and without its Mapper.
+// 100,000-line buffer, which joins its text and counts its lines.
 func BenchmarkBufferSnapshot(b *testing.B) {
 	text := benchText(100_000)
-	for _, withMapper := range []bool{false, true} {
-		b.Run(fmt.Sprintf("mapper=%v", withMapper), func(b *testing.B) {
-			buf := NewBuffer("/w/big.go", text, 0)
-			i := 0
-			b.ReportAllocs()
-			for b.Loop() {
-				line := 1 + 10*(i/2%9000)
-				c := Change{rng(line, 5, line, 5), "z"}
-				if i%2 == 1 {
-					c = Change{rng(line, 5, line, 6), ""}
-				}
-				if err := buf.Change(int32(i), []Change{c}, UTF16); err != nil {
-					b.Fatal(err)
-				}
-				s, err := buf.Snapshot()
-				if err != nil {
-					b.Fatal(err)
-				}
-				if withMapper {
-					s.Mapper()
-				}
-				i++
-			}
-		})
+	starts := lineStarts(text)
+	buf := NewBuffer("/w/big.go", text, 0)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		at := starts[1+10*(i/2%9000)] + 5
+		c := span(at, at, "z")
+		if i%2 == 1 {
+			c = span(at, at+1, "")
+		}
+		if err := buf.Change(int32(i), []Change{c}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := buf.Snapshot(); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

@@ -84,7 +84,7 @@ func TestOverlayBufferWinsOverDisk(t *testing.T) {
 	wantRead(t, o, "b.go", "other\n", true)
 	wantRead(t, o, "missing.go", "", false)
 
-	if err := b.Change(4, []Change{{rng(0, 0, 0, 0), "new "}}, UTF16); err != nil {
+	if err := b.Change(4, []Change{span(0, 0, "new ")}); err != nil {
 		t.Fatal(err)
 	}
 	wantRead(t, o, "a.go", "new buffer\n", true)
@@ -142,7 +142,7 @@ func TestOverlayOutOfSyncBufferIsNoDiskRead(t *testing.T) {
 	dir := tree(t, map[string]string{"a.go": "disk\n"})
 	o := NewOverlay(openRoot(t, dir))
 	b := o.Open(filepath.Join(dir, "a.go"), "buffer\n", 1)
-	if err := b.Change(2, []Change{{rng(9, 0, 9, 0), "x"}}, UTF16); err == nil {
+	if err := b.Change(2, []Change{span(90, 90, "x")}); err == nil {
 		t.Fatal("a change past the end applied")
 	}
 	for _, src := range []Source{o, o.View()} {
@@ -324,7 +324,7 @@ func TestViewIsFrozen(t *testing.T) {
 	o.Open(filepath.Join(dir, "b.go"), "buffer b\n", 1)
 	v := o.View()
 
-	if err := a.Change(2, []Change{{nil, "changed a\n"}}, UTF16); err != nil {
+	if err := a.Change(2, []Change{whole("changed a\n")}); err != nil {
 		t.Fatal(err)
 	}
 	o.Close(filepath.Join(dir, "b.go"))

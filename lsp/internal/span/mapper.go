@@ -1,4 +1,10 @@
-package workspace
+// Package span converts between the byte offsets Graft works with and the
+// places LSP names in a text: a line and a character in it, counted in
+// UTF-16 code units, bytes or code points as the client and the server
+// agreed (a Position, a Range, an Encoding). A Mapper does it over a whole
+// text; Offset and OffsetRange over a text read by lines, as a
+// workspace.Buffer shows it while it takes an editor's changes.
+package span
 
 import (
 	"fmt"
@@ -108,6 +114,13 @@ func lineStarts(text string) []int {
 		}
 	}
 	return starts
+}
+
+// NewMapperLines returns a Mapper over text whose lines start at starts,
+// as workspace.Snapshot.LineStarts gives them, without finding them again.
+// It keeps starts, which must not be changed.
+func NewMapperLines(text string, starts []int) *Mapper {
+	return &Mapper{text: text, starts: starts}
 }
 
 // Text returns the text the Mapper was built over.
@@ -222,6 +235,74 @@ func (m *Mapper) Range(start, end int, enc Encoding) (Range, error) {
 		return Range{}, err
 	}
 	return Range{Start: s, End: e}, nil
+}
+
+// A LineText is a text read by lines, as LSP counts them: lines end at
+// "\n", "\r\n" or "\r", and a text that ends with a line break has an
+// empty last line. A Mapper is one, and so is the workspace.Text a
+// workspace.Buffer shows each change it takes.
+type LineText interface {
+	// Lines returns the number of lines, at least one.
+	Lines() int
+	// Line returns line i, with its line break, and the byte offset
+	// where it starts.
+	Line(i int) (start int, line string)
+}
+
+// Line returns line i of the text, with its line break, and the byte
+// offset where it starts. It makes the Mapper a LineText.
+func (m *Mapper) Line(i int) (start int, line string) {
+	start = m.starts[i]
+	if i+1 == len(m.starts) {
+		return start, m.text[start:]
+	}
+	return start, m.text[start:m.starts[i+1]]
+}
+
+// Offset returns the byte offset of p in t, as Mapper.Offset does, reading
+// only the lines it needs.
+func Offset(t LineText, p Position, enc Encoding) (int, error) {
+	if err := checkPosition(p, enc); err != nil {
+		return 0, err
+	}
+	n := t.Lines()
+	if p.Line >= n {
+		if p.Line == n && p.Character == 0 {
+			start, line := t.Line(n - 1)
+			return start + len(line), nil
+		}
+		return 0, fmt.Errorf("position %v: line %d is past the end of the text (%d lines)", p, p.Line, n)
+	}
+	start, line := t.Line(p.Line)
+	return start + byteColumn(line[:len(line)-len(lineBreak(line))], p.Character, enc), nil
+}
+
+// OffsetRange returns the byte offsets of r's ends in t, as
+// Mapper.OffsetRange does, reading only the lines it needs.
+func OffsetRange(t LineText, r Range, enc Encoding) (start, end int, err error) {
+	if start, err = Offset(t, r.Start, enc); err != nil {
+		return 0, 0, fmt.Errorf("range %v: %w", r, err)
+	}
+	if end, err = Offset(t, r.End, enc); err != nil {
+		return 0, 0, fmt.Errorf("range %v: %w", r, err)
+	}
+	if start > end {
+		return 0, 0, fmt.Errorf("range %v: start comes after end", r)
+	}
+	return start, end, nil
+}
+
+// lineBreak returns the line break that ends l: "\r\n", "\n", "\r" or "".
+func lineBreak(l string) string {
+	switch {
+	case strings.HasSuffix(l, "\r\n"):
+		return "\r\n"
+	case strings.HasSuffix(l, "\n"):
+		return "\n"
+	case strings.HasSuffix(l, "\r"):
+		return "\r"
+	}
+	return ""
 }
 
 // byteColumn returns the byte offset in line, the content of a line

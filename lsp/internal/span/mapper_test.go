@@ -1,4 +1,4 @@
-package workspace
+package span
 
 import (
 	"strings"
@@ -252,11 +252,40 @@ func referencePositions(text string, enc Encoding) map[int]Position {
 	return out
 }
 
+// lineSlice is a LineText kept as its lines, as a buffer keeps them.
+type lineSlice []string
+
+func (l lineSlice) Lines() int { return len(l) }
+
+func (l lineSlice) Line(i int) (start int, line string) {
+	for _, prev := range l[:i] {
+		start += len(prev)
+	}
+	return start, l[i]
+}
+
 // checkMapper compares m with the reference on every offset of its text
-// and checks that Offset(Position(o)) == o for each boundary.
+// and checks that Offset(Position(o)) == o for each boundary. Offset over
+// the lines of the text, as a LineText, must find what m.Offset finds.
 func checkMapper(t *testing.T, m *Mapper) {
 	t.Helper()
 	text := m.Text()
+	var lines lineSlice
+	for i := range m.Lines() {
+		_, line := m.Line(i)
+		lines = append(lines, line)
+	}
+	if strings.Join(lines, "") != text {
+		t.Fatalf("%q: the Mapper's lines are %q", text, lines)
+	}
+	offset := func(p Position, enc Encoding) (int, error) {
+		t.Helper()
+		off, err := m.Offset(p, enc)
+		if off2, err2 := Offset(lines, p, enc); off2 != off || (err == nil) != (err2 == nil) {
+			t.Fatalf("%q: Offset(%v, %v) = %d, %v from the Mapper and %d, %v from its lines", text, p, enc, off, err, off2, err2)
+		}
+		return off, err
+	}
 	for _, enc := range encodings {
 		want := referencePositions(text, enc)
 		for off := 0; off <= len(text)+1; off++ {
@@ -271,7 +300,7 @@ func checkMapper(t *testing.T, m *Mapper) {
 			if err != nil || pos != wantPos {
 				t.Fatalf("%q: Position(%d, %v) = %v, %v; want %v", text, off, enc, pos, err, wantPos)
 			}
-			back, err := m.Offset(pos, enc)
+			back, err := offset(pos, enc)
 			if err != nil || back != off {
 				t.Fatalf("%q: Offset(Position(%d)=%v, %v) = %d, %v", text, off, pos, enc, back, err)
 			}
@@ -280,12 +309,15 @@ func checkMapper(t *testing.T, m *Mapper) {
 		for ch := 0; ch < 8; ch++ {
 			// Any position maps to a boundary, and past the last line is refused.
 			for line := 0; line <= last; line++ {
-				off, err := m.Offset(Position{line, ch}, enc)
+				off, err := offset(Position{line, ch}, enc)
 				if _, ok := want[off]; err != nil || !ok {
 					t.Fatalf("%q: Offset(%d:%d, %v) = %d, %v; not a boundary", text, line, ch, enc, off, err)
 				}
 			}
-			if off, err := m.Offset(Position{last + 2, ch}, enc); err == nil {
+			if off, err := offset(Position{last + 1, ch}, enc); ch == 0 && (err != nil || off != len(text)) {
+				t.Fatalf("%q: Offset(%d:0, %v) = %d, %v; want the end of the text", text, last+1, enc, off, err)
+			}
+			if off, err := offset(Position{last + 2, ch}, enc); err == nil {
 				t.Fatalf("%q: Offset(%d:%d, %v) = %d past the last line", text, last+2, ch, enc, off)
 			}
 		}
