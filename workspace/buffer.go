@@ -16,9 +16,11 @@ var ErrOutOfSync = errors.New("the editor's text is no longer known")
 
 // A Buffer is an open document: its text and its version, as the editor
 // has them. Changes to it cost time in proportion to their size (the text
-// they insert and the lines they replace) and to the square root of the
-// number of lines, never to the whole text: the text is kept as lines in
-// chunks, and joined only when a Snapshot needs it.
+// they insert and the lines they replace), the logarithm of the number of
+// lines (to find where they start), and, when they add or remove lines,
+// the number of chunks (to renumber them), never the whole text: the text
+// is kept as lines in chunks of up to 512, and joined only when a
+// Snapshot needs it.
 //
 // The text is the editor's bytes, UTF-8 or not: a buffer counts its lines
 // that are not valid UTF-8, and gives no Snapshot while it has any, so

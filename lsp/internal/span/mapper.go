@@ -38,20 +38,6 @@ func (e Encoding) String() string {
 	return fmt.Sprintf("Encoding(%d)", int(e))
 }
 
-// ParseEncoding returns the encoding LSP names s ("utf-16", "utf-8" or
-// "utf-32"); ok is false for any other name.
-func ParseEncoding(s string) (enc Encoding, ok bool) {
-	switch s {
-	case "utf-16":
-		return UTF16, true
-	case "utf-8":
-		return UTF8, true
-	case "utf-32":
-		return UTF32, true
-	}
-	return 0, false
-}
-
 func (e Encoding) valid() bool { return e == UTF16 || e == UTF8 || e == UTF32 }
 
 // A Position is a place in a text as LSP counts it: a 0-based line and a

@@ -9,20 +9,6 @@ import (
 
 var encodings = []Encoding{UTF16, UTF8, UTF32}
 
-func TestEncodingNames(t *testing.T) {
-	for _, enc := range encodings {
-		got, ok := ParseEncoding(enc.String())
-		if !ok || got != enc {
-			t.Errorf("ParseEncoding(%q) = %v, %v; want %v, true", enc.String(), got, ok, enc)
-		}
-	}
-	for _, name := range []string{"", "utf8", "UTF-8", "utf-7"} {
-		if _, ok := ParseEncoding(name); ok {
-			t.Errorf("ParseEncoding(%q) accepted an encoding LSP does not name", name)
-		}
-	}
-}
-
 func TestMapperLines(t *testing.T) {
 	tests := []struct {
 		text string
