@@ -34,6 +34,10 @@ type PlanOptions struct {
 	// that quotes one of them, at lines changed since, fails as stale
 	// (see engine.Options.History). Apply records in it what it wrote.
 	History History
+	// Cache, when set with KeepGoing, keeps what each file's blocks did
+	// for the next plan of the same answer, which then resolves only the
+	// blocks that are new or changed (see PlanCache).
+	Cache *PlanCache
 }
 
 // A History keeps the earlier versions of the files under a root.
@@ -173,6 +177,16 @@ func (r *Result) OK() bool {
 // then at once, even in the middle of a block.
 func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptions) (*Result, error) {
 	p := &planner{src: src, blocks: blocks, opt: opt, seen: map[string]document{}}
+	if c := opt.Cache; c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		defer func() {
+			c.reused, c.resolved = p.reused, p.resolved
+			if ctx.Err() != nil {
+				c.forget()
+			}
+		}()
+	}
 	p.res.Blocks = make([]BlockResult, len(blocks))
 	for i, b := range blocks {
 		n := b.Number
@@ -213,6 +227,9 @@ type planner struct {
 	seen map[string]document
 	// done counts the blocks planned so far, for PlanOptions.Progress.
 	done int
+	// reused and resolved count the blocks whose results came from
+	// PlanOptions.Cache, and those resolved, for PlanCache.Last.
+	reused, resolved int
 }
 
 // planned counts n more blocks planned, and says so to the Progress
@@ -320,6 +337,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	}
 	fc.Before, fc.Existed = doc.text, doc.exists
 	st := fileState{abs: f.abs, document: doc, blocks: f.blocks, before: doc.text}
+	cached := p.opt.Cache.begin(p, f, doc)
 
 	failed := -1
 	for k := 0; k < len(f.blocks); {
@@ -334,14 +352,21 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 		case b.Err != nil:
 			p.fail(i, b.Err, 0)
 			failed = i
+		case p.restore(cached, &st, i):
+			if !p.res.Blocks[i].Status.OK() {
+				failed = i
+			}
 		case b.Op == engine.OpReplace || b.Op == engine.OpInsert:
+			p.resolved++
 			if p.editText(ctx, &st, i) >= 0 {
 				failed = i
 			}
+			cached.record(p, i, &st, st.historic)
 		case f.conflicts[i]:
 			p.fail(i, fmt.Errorf("cannot move %s to %s: other blocks edit %s", p.src.Rel(st.abs), b.NewPath, b.NewPath), 0)
 			failed = i
 		default:
+			p.resolved++
 			start := time.Now()
 			m, err := p.fileOp(ctx, &st, b)
 			if err != nil {
@@ -350,6 +375,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 			} else {
 				p.apply(i, m, nil, time.Since(start))
 			}
+			cached.record(p, i, &st, st.historic)
 		}
 		p.planned(1)
 		k++
@@ -428,6 +454,8 @@ type fileState struct {
 	// says the history was asked.
 	replayed    map[int]*engine.Match
 	replayTried bool
+	// historic says a block's resolution asked the history.
+	historic bool
 }
 
 // replaceText makes the file's text text as a file operation does, all of
@@ -506,6 +534,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		if p.opt.History != nil && engine.NeedsHistory(e, m, err) {
 			// Only a search not found as written costs a look at the
 			// history.
+			st.historic = true
 			if rm := p.replay(st, i); rm != nil {
 				return resolved{m: rm, next: doc, elapsed: time.Since(start)}
 			}
@@ -536,6 +565,26 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 	st.edits.add(st.text, r.m.Changes)
 	st.text, st.doc = text, r.next
 	return -1
+}
+
+// restore gives block i the result the cache kept for it, and reports
+// whether it did; once every block the cache kept is restored, the file's
+// state is the one they left.
+func (p *planner) restore(r *fileRun, st *fileState, i int) bool {
+	kept, ok := r.take(p, i)
+	if !ok {
+		return false
+	}
+	p.reused++
+	b := &p.res.Blocks[i]
+	b.Status, b.Strategy, b.Score = kept.Status, kept.Strategy, kept.Score
+	b.StartLine, b.EndLine = kept.StartLine, kept.EndLine
+	b.ResolvedStartLine, b.ResolvedEndLine = kept.ResolvedStartLine, kept.ResolvedEndLine
+	b.Message, b.Err, b.Elapsed = kept.Message, kept.Err, kept.Elapsed
+	if r.done() {
+		r.restore(st)
+	}
+	return true
 }
 
 // fileOp carries out a create, a delete or a move on the file, and
