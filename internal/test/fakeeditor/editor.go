@@ -290,6 +290,10 @@ func (e *Editor) Wait(timeout time.Duration) (int, error) {
 	}
 }
 
+// Pid returns the process id of the server, for a benchmark that reads
+// the CPU time it spends.
+func (e *Editor) Pid() int { return e.cmd.Process.Pid }
+
 // Exited is closed when the server process has exited.
 func (e *Editor) Exited() <-chan struct{} { return e.exited }
 
