@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -59,9 +60,17 @@ type answerDoc struct {
 	targets map[string]bool
 	// last is what the latest refresh found; nil before the first.
 	last *answerState
+	// cache keeps what each file's blocks did at the last refresh: the
+	// next resolves only the blocks that are new or changed, so that an
+	// answer streaming in costs about one resolution of each block.
+	cache workspace.PlanCache
 	// pub is held while a refresh checks that it is current and publishes,
 	// so that publications go out in the order of the generations.
 	pub sync.Mutex
+	// published are the diagnostics last published, guarded by pub: the
+	// same ones are not sent again (a line appended to the answer most
+	// often changes none).
+	published []protocol.Diagnostic
 }
 
 // An answerState is the fate of an answer's blocks, as one refresh found
@@ -229,6 +238,7 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	defer a.wg.Done()
 	defer cancel()
 
+	start := time.Now()
 	diags, st, err := a.compute(ctx, ad, gen)
 	if err != nil {
 		if ctx.Err() == nil && !errors.Is(err, errStale) {
@@ -247,11 +257,19 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 		ad.cancel = nil
 	}
 	a.mu.Unlock()
-	if current && a.version(ad.uri) == st.version {
+	published := false
+	if current && a.version(ad.uri) == st.version && !reflect.DeepEqual(diags, ad.published) {
 		v := st.version
 		a.s.publish(ctx, protocol.DocumentURI(ad.uri), &v, sourceAnswers, diags)
+		ad.published, published = diags, true
 	}
 	ad.pub.Unlock()
+	if ce := a.s.log.Check(zap.DebugLevel, "answer diagnostics"); ce != nil {
+		reused, resolved := ad.cache.Last()
+		ce.Write(zap.String("uri", ad.uri), zap.Int32("version", st.version), zap.Int("blocks", len(st.blocks)),
+			zap.Int("reused", reused), zap.Int("resolved", resolved), zap.Bool("published", published),
+			zap.Bool("current", current), zap.Duration("elapsed", time.Since(start)))
+	}
 
 	if current && lensesChanged {
 		a.refreshLenses(ctx)
@@ -293,12 +311,13 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	threshold, caps := a.s.settings.Threshold, a.s.caps
 	a.s.mu.Unlock()
 	targets := map[string]bool{}
+	paths := &pathsOnce{View: view}
 	for _, b := range blocks {
 		for _, name := range []string{b.Path, b.NewPath} {
 			if name == "" {
 				continue
 			}
-			abs, err := view.Path(name)
+			abs, err := paths.Path(name)
 			if err != nil {
 				continue
 			}
@@ -312,13 +331,15 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, nil, errStale
 	}
 	view = a.s.docs.View()
+	paths = &pathsOnce{View: view}
 	// Each block's own state: one after a failed block of its file is
 	// resolved all the same, so that the person sees which blocks are
 	// fine before the failed one is mended.
-	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
+	res, err := workspace.Plan(ctx, paths, blocks, workspace.PlanOptions{
 		Engine:    engine.Options{Threshold: threshold},
 		KeepGoing: true,
 		History:   a.s.history,
+		Cache:     &ad.cache,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -335,6 +356,33 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		diags = append(diags, diagnose(m, caps, &files, b, r))
 	}
 	return diags, st, nil
+}
+
+// pathsOnce is a view that maps each name it is asked for once: the
+// blocks of an answer name the same few files, and mapping a name looks
+// at each folder of its path on disk.
+type pathsOnce struct {
+	*workspace.View
+	paths map[string]mapped
+}
+
+// A mapped is what View.Path made of a name.
+type mapped struct {
+	abs string
+	err error
+}
+
+// Path maps name as View.Path does, the first time it is asked for.
+func (p *pathsOnce) Path(name string) (string, error) {
+	if m, ok := p.paths[name]; ok {
+		return m.abs, m.err
+	}
+	abs, err := p.View.Path(name)
+	if p.paths == nil {
+		p.paths = map[string]mapped{}
+	}
+	p.paths[name] = mapped{abs, err}
+	return abs, err
 }
 
 // setTargets records the files the answer names, unless the refresh of
@@ -421,10 +469,14 @@ func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.B
 	if r.Status == engine.StatusFailed && errors.Is(r.Err, dialect.ErrUnfinished) {
 		// The answer ends inside the block: a chat buffer still being
 		// written to, most likely. Not an error, not yet: a quiet word,
-		// and the block is read again as the text grows.
+		// and the block is read again as the text grows. It stands on the
+		// block's first line and does not name the line the text ends on,
+		// so that it stays as it is while the block's lines come in:
+		// nothing is sent again for each.
+		diag.Range = lineRange(m, b.Source.StartLine, b.Source.StartLine, caps.enc)
 		diag.Severity = protocol.DiagnosticSeverityInformation
 		diag.Code = "unfinished"
-		diag.Message = "waiting for the block to end: " + r.Message
+		diag.Message = "waiting for the block to end: " + withoutLine(r.Message)
 		return diag
 	}
 	switch r.Status {
@@ -477,6 +529,20 @@ func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.B
 		}
 	}
 	return diag
+}
+
+// withoutLine returns msg without the "line N: " it begins with, if it
+// does.
+func withoutLine(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "line ")
+	if !ok {
+		return msg
+	}
+	n, after, ok := strings.Cut(rest, ": ")
+	if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
+		return msg
+	}
+	return after
 }
 
 // exact reports whether a block that applied applies as written: an exact

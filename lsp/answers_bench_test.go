@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,4 +121,199 @@ func BenchmarkAnswerDiagnostics(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 		})
 	}
+}
+
+// serverCPU returns the CPU time the process pid has spent so far, summed
+// over its threads, from /proc (nanoseconds, where the tick counts of
+// /proc/PID/stat are 10ms coarse).
+func serverCPU(tb testing.TB, pid int) time.Duration {
+	tb.Helper()
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		tb.Skipf("no /proc/%d/task/*/schedstat: %v", pid, err)
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended
+		}
+		var ns int64
+		if _, err := fmt.Sscan(string(b), &ns); err == nil {
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
+}
+
+// A pass is one refresh of an answer's diagnostics, as the server logs it
+// at debug level.
+type pass struct {
+	URI       string  `json:"uri"`
+	Version   int32   `json:"version"`
+	Blocks    int     `json:"blocks"`
+	Reused    int     `json:"reused"`
+	Resolved  int     `json:"resolved"`
+	Published bool    `json:"published"`
+	Elapsed   float64 `json:"elapsed"` // seconds
+}
+
+// passes returns the passes the server logged so far on its stderr, from
+// the n-th byte on, and where the log ends now.
+func passes(tb testing.TB, e *fakeeditor.Editor, n int) ([]pass, int) {
+	tb.Helper()
+	log := e.Stderr()
+	end := strings.LastIndexByte(log, '\n') + 1
+	var out []pass
+	for line := range strings.Lines(log[min(n, end):end]) {
+		_, fields, ok := strings.Cut(line, "answer diagnostics\t")
+		if !ok {
+			continue
+		}
+		var p pass
+		if err := json.Unmarshal([]byte(fields), &p); err != nil {
+			tb.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, p)
+	}
+	return out, end
+}
+
+// BenchmarkAnswerStream measures what an answer that streams in costs the
+// server: the answer of BenchmarkAnswerDiagnostics (50 blocks over ten
+// open 5,000-line buffers, 552 lines) appended to an empty buffer one line
+// at a time, each line one didChange, as a chat plugin writes an agent's
+// answer into its buffer. The editor waits for the server's pass over each
+// version (which it logs) before it appends the next line, so that the
+// server refreshes the diagnostics after every line: what it does when
+// the model writes a line slower than the debounce (150ms as shipped; a
+// line every few hundred milliseconds is a model's ordinary pace), the
+// most it can be asked to do. The server runs with a 1ms debounce so that
+// the benchmark does not wait.
+//
+// Compared with one full pass: the whole answer opened at once. Reported:
+// the server's time in its passes (stream-ms, full-ms, and their ratio,
+// stream/full: the measure of the issue, at most 2), and the CPU time of
+// the whole server process, reading each message included (stream-cpu-ms,
+// full-cpu-ms, from /proc).
+func BenchmarkAnswerStream(b *testing.B) {
+	dir := b.TempDir()
+	opt := fakeeditor.VSCode(dir)
+	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug"}
+	e, _ := fakeeditor.StartReady(b, opt)
+	for file := 0; file < answerFiles; file++ {
+		path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
+		text := benchTarget(file)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.Open(path, "go", text); err != nil {
+			b.Fatal(err)
+		}
+	}
+	answer := benchAnswer()
+	lines := strings.SplitAfter(answer, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	complete := func(d []protocol.Diagnostic) bool { return len(d) == answerBlocks }
+	// wait waits for the pass over version v of the document at u, and
+	// returns the passes logged since the log's byte n.
+	wait := func(u string, v int32, n int) ([]pass, int) {
+		deadline := time.Now().Add(time.Minute)
+		for {
+			ps, end := passes(b, e, n)
+			for _, p := range ps {
+				if p.URI == u && p.Version >= v {
+					return ps, end
+				}
+			}
+			if time.Now().After(deadline) {
+				b.Fatalf("no pass over version %d of %s logged within a minute", v, u)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	pid := e.Pid()
+	var full, stream time.Duration
+	var fullCPU, streamCPU time.Duration
+	var nStream, resolved, published int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// One full pass.
+		whole := filepath.Join(dir, fmt.Sprintf("whole%d.md", i))
+		_, mark := passes(b, e, 0)
+		cpu := serverCPU(b, pid)
+		if err := e.Open(whole, "markdown", answer); err != nil {
+			b.Fatal(err)
+		}
+		want, err := e.WaitDiagnostics(fakeeditor.URI(whole), complete, time.Minute)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps, _ := wait(string(fakeeditor.URI(whole)), 1, mark)
+		fullCPU += serverCPU(b, pid) - cpu
+		for _, p := range ps {
+			full += time.Duration(p.Elapsed * float64(time.Second))
+		}
+
+		// The same answer, streamed in line by line.
+		path := filepath.Join(dir, fmt.Sprintf("stream%d.md", i))
+		u := fakeeditor.URI(path)
+		_, mark = passes(b, e, 0)
+		cpu = serverCPU(b, pid)
+		if err := e.Open(path, "markdown", ""); err != nil {
+			b.Fatal(err)
+		}
+		wait(string(u), 1, mark)
+		for n, line := range lines {
+			at := protocol.Position{Line: uint32(n)}
+			if err := e.Edit(path, &protocol.Range{Start: at, End: at}, line); err != nil {
+				b.Fatal(err)
+			}
+			wait(string(u), e.Version(path), mark)
+		}
+		got, err := e.WaitDiagnostics(u, complete, time.Minute)
+		if err != nil {
+			b.Fatal(err)
+		}
+		streamCPU += serverCPU(b, pid) - cpu
+		ps, _ = passes(b, e, mark)
+		for _, p := range ps {
+			if p.URI != string(u) {
+				continue
+			}
+			stream += time.Duration(p.Elapsed * float64(time.Second))
+			nStream++
+			resolved += p.Resolved
+			if p.Published {
+				published++
+			}
+		}
+		if e.Text(path) != answer {
+			b.Fatal("the streamed answer is not the answer")
+		}
+		for k := range want {
+			if got[k].Message != want[k].Message || got[k].Range != want[k].Range {
+				b.Fatalf("block %d streamed: %q at %v; opened whole: %q at %v", k+1, got[k].Message, got[k].Range, want[k].Message, want[k].Range)
+			}
+		}
+		if err := e.Close(whole); err != nil {
+			b.Fatal(err)
+		}
+		if err := e.Close(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / n }
+	b.ReportMetric(ms(full), "full-ms")
+	b.ReportMetric(ms(stream), "stream-ms")
+	b.ReportMetric(float64(stream)/float64(full), "stream/full")
+	b.ReportMetric(ms(fullCPU), "full-cpu-ms")
+	b.ReportMetric(ms(streamCPU), "stream-cpu-ms")
+	b.ReportMetric(float64(nStream)/n, "passes")
+	b.ReportMetric(float64(resolved)/n, "resolved")
+	b.ReportMetric(float64(published)/n, "published")
 }
