@@ -128,6 +128,8 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		return s.suggestions.accept(ctx, arg, p.Command)
 	case cmdReject:
 		return s.suggestions.reject(ctx, arg, p.Command)
+	case cmdChoose:
+		return s.suggestions.choose(ctx, arg)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commands, ", "))
 }

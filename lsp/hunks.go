@@ -421,6 +421,10 @@ func (g *suggestions) accept(ctx context.Context, arg json.RawMessage, command s
 	}
 	view := g.s.docs.View()
 	g.mu.Lock()
+	if _, c := g.findChoiceLocked(a.ID); c != nil && a.ID != "" {
+		g.mu.Unlock()
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "suggestion %s fits %d places: choose one first (graft.choose), then accept it", a.ID, len(c.left()))
+	}
 	picks, err := g.pickLocked(a)
 	if err == nil && len(picks) == 0 {
 		err = jsonrpc2.NewError(jsonrpc2.InvalidParams, "no pending hunks")
@@ -613,12 +617,16 @@ func (g *suggestions) reject(ctx context.Context, arg json.RawMessage, command s
 	view := g.s.docs.View()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	picks, err := g.pickLocked(a)
+	// A suggestion waiting for its place is rejected whole.
+	rejected, touched, named := g.dropChoicesLocked(a)
+	gone := rejected
+	var picks []pick
+	if !named {
+		picks, err = g.pickLocked(a)
+	}
 	if err != nil {
 		return nil, err
 	}
-	rejected, gone := 0, 0
-	var touched []*suggestedFile
 	for _, p := range picks {
 		hs := p.hunks()
 		rejected += len(hs)

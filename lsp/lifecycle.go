@@ -27,10 +27,11 @@ const (
 	cmdApplySuggestion = "graft.applySuggestion"
 	cmdAccept          = "graft.accept"
 	cmdReject          = "graft.reject"
+	cmdChoose          = "graft.choose"
 )
 
 // commands lists them, as executeCommandProvider advertises them.
-var commands = []string{cmdApply, cmdPreview, cmdSuggest, cmdSuggestions, cmdDismiss, cmdApplySuggestion, cmdAccept, cmdReject}
+var commands = []string{cmdApply, cmdPreview, cmdSuggest, cmdSuggestions, cmdDismiss, cmdApplySuggestion, cmdAccept, cmdReject, cmdChoose}
 
 // capabilities are what the client can do, as the server uses them.
 type capabilities struct {

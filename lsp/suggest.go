@@ -131,7 +131,10 @@ type suggestedFile struct {
 	err     error
 	mapper  *span.Mapper
 	// list holds the file's suggestions in the order they were made.
-	list  []*suggestion
+	list []*suggestion
+	// choices are the blocks that fit several places of the file, each
+	// waiting for the person to choose one.
+	choices []*choice
 	timer *time.Timer
 }
 
@@ -190,6 +193,10 @@ const (
 type suggestReport struct {
 	blockReport
 	ID string `json:"id,omitempty"`
+	// Places are, for a block refused because it fits several places of
+	// its file equally, those places: graft.choose makes the one the
+	// person picks a suggestion, under ID.
+	Places []choicePlaceEntry `json:"places,omitempty"`
 }
 
 // suggestResult is the reply to graft.suggest.
@@ -266,6 +273,17 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 		if f != nil {
 			out.Blocks[i].URI = g.uriFor(view, f.abs)
 		}
+		if c := g.makeChoiceLocked(f, sg); c != nil && !cp.Atomic {
+			// It fits several places: the person chooses one.
+			if old := f.sameChoice(c.orig); old != nil {
+				c = old
+			} else {
+				g.seq++
+				c.id = fmt.Sprintf("s%d", g.seq)
+				f.choices = append(f.choices, c)
+			}
+			out.Blocks[i].ID, out.Blocks[i].Places = c.id, c.entries()
+		}
 		if !sg.pending() {
 			if failed < 0 && !sg.landed() {
 				failed = i
@@ -310,7 +328,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 		g.publishLocked(ctx, view, f)
 	}
 	for _, f := range g.files {
-		if len(f.list) == 0 {
+		if len(f.list) == 0 && len(f.choices) == 0 {
 			g.forgetLocked(f) // a file whose blocks all failed
 		}
 	}
@@ -373,10 +391,14 @@ func (g *suggestions) showSummary(ctx context.Context, out *suggestResult) {
 	typ := protocol.MessageTypeInfo
 	count := map[string]int{}
 	suggested := 0
+	places := 0
 	for _, r := range out.Blocks {
 		count[r.Status]++
-		if r.ID != "" {
+		if r.ID != "" && len(r.Places) == 0 {
 			suggested++
+		}
+		if len(r.Places) > 0 {
+			places++
 		}
 	}
 	fmt.Fprintf(&b, "Graft: %d suggested", suggested)
@@ -389,7 +411,14 @@ func (g *suggestions) showSummary(ctx context.Context, out *suggestResult) {
 			fmt.Fprintf(&b, ", %d %s", n, strings.ReplaceAll(string(st), "-", " "))
 		}
 	}
+	if places > 0 {
+		fmt.Fprintf(&b, ", %d to place", places)
+	}
 	for _, r := range out.Blocks {
+		if len(r.Places) > 0 {
+			fmt.Fprintf(&b, ": block %d (%s) fits %d places equally: choose one (code action)", r.Block, r.Path, len(r.Places))
+			break
+		}
 		if r.Status == string(engine.StatusFailed) {
 			typ = protocol.MessageTypeWarning
 			first, _, _ := strings.Cut(r.Message, "\n")

@@ -53,10 +53,14 @@ func (g *suggestions) syncLocked(ctx context.Context, view *workspace.View, f *s
 	if carry && doc.Text != f.text {
 		f.follow(doc.Text)
 	}
+	if doc.Text != f.text || !carry {
+		f.followChoices(doc.Text, carry)
+	}
 	f.text, f.version, f.err = doc.Text, version, err
 	if f.mapper = mapper; f.mapper == nil {
 		f.mapper = span.NewMapper(f.text)
 	}
+	g.placeChoicesLocked(f)
 	for _, sg := range f.list {
 		if err := g.resolveHunksLocked(ctx, view, f, sg); err != nil {
 			return err

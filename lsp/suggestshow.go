@@ -36,8 +36,11 @@ func (g *suggestions) publishLocked(ctx context.Context, view *workspace.View, f
 	for _, sg := range f.list {
 		diags = append(diags, sg.diagnostics()...)
 	}
+	for _, c := range f.choices {
+		diags = append(diags, c.diagnostics()...)
+	}
 	g.s.publish(ctx, uri, f.version, sourceSuggestions, diags)
-	if len(f.list) == 0 {
+	if len(f.list) == 0 && len(f.choices) == 0 {
 		g.forgetLocked(f)
 	}
 }
@@ -118,6 +121,11 @@ func (f *suggestedFile) snapshot() string {
 	for _, sg := range f.list {
 		for _, d := range sg.diagnostics() {
 			fmt.Fprintf(&b, "%s %v %v %s;", sg.id, d.Range, d.Severity, d.Message)
+		}
+	}
+	for _, c := range f.choices {
+		for _, d := range c.diagnostics() {
+			fmt.Fprintf(&b, "%s %v %s;", c.id, d.Range, d.Message)
 		}
 	}
 	return b.String()
@@ -222,7 +230,7 @@ func (g *suggestions) codeActions(ctx context.Context, d *openDoc, r protocol.Ra
 			protocol.CodeAction{Title: accept, Kind: protocol.QuickFix, Command: suggestionCommand(accept, cmdAccept, uri, "")},
 			protocol.CodeAction{Title: reject, Kind: protocol.QuickFix, Command: suggestionCommand(reject, cmdReject, uri, "")})
 	}
-	return actions
+	return append(actions, f.choiceActions(uri, r)...)
 }
 
 // suggestionCommand returns the command that runs cmd on the suggestion
@@ -280,6 +288,7 @@ func (g *suggestions) codeLenses(ctx context.Context, d *openDoc) []protocol.Cod
 				protocol.CodeLens{Range: at, Command: suggestionCommand("Reject", cmdReject, d.uri, id)})
 		}
 	}
+	lenses = append(lenses, f.choiceLenses(d.uri)...)
 	slices.SortStableFunc(lenses, func(a, b protocol.CodeLens) int { return cmp.Compare(a.Range.Start.Line, b.Range.Start.Line) })
 	if pending > 1 {
 		lenses = append([]protocol.CodeLens{
