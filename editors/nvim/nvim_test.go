@@ -1131,6 +1131,36 @@ func TestStreamedAnswerNoErrorOnUnfinishedBlock(t *testing.T) {
 	})
 }
 
+// The chat buffers of codecompanion.nvim and avante.nvim, made as those
+// plugins make them, with their filetypes in answer_filetypes and
+// answerLanguages as the README says: Graft attaches to both, and the
+// answer streamed into them gets its diagnostics, never an error while
+// the block is being written; nothing is applied.
+func TestChatPluginBuffers(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Errors        []map[string]any `json:"errors"`
+			CodeCompanion []diagnostic     `json:"codecompanion"`
+			Avante        []diagnostic     `json:"avante"`
+			Main          []string         `json:"main"`
+		}
+		langs := "{ 'markdown', 'codecompanion', 'Avante' }"
+		nv.runWith(t, "chatbuffers", "answer_filetypes = "+langs+", init_options = { answerLanguages = "+langs+" }",
+			map[string]string{"main.txt": mainTxt}, &got)
+		equal(t, "errors or warnings while streaming", len(got.Errors), 0)
+		if len(got.Errors) > 0 {
+			t.Logf("errors: %v", got.Errors)
+		}
+		for name, d := range map[string][]diagnostic{"codecompanion": got.CodeCompanion, "avante": got.Avante} {
+			if len(d) != 1 || d[0].Severity != 4 || d[0].Code != "exact" {
+				t.Errorf("%s chat: diagnostics %+v, want one hint, exact", name, d)
+			}
+		}
+		equal(t, "main.txt", got.Main, lines(mainTxt))
+	})
+}
+
 // The drawn hunks follow the buffer as it is edited, with no command: an
 // insertion above moves them, a rewritten hunk stops being drawn.
 func TestHunksFollowEdits(t *testing.T) {
