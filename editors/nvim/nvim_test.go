@@ -456,6 +456,44 @@ func TestAmbiguousBlockInQuickfix(t *testing.T) {
 	})
 }
 
+// An ambiguous block suggested waits for the person to choose its place:
+// a diagnostic on each place, code actions offering both; the place
+// chosen gets the hunk, drawn there alone, and accepting it changes
+// exactly that place, undone by one u.
+func TestSuggestChoosePlace(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		type at struct {
+			Lnum int    `json:"lnum"`
+			Code string `json:"code"`
+		}
+		var got struct {
+			Places      int      `json:"places"`
+			Offered     []at     `json:"offered"`
+			DrawnBefore []int    `json:"drawn_before"`
+			Titles      []string `json:"titles"`
+			Chosen      []at     `json:"chosen"`
+			Drawn       []int    `json:"drawn"`
+			Unchanged   []string `json:"unchanged"`
+			Accepted    []string `json:"accepted"`
+			Undone      []string `json:"undone"`
+		}
+		dup := "start()\nrun()\nwait()\nstart()\nrun()\nstop()\n"
+		nv.run(t, "choose", map[string]string{"dup.txt": dup}, &got)
+		equal(t, "places in the reply", got.Places, 2)
+		equal(t, "diagnostics offered", got.Offered, []at{{0, "ambiguous"}, {3, "ambiguous"}})
+		equal(t, "hunks drawn before the choice", len(got.DrawnBefore), 0)
+		equal(t, "code actions on the second place", got.Titles, []string{"Suggest at lines 4-5: `start()`", "Suggest at lines 1-2: `start()`", "Reject suggestion (choose no place)"})
+		equal(t, "diagnostics once chosen", got.Chosen, []at{{4, "suggestion"}})
+		if len(got.Drawn) == 0 || slices.ContainsFunc(got.Drawn, func(row int) bool { return row != 4 }) {
+			t.Errorf("hunk marks on rows %v, want on row 4 (line 5) only", got.Drawn)
+		}
+		equal(t, "dup.txt before the accept", got.Unchanged, lines(dup))
+		equal(t, "dup.txt accepted", got.Accepted, []string{"start()", "run()", "wait()", "start()", "run(fast)", "stop()"})
+		equal(t, "dup.txt after u", got.Undone, lines(dup))
+	})
+}
+
 // An apply says what it did once: no label of the edit, no second
 // message from the server.
 func TestApplySaysItOnce(t *testing.T) {
