@@ -36,13 +36,23 @@ func benchTarget(file int) string {
 // benchAnswer returns an answer in markdown whose blocks each change one
 // function of the targets, answerBlocks/answerFiles per file, spread over
 // the file.
-func benchAnswer() string {
+func benchAnswer() string { return benchAnswerOf(false) }
+
+// benchAnswerOf is benchAnswer; with fuzzy, each block quotes its whole
+// function with a line as a model misremembers it (a comment the file
+// does not have), so that it resolves fuzzily, as agents' blocks often do.
+func benchAnswerOf(fuzzy bool) string {
 	var b strings.Builder
 	b.WriteString("Here are the changes.\n\n")
 	per := answerBlocks / answerFiles
 	for file := 0; file < answerFiles; file++ {
 		for j := 0; j < per; j++ {
 			k := (2*j + 1) * (targetLines / 5) / (2 * per)
+			if fuzzy {
+				fmt.Fprintf(&b, "f%d.go\n```go\n<<<<<<< SEARCH\nfunc f%d_%d(x int) int {\n\ty := x * %d\n\treturn y + %d // the sum\n}\n=======\nfunc f%d_%d(x int) int {\n\ty := x * %d\n\treturn y - %d\n}\n>>>>>>> REPLACE\n```\n\n",
+					file, file, k, k, file, file, k, k, file)
+				continue
+			}
 			fmt.Fprintf(&b, "f%d.go\n```go\n<<<<<<< SEARCH\n\ty := x * %d\n\treturn y + %d\n=======\n\ty := x * %d\n\treturn y - %d\n>>>>>>> REPLACE\n```\n\n",
 				file, k, file, k, file)
 		}
@@ -191,12 +201,25 @@ func passes(tb testing.TB, e *fakeeditor.Editor, n int) ([]pass, int) {
 // most it can be asked to do. The server runs with a 1ms debounce so that
 // the benchmark does not wait.
 //
-// Compared with one full pass: the whole answer opened at once. Reported:
+// The blocks of "exact" quote two lines each, found as written; those of
+// "fuzzy" quote their function with a line the file does not have, and
+// resolve fuzzily. Compared with one full pass: the whole answer opened at
+// once. Reported:
 // the server's time in its passes (stream-ms, full-ms, and their ratio,
 // stream/full: the measure of the issue, at most 2), and the CPU time of
 // the whole server process, reading each message included (stream-cpu-ms,
 // full-cpu-ms, from /proc).
 func BenchmarkAnswerStream(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		fuzzy bool
+	}{{"exact", false}, {"fuzzy", true}} {
+		b.Run(bc.name, func(b *testing.B) { benchmarkAnswerStream(b, benchAnswerOf(bc.fuzzy)) })
+	}
+}
+
+// benchmarkAnswerStream is BenchmarkAnswerStream for one answer.
+func benchmarkAnswerStream(b *testing.B, answer string) {
 	dir := b.TempDir()
 	opt := fakeeditor.VSCode(dir)
 	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug"}
@@ -211,7 +234,6 @@ func BenchmarkAnswerStream(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	answer := benchAnswer()
 	lines := strings.SplitAfter(answer, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]

@@ -135,7 +135,7 @@ type suggestedFile struct {
 	// choices are the blocks that fit several places of the file, each
 	// waiting for the person to choose one.
 	choices []*choice
-	timer *time.Timer
+	timer   *time.Timer
 }
 
 // A suggestion is one block of an answer, pending in its target file as

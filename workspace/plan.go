@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -454,15 +455,17 @@ type fileState struct {
 	// says the history was asked.
 	replayed    map[int]*engine.Match
 	replayTried bool
-	// historic says a block's resolution asked the history.
-	historic bool
+	// historic says a block's resolution asked the history, and the
+	// history had a say; replaced says a file operation replaced the
+	// text.
+	historic, replaced bool
 }
 
 // replaceText makes the file's text text as a file operation does, all of
 // it at once.
 func (st *fileState) replaceText(text string) {
 	st.edits.add(st.text, []engine.Change{{Start: 0, End: len(st.text), Text: text}})
-	st.text = text
+	st.text, st.replaced = text, true
 }
 
 // replay returns the match saying that block i stands already when the
@@ -533,12 +536,18 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		m, err := doc.Resolve(e, p.opt.Engine)
 		if p.opt.History != nil && engine.NeedsHistory(e, m, err) {
 			// Only a search not found as written costs a look at the
-			// history.
-			st.historic = true
+			// history. When it holds versions of the file other than
+			// the text before the answer (which the engine passes over),
+			// the block's fate depends on them, and through a replay on
+			// the blocks after it.
+			versions := p.opt.History.Versions(st.abs)
+			st.historic = st.historic || slices.ContainsFunc(versions, func(v engine.Version) bool {
+				return v.Text != st.before || st.replaced
+			})
 			if rm := p.replay(st, i); rm != nil {
 				return resolved{m: rm, next: doc, elapsed: time.Since(start)}
 			}
-			sm, serr := doc.Stale(e, m, err, p.opt.History.Versions(st.abs))
+			sm, serr := doc.Stale(e, m, err, versions)
 			switch {
 			case serr != nil:
 				m, err = nil, serr

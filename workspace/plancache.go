@@ -18,9 +18,11 @@ import (
 // without the cache finds.
 //
 // A block whose resolution asked the history (its search was not in the
-// file as written) ends what is kept of its file: its fate depends on the
-// history, and, through the replay of an answer applied before, on the
-// blocks after it. A file whose blocks move it is planned anew each time.
+// file as written) while the history held versions of the file ends what
+// is kept of it: its fate depends on those versions, and, through the
+// replay of an answer applied before, on the blocks after it. What is kept
+// of a file holds while the history holds the same versions of it. A file
+// whose blocks move it is planned anew each time.
 //
 // A PlanCache is safe for use by plans that overlap: they take turns.
 // The zero value is ready to use.
@@ -46,7 +48,9 @@ func (c *PlanCache) Last() (reused, resolved int) {
 type cachedFile struct {
 	before    document
 	threshold float64
-	steps     []cachedStep
+	// versions are the texts the history held of the file.
+	versions []string
+	steps    []cachedStep
 	// after is the file's state once the steps ran.
 	after cachedState
 }
@@ -62,8 +66,9 @@ type cachedStep struct {
 // moved the lines), and the edits so far.
 type cachedState struct {
 	document
-	doc   *engine.Document
-	edits textEdits
+	doc      *engine.Document
+	edits    textEdits
+	replaced bool
 }
 
 // cacheKey returns block b as the cache compares it: what it edits and
@@ -108,8 +113,14 @@ func (c *PlanCache) begin(p *planner, f *fileBlocks, doc document) *fileRun {
 		c.files = map[string]*cachedFile{}
 	}
 	cf := c.files[f.abs]
-	fresh := &cachedFile{before: doc, threshold: p.opt.Engine.Threshold, after: cachedState{document: doc}}
-	if cf == nil || cf.before != doc || cf.threshold != p.opt.Engine.Threshold {
+	var versions []string
+	if p.opt.History != nil {
+		for _, v := range p.opt.History.Versions(f.abs) {
+			versions = append(versions, v.Text)
+		}
+	}
+	fresh := &cachedFile{before: doc, threshold: p.opt.Engine.Threshold, versions: versions, after: cachedState{document: doc}}
+	if cf == nil || cf.before != doc || cf.threshold != p.opt.Engine.Threshold || !slices.Equal(cf.versions, versions) {
 		c.files[f.abs] = fresh
 		return &fileRun{c: c, cf: fresh, recording: true}
 	}
@@ -154,7 +165,7 @@ func (r *fileRun) take(p *planner, i int) (BlockResult, bool) {
 func (r *fileRun) restore(st *fileState) {
 	a := r.cf.after
 	st.document = a.document
-	st.doc = a.doc
+	st.doc, st.replaced = a.doc, a.replaced
 	st.edits = slices.Clone(a.edits)
 }
 
@@ -173,7 +184,7 @@ func (r *fileRun) record(p *planner, i int, st *fileState, historic bool) {
 		return
 	}
 	r.cf.steps = append(r.cf.steps, cachedStep{block: cacheKey(p.blocks[i]), result: p.res.Blocks[i]})
-	r.cf.after = cachedState{document: st.document, doc: st.doc, edits: slices.Clone(st.edits)}
+	r.cf.after = cachedState{document: st.document, doc: st.doc, edits: slices.Clone(st.edits), replaced: st.replaced}
 	r.next = len(r.cf.steps)
 }
 
