@@ -30,8 +30,21 @@ const streamedAnswer = "Here is the change.\n\n" +
 // diagnostics after each line from what it kept of the last refresh, ends
 // with the diagnostics of the whole answer opened at once: even when a
 // file its blocks edit changes while it streams, and lines come in above
-// the blocks that have resolved.
+// the blocks that have resolved. Streamed without waiting for the server,
+// its refreshes are cut short by the next line, and it ends the same.
 func TestAnswerStreamedSameAsWhole(t *testing.T) {
+	for _, wait := range []bool{true, false} {
+		name := "waiting for each refresh"
+		if !wait {
+			name = "without waiting"
+		}
+		t.Run(name, func(t *testing.T) { testAnswerStreamed(t, wait) })
+	}
+}
+
+// testAnswerStreamed is TestAnswerStreamedSameAsWhole, waiting for the
+// server's refresh after each line or not.
+func testAnswerStreamed(t *testing.T, wait bool) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"a.go": "package a\n\nfunc one() int { return 1 }\n\nfunc f() {\n\tx := 1\n\t_ = x\n}\n\nfunc g() {\n\tx := 1\n\t_ = x\n}\n",
@@ -59,6 +72,12 @@ func TestAnswerStreamedSameAsWhole(t *testing.T) {
 	var reused int
 	waitPass := func() {
 		t.Helper()
+		if !wait {
+			// A fast stream: a refresh starts, and the next line cuts
+			// it short.
+			time.Sleep(2 * time.Millisecond)
+			return
+		}
 		v := e.Version(chat)
 		deadline := time.Now().Add(answerWait)
 		for {
@@ -96,7 +115,7 @@ func TestAnswerStreamedSameAsWhole(t *testing.T) {
 			waitPass()
 		}
 	}
-	if reused == 0 {
+	if wait && reused == 0 {
 		t.Errorf("no refresh kept a block's result: every one resolved the whole answer")
 	}
 	final := e.Text(chat)
