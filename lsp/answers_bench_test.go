@@ -1,8 +1,13 @@
 package lsp_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,14 +173,33 @@ type pass struct {
 	Elapsed   float64 `json:"elapsed"` // seconds
 }
 
-// passes returns the passes the server logged so far on its stderr, from
-// the n-th byte on, and where the log ends now.
-func passes(tb testing.TB, e *fakeeditor.Editor, n int) ([]pass, int) {
+// A passLog reads the passes a server logs to its --log file, as they
+// come.
+type passLog struct {
+	path string
+	off  int64
+	// seen holds every pass read so far, in the order logged.
+	seen []pass
+}
+
+// read reads the passes logged since the last read.
+func (l *passLog) read(tb testing.TB) {
 	tb.Helper()
-	log := e.Stderr()
-	end := strings.LastIndexByte(log, '\n') + 1
-	var out []pass
-	for line := range strings.Lines(log[min(n, end):end]) {
+	f, err := os.Open(l.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.NewSectionReader(f, l.off, math.MaxInt64-l.off))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	end := bytes.LastIndexByte(data, '\n') + 1
+	l.off += int64(end)
+	for line := range strings.Lines(string(data[:end])) {
 		_, fields, ok := strings.Cut(line, "answer diagnostics\t")
 		if !ok {
 			continue
@@ -184,9 +208,27 @@ func passes(tb testing.TB, e *fakeeditor.Editor, n int) ([]pass, int) {
 		if err := json.Unmarshal([]byte(fields), &p); err != nil {
 			tb.Fatalf("log line %q: %v", line, err)
 		}
-		out = append(out, p)
+		l.seen = append(l.seen, p)
 	}
-	return out, end
+}
+
+// wait waits for a pass over version v, or a later one, of the document
+// at u logged after the first `from` passes.
+func (l *passLog) wait(tb testing.TB, u string, v int32, from int) {
+	tb.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		l.read(tb)
+		for _, p := range l.seen[from:] {
+			if p.URI == u && p.Version >= v {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("no pass over version %d of %s logged within a minute", v, u)
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
 }
 
 // BenchmarkAnswerStream measures what an answer that streams in costs the
@@ -222,7 +264,8 @@ func BenchmarkAnswerStream(b *testing.B) {
 func benchmarkAnswerStream(b *testing.B, answer string) {
 	dir := b.TempDir()
 	opt := fakeeditor.VSCode(dir)
-	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug"}
+	log := &passLog{path: filepath.Join(b.TempDir(), "graft.log")}
+	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug", "--log", log.path}
 	e, _ := fakeeditor.StartReady(b, opt)
 	for file := 0; file < answerFiles; file++ {
 		path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
@@ -239,23 +282,6 @@ func benchmarkAnswerStream(b *testing.B, answer string) {
 		lines = lines[:len(lines)-1]
 	}
 	complete := func(d []protocol.Diagnostic) bool { return len(d) == answerBlocks }
-	// wait waits for the pass over version v of the document at u, and
-	// returns the passes logged since the log's byte n.
-	wait := func(u string, v int32, n int) ([]pass, int) {
-		deadline := time.Now().Add(time.Minute)
-		for {
-			ps, end := passes(b, e, n)
-			for _, p := range ps {
-				if p.URI == u && p.Version >= v {
-					return ps, end
-				}
-			}
-			if time.Now().After(deadline) {
-				b.Fatalf("no pass over version %d of %s logged within a minute", v, u)
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
 	pid := e.Pid()
 	var full, stream time.Duration
 	var fullCPU, streamCPU time.Duration
@@ -264,7 +290,8 @@ func benchmarkAnswerStream(b *testing.B, answer string) {
 	for i := 0; i < b.N; i++ {
 		// One full pass.
 		whole := filepath.Join(dir, fmt.Sprintf("whole%d.md", i))
-		_, mark := passes(b, e, 0)
+		log.read(b)
+		mark := len(log.seen)
 		cpu := serverCPU(b, pid)
 		if err := e.Open(whole, "markdown", answer); err != nil {
 			b.Fatal(err)
@@ -273,35 +300,36 @@ func benchmarkAnswerStream(b *testing.B, answer string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ps, _ := wait(string(fakeeditor.URI(whole)), 1, mark)
+		log.wait(b, string(fakeeditor.URI(whole)), 1, mark)
 		fullCPU += serverCPU(b, pid) - cpu
-		for _, p := range ps {
+		for _, p := range log.seen[mark:] {
 			full += time.Duration(p.Elapsed * float64(time.Second))
 		}
 
 		// The same answer, streamed in line by line.
 		path := filepath.Join(dir, fmt.Sprintf("stream%d.md", i))
 		u := fakeeditor.URI(path)
-		_, mark = passes(b, e, 0)
+		log.read(b)
+		mark = len(log.seen)
 		cpu = serverCPU(b, pid)
 		if err := e.Open(path, "markdown", ""); err != nil {
 			b.Fatal(err)
 		}
-		wait(string(u), 1, mark)
+		log.wait(b, string(u), 1, mark)
 		for n, line := range lines {
 			at := protocol.Position{Line: uint32(n)}
 			if err := e.Edit(path, &protocol.Range{Start: at, End: at}, line); err != nil {
 				b.Fatal(err)
 			}
-			wait(string(u), e.Version(path), mark)
+			log.wait(b, string(u), e.Version(path), len(log.seen))
 		}
 		got, err := e.WaitDiagnostics(u, complete, time.Minute)
 		if err != nil {
 			b.Fatal(err)
 		}
 		streamCPU += serverCPU(b, pid) - cpu
-		ps, _ = passes(b, e, mark)
-		for _, p := range ps {
+		log.read(b)
+		for _, p := range log.seen[mark:] {
 			if p.URI != string(u) {
 				continue
 			}

@@ -51,7 +51,8 @@ func testAnswerStreamed(t *testing.T, wait bool) {
 		"b.go": "package a\n\nfunc two() int {\n\t// two\n\treturn 2\n}\n\nfunc three() int { return 3 }\n",
 	}
 	opt := fakeeditor.VSCode(dir)
-	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug"}
+	log := &passLog{path: filepath.Join(t.TempDir(), "graft.log")}
+	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug", "--log", log.path}
 	e, _ := fakeeditor.StartReady(t, opt)
 	for name, text := range files {
 		path := filepath.Join(dir, name)
@@ -78,20 +79,10 @@ func testAnswerStreamed(t *testing.T, wait bool) {
 			time.Sleep(2 * time.Millisecond)
 			return
 		}
-		v := e.Version(chat)
-		deadline := time.Now().Add(answerWait)
-		for {
-			ps, _ := passes(t, e, 0)
-			for _, p := range ps {
-				if p.URI == string(u) && p.Version == v {
-					reused += p.Reused
-					return
-				}
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no refresh of version %d of the chat logged", v)
-			}
-			time.Sleep(time.Millisecond)
+		from := len(log.seen)
+		log.wait(t, string(u), e.Version(chat), from)
+		for _, p := range log.seen[from:] {
+			reused += p.Reused
 		}
 	}
 	lines := strings.SplitAfter(streamedAnswer, "\n")
