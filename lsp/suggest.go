@@ -84,8 +84,10 @@ func (g *suggestions) decideLocked(id, decision string) {
 // suggestions ids names (a suggestion's id, "s3", names every hunk it
 // has had): each hunk's id with "accepted" (its change is in the
 // document, accepted or made by hand), "rejected", or "pending" (still
-// shown, or stale and waiting for the person to reject it). A review
-// routed from an agent asks it until no hunk is pending.
+// shown, or stale and waiting for the person to reject it). A suggestion
+// that waits for the person to choose its place is "pending" under its
+// own id, and "rejected" once rejected whole; chosen, it has hunks. A
+// review routed from an agent asks it until no hunk is pending.
 func (g *suggestions) Decisions(ids []string) map[string]string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -108,6 +110,11 @@ func (g *suggestions) Decisions(ids []string) map[string]string {
 							out[hid] = decisionPending
 						}
 					}
+				}
+			}
+			for _, c := range f.choices {
+				if c.id == id {
+					out[id] = decisionPending
 				}
 			}
 		}

@@ -355,7 +355,13 @@ func (g *suggestions) dropChoicesLocked(a suggestionArgs) (int, []*suggestedFile
 	var touched []*suggestedFile
 	drop := func(f *suggestedFile, keep func(*choice) bool) {
 		before := len(f.choices)
-		f.choices = slices.DeleteFunc(f.choices, func(c *choice) bool { return !keep(c) })
+		f.choices = slices.DeleteFunc(f.choices, func(c *choice) bool {
+			if keep(c) {
+				return false
+			}
+			g.decideLocked(c.id, decisionRejected)
+			return true
+		})
 		if k := before - len(f.choices); k > 0 {
 			n += k
 			touched = append(touched, f)

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -79,8 +80,26 @@ func (s *server) review(ctx context.Context, root *workspace.Root, req *editorli
 		break
 	}
 	rep.Decisions = decided
+	for _, b := range reply.Blocks {
+		// A block refused as fitting several places, with an id, waited
+		// for the person to choose one: decided, it failed no more.
+		if b.ID != "" && engine.Status(b.Status) == engine.StatusFailed && decidedAny(decided, b.ID) {
+			rep.Failed--
+		}
+	}
 	text, undecided := reviewText(decided, wait.Err() != nil && ctx.Err() == nil)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: undecided || rep.Failed > 0}, rep, nil
+}
+
+// decidedAny reports whether the person accepted or rejected the
+// suggestion id, or one of its hunks.
+func decidedAny(decided map[string]string, id string) bool {
+	for h, d := range decided {
+		if (h == id || strings.HasPrefix(h, id+".")) && d != "pending" {
+			return true
+		}
+	}
+	return false
 }
 
 // valuesOf returns the values of m.
