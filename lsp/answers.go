@@ -52,6 +52,9 @@ type answerDoc struct {
 	// longer current is dropped.
 	gen   uint64
 	timer *time.Timer
+	// waiting is when the oldest change not yet refreshed came; zero when
+	// none waits.
+	waiting time.Time
 	// cancel stops the refresh in flight, if any.
 	cancel context.CancelFunc
 	// targets holds the absolute paths of the files the blocks name, as
@@ -216,11 +219,19 @@ func (a *answers) halt(ad *answerDoc) {
 }
 
 // schedule refreshes ad after the debounce delay, unless it is asked to
-// again before. a.mu is held.
+// again before; but a change waits at most twice the delay, so that
+// changes that keep coming, faster than the delay (an answer streaming
+// into a chat buffer), still show each block's diagnostic soon after the
+// block is complete. a.mu is held.
 func (a *answers) schedule(ad *answerDoc) {
 	a.halt(ad)
 	gen := ad.gen
-	ad.timer = time.AfterFunc(a.s.opt.Debounce, func() { a.refresh(ad, gen) })
+	now := time.Now()
+	if ad.waiting.IsZero() {
+		ad.waiting = now
+	}
+	delay := min(a.s.opt.Debounce, max(0, ad.waiting.Add(2*a.s.opt.Debounce).Sub(now)))
+	ad.timer = time.AfterFunc(delay, func() { a.refresh(ad, gen) })
 }
 
 // refresh computes the diagnostics of ad and publishes them, unless ad
@@ -233,6 +244,7 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
 	ad.cancel = cancel
+	ad.waiting = time.Time{}
 	a.wg.Add(1)
 	a.mu.Unlock()
 	defer a.wg.Done()

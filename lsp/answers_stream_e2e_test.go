@@ -143,3 +143,50 @@ func testAnswerStreamed(t *testing.T, wait bool) {
 		}
 	}
 }
+
+// An answer that streams in faster than the debounce, line after line
+// with no pause, still shows a block's diagnostic while the rest of the
+// answer comes: a change waits for a pause in the changes, but at most
+// twice the debounce. Once, the first diagnostic came only when the whole
+// answer had stopped.
+func TestAnswerStreamingFastShowsBlocksAsTheyClose(t *testing.T) {
+	const debounce, pace = 150 * time.Millisecond, 25 * time.Millisecond
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.go")
+	text := "package a\n\nfunc one() int { return 1 }\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := fakeeditor.VSCode(dir)
+	opt.Args = []string{"--debounce", debounce.String()}
+	e, _ := fakeeditor.StartReady(t, opt)
+	if err := e.Open(path, "go", text); err != nil {
+		t.Fatal(err)
+	}
+	chat := filepath.Join(dir, "chat.md")
+	u := fakeeditor.URI(chat)
+	if err := e.Open(chat, "markdown", ""); err != nil {
+		t.Fatal(err)
+	}
+	// One block, then prose that streams on for a second and a half.
+	answer := "a.go\n```go\n<<<<<<< SEARCH\nfunc one() int { return 1 }\n=======\nfunc one() int { return 11 }\n>>>>>>> REPLACE\n```\n" +
+		strings.Repeat("More words of the answer.\n", 60)
+	var shownAt int // the lines streamed when the block's diagnostic came
+	for n, line := range strings.SplitAfter(answer, "\n") {
+		if line == "" {
+			break
+		}
+		at := protocol.Position{Line: uint32(n)}
+		if err := e.Edit(chat, &protocol.Range{Start: at, End: at}, line); err != nil {
+			t.Fatal(err)
+		}
+		if pd, ok := e.Diagnostics(u); ok && shownAt == 0 && len(pd.Diagnostics) == 1 && pd.Diagnostics[0].Code == "exact" {
+			shownAt = n + 1
+		}
+		time.Sleep(pace)
+	}
+	if shownAt == 0 {
+		t.Fatalf("the block's diagnostic did not come while the answer streamed in (a line every %v, debounce %v)", pace, debounce)
+	}
+	t.Logf("the block closed at line 8; its diagnostic came after line %d of %d", shownAt, strings.Count(answer, "\n"))
+}

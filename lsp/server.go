@@ -32,7 +32,9 @@ type Options struct {
 	// may change.
 	Level *zap.AtomicLevel
 	// Debounce is how long the server waits after a change before it
-	// refreshes diagnostics and suggestions; zero means 150ms.
+	// refreshes diagnostics and suggestions; zero means 150ms. Changes
+	// that keep coming (an answer streaming into a chat buffer) delay an
+	// answer's refresh by at most twice as long.
 	Debounce time.Duration
 	// VerifyDelay is how long the server waits, after a client said it
 	// applied an edit, for the didChange that shows it; zero means 2s.
