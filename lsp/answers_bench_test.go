@@ -251,21 +251,31 @@ func (l *passLog) wait(tb testing.TB, u string, v int32, from int) {
 // stream/full: the measure of the issue, at most 2), and the CPU time of
 // the whole server process, reading each message included (stream-cpu-ms,
 // full-cpu-ms, from /proc).
+//
+// The "chat-pace" cases stream the same answers as a chat plugin does at
+// an agent's fast pace, a line every 10ms without waiting, to a server
+// with the debounce as shipped: it refreshes when the lines pause, and
+// at least every 300ms while they keep coming.
 func BenchmarkAnswerStream(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		fuzzy bool
-	}{{"exact", false}, {"fuzzy", true}} {
-		b.Run(bc.name, func(b *testing.B) { benchmarkAnswerStream(b, benchAnswerOf(bc.fuzzy)) })
+		pace  time.Duration
+	}{{"exact", false, 0}, {"fuzzy", true, 0}, {"exact/chat-pace", false, 10 * time.Millisecond}, {"fuzzy/chat-pace", true, 10 * time.Millisecond}} {
+		b.Run(bc.name, func(b *testing.B) { benchmarkAnswerStream(b, benchAnswerOf(bc.fuzzy), bc.pace) })
 	}
 }
 
-// benchmarkAnswerStream is BenchmarkAnswerStream for one answer.
-func benchmarkAnswerStream(b *testing.B, answer string) {
+// benchmarkAnswerStream is BenchmarkAnswerStream for one answer, its lines
+// a pace apart (0: each after the server's refresh of the line before).
+func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
 	dir := b.TempDir()
 	opt := fakeeditor.VSCode(dir)
 	log := &passLog{path: filepath.Join(b.TempDir(), "graft.log")}
 	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug", "--log", log.path}
+	if pace > 0 {
+		opt.Args = opt.Args[2:]
+	}
 	e, _ := fakeeditor.StartReady(b, opt)
 	for file := 0; file < answerFiles; file++ {
 		path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
@@ -321,12 +331,17 @@ func benchmarkAnswerStream(b *testing.B, answer string) {
 			if err := e.Edit(path, &protocol.Range{Start: at, End: at}, line); err != nil {
 				b.Fatal(err)
 			}
+			if pace > 0 {
+				time.Sleep(pace)
+				continue
+			}
 			log.wait(b, string(u), e.Version(path), len(log.seen))
 		}
 		got, err := e.WaitDiagnostics(u, complete, time.Minute)
 		if err != nil {
 			b.Fatal(err)
 		}
+		log.wait(b, string(u), e.Version(path), mark)
 		streamCPU += serverCPU(b, pid) - cpu
 		log.read(b)
 		for _, p := range log.seen[mark:] {
