@@ -29,6 +29,9 @@ type Document struct {
 	// even where no region found there could matter (see restMatters):
 	// the tests resolve both ways and expect the same.
 	exhaustive bool
+	// searches counts the searches of the whole text made along this
+	// Document's line of descent (see gramsAfter).
+	searches int
 	// base is the document of the text the first of the edits applied to
 	// reach this one was resolved against (nil: this one's); its
 	// document's moved records how those edits moved its lines. What
@@ -72,7 +75,7 @@ func (doc *Document) Apply(m *Match) *Document {
 		lo, hi = min(lo, c.Start), max(hi, c.End)
 	}
 	nd, a, b, k := doc.d.edited(m.Apply(doc.d.text), lo, hi)
-	next := &Document{d: nd, base: doc.origin()}
+	next := &Document{d: nd, base: doc.origin(), searches: doc.searches}
 	nd.moved = doc.d.moved.after(m, doc.d.text)
 	if doc.ix != nil {
 		next.ix = doc.ix.edited(nd, a, b, k)
@@ -105,6 +108,10 @@ type document struct {
 	// one a person sees (the file before an answer) moved its lines; nil
 	// for that text itself.
 	moved lineMap
+
+	// grams holds the pair set of each line (see occurrencesByLine); nil
+	// until searches need it.
+	grams []uint64
 }
 
 // shown returns the 1-based line of the text the person sees for line,
@@ -227,6 +234,14 @@ func (d *document) edited(text string, lo, hi int) (nd *document, a, b, k int) {
 		}
 	}
 	nd.countEndings()
+	if d.grams != nil {
+		nd.grams = make([]uint64, len(nd.start))
+		copy(nd.grams, d.grams[:a])
+		copy(nd.grams[a+k:], d.grams[b:])
+		for i := a; i < a+k; i++ {
+			nd.grams[i] = pairSet(nd.line(i))
+		}
+	}
 	switch {
 	case nd.crlfs == 0:
 		nd.lf = text[nd.body:]

@@ -359,6 +359,24 @@ func occurrences(s, sub string, limit int) []int {
 	return at
 }
 
+// occurrences returns what the function occurrences returns for the
+// document's lf view, sub and limit: by a search of the whole text, or,
+// along a line of Documents that has searched it often, by the lines that
+// may hold sub (see occurrencesByLine).
+func (doc *Document) occurrences(sub string, limit int) []int {
+	d := doc.d
+	if d.grams == nil && doc.searches >= gramsAfter && len(d.start) > 0 {
+		d.buildGrams()
+	}
+	if d.grams != nil {
+		if at, ok := d.occurrencesByLine(sub, limit); ok {
+			return at
+		}
+	}
+	doc.searches++
+	return occurrences(d.lf, sub, limit)
+}
+
 // anchorLen is the longest piece of a search that the standard library
 // looks for with vector instructions on every platform Go supports well.
 const anchorLen = 32
@@ -403,7 +421,7 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 		at, found = r.doc.ix.occurrences(rd.old, maxOccurrences)
 	}
 	if !found {
-		at = occurrences(d.lf, rd.old, maxOccurrences)
+		at = r.doc.occurrences(rd.old, maxOccurrences)
 	}
 	spans := make([]Span, len(at))
 	for k, off := range at {
