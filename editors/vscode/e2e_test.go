@@ -41,8 +41,11 @@ const OutEnv = "GRAFT_E2E_OUT"
 // blocks for one file, it applies block 1 from the lightbulb and the rest
 // with "Apply all 2 edit blocks": each block's code is in the file once,
 // every block's lens reads "Applied", no error shows on the answer and no
-// Apply is offered. It is skipped only when node, npm or chromium is
-// missing.
+// Apply is offered. An apply-patch's new file holds exactly its lines, on
+// disk at once (never empty), and one Ctrl+Z deletes it; an apply-patch of
+// two files and a block after it are blocks 1 and 2, "Apply all 2 edit
+// blocks", "Graft: 2 applied". It is skipped only when node, npm or
+// chromium is missing.
 func TestCodeServer(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
