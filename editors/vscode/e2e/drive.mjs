@@ -45,12 +45,14 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 800 
 // clipboard is the browser's.
 await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
 context.setDefaultTimeout(timeout);
-// The page notes where the focus goes, for editorState.
+// The page notes when and where the focus goes, for editorFocused and
+// editorState.
 await context.addInitScript(() => {
   const log = (window.__graftFocus = []);
   const name = (el) => (el?.closest?.('.monaco-editor') ? 'editor' : el?.closest?.('.quick-input-widget') ? 'quick input' : `${el?.tagName ?? 'window'}.${el?.className ?? ''}`.slice(0, 60));
   for (const type of ['focusin', 'focusout']) {
     document.addEventListener(type, (e) => {
+      window.__graftFocusAt = Date.now();
       log.push(`${new Date().toISOString().slice(11, 23)} ${type} ${name(e.target)}`);
       log.splice(0, log.length - 12);
     }, true);
@@ -127,10 +129,16 @@ async function open(file) {
   await editorFocused();
 }
 
-/** editorFocused waits for the keyboard focus to be in the active editor, the quick input closed. */
+/**
+ * editorFocused waits for the keyboard focus to be in the active editor,
+ * the quick input closed, and to stay there: closing the quick input
+ * moves the focus out of the editor and back within some 20 ms (keys
+ * pressed then are lost), which a loaded machine can stretch.
+ */
 async function editorFocused() {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-  await page.waitForFunction(() => document.activeElement?.closest('.editor-group-container.active .monaco-editor') != null);
+  await page.waitForFunction(() => document.activeElement?.closest('.editor-group-container.active .monaco-editor') != null &&
+    Date.now() - (window.__graftFocusAt ?? 0) > 150);
 }
 
 /** command runs a command from the palette (F1) by its title, as a person types it. */
