@@ -22,8 +22,9 @@ import (
 )
 
 // OutEnv names an environment variable that, when set, names the folder
-// that keeps TestCodeServer's screenshots (one per step); otherwise they go
-// to a temporary folder that the test removes.
+// that keeps TestCodeServer's screenshots (one per step) and, in logs/, the
+// logs of code-server, its extension host and the Graft output; otherwise
+// the screenshots go to a temporary folder that the test removes.
 const OutEnv = "GRAFT_E2E_OUT"
 
 // TestCodeServer runs the packaged extension in a real VS Code, as a
@@ -40,8 +41,11 @@ const OutEnv = "GRAFT_E2E_OUT"
 // blocks for one file, it applies block 1 from the lightbulb and the rest
 // with "Apply all 2 edit blocks": each block's code is in the file once,
 // every block's lens reads "Applied", no error shows on the answer and no
-// Apply is offered. It is skipped only when node, npm or chromium is
-// missing.
+// Apply is offered. An apply-patch's new file holds exactly its lines, on
+// disk at once (never empty), and one Ctrl+Z deletes it; an apply-patch of
+// two files and a block after it are blocks 1 and 2, "Apply all 2 edit
+// blocks", "Graft: 2 applied". It is skipped only when node, npm or
+// chromium is missing.
 func TestCodeServer(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -112,6 +116,9 @@ func TestCodeServer(t *testing.T) {
 		t.Errorf("drive.mjs: %v (ctx: %v)", err, ctx.Err())
 		vs.dumpLogs(t)
 	}
+	if os.Getenv(OutEnv) != "" {
+		vs.keepLogs(t, filepath.Join(out, "logs"))
+	}
 	// The server was the graft that came in the package.
 	bundled := regexp.MustCompile(`started (` + regexp.QuoteMeta(vs.extensions) + `/graft-editor\.graft-[^/]+/bin/graft) serve \(the binary that comes with the extension\)`)
 	if m := bundled.FindSubmatch(vs.graftLog()); m == nil {
@@ -152,7 +159,9 @@ func writeWorkspace(t *testing.T, dir string) {
 }
 
 // writeSettings writes the user settings: no graft.path (the extension
-// runs the graft it comes with); nothing else opens or asks (welcome page,
+// runs the graft it comes with); the language client's trace of every
+// message, with its params and result, in the Graft output (which
+// GRAFT_E2E_OUT keeps); nothing else opens or asks (welcome page,
 // workspace trust, telemetry, updates), and files are saved only when the
 // person saves them (VS Code in a browser saves after a delay by default).
 // The built-in merge-conflict support keeps its defaults, as the
@@ -160,7 +169,7 @@ func writeWorkspace(t *testing.T, dir string) {
 func writeSettings(t *testing.T, userData string) {
 	t.Helper()
 	settings := map[string]any{
-		"graft.trace.server":               "messages",
+		"graft.trace.server":               "verbose",
 		"workbench.startupEditor":          "none",
 		"workbench.tips.enabled":           false,
 		"workbench.enableExperiments":      false,
@@ -308,6 +317,34 @@ func (vs *vscode) dumpLogs(t *testing.T) {
 		})
 		for _, p := range found {
 			t.Logf("%s:\n%s", p, tail(readFile(p), 200))
+		}
+	}
+}
+
+// keepLogs copies code-server's output, its extension host's log and the
+// Graft output (the language client's trace of every message) into dir,
+// beside the screenshots, to read a run's steps against them.
+func (vs *vscode) keepLogs(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logs := []string{vs.log}
+	filepath.WalkDir(filepath.Join(vs.userData, "logs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			for _, pattern := range []string{"remoteexthost.log", "*Graft*.log"} {
+				if ok, _ := filepath.Match(pattern, d.Name()); ok {
+					logs = append(logs, p)
+				}
+			}
+		}
+		return nil
+	})
+	for i, p := range logs {
+		// Each session's logs are in their own folder: number them.
+		name := fmt.Sprintf("%02d-%s", i, filepath.Base(p))
+		if err := os.WriteFile(filepath.Join(dir, name), readFile(p), 0o644); err != nil {
+			t.Errorf("keeping %s: %v", p, err)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 // esbuild, vsce 3.9.2 package) in a copy of this directory, checks the
 // .vsix, and runs the Node tests: test/report.test.mjs on what the
 // extension shows, test/binary.test.mjs on finding graft.path,
+// test/newfiles.test.mjs on the files a workspace edit creates,
 // test/server.test.mjs against the graft binary built from this module.
 // The packages are installed once per lock file into the user's cache,
 // outside the clone. It is skipped only when node or npm is missing.
@@ -54,9 +55,9 @@ func TestExtension(t *testing.T) {
 	t.Run("node", func(t *testing.T) {
 		// The tests read the extension's VS Code-free modules, bundled as
 		// ES modules into out/.
-		run(t, work, nil, npx(npm), "--no-install", "esbuild", "src/report.ts", "src/preview.ts", "src/binary.ts", "--bundle",
+		run(t, work, nil, npx(npm), "--no-install", "esbuild", "src/report.ts", "src/preview.ts", "src/binary.ts", "src/newfiles.ts", "--bundle",
 			"--platform=node", "--format=esm", "--outdir=out", "--out-extension:.js=.mjs", "--log-level=warning")
-		run(t, work, []string{"GRAFT_BIN=" + bin}, node, "--test", "--test-reporter=spec", "test/report.test.mjs", "test/binary.test.mjs", "test/server.test.mjs")
+		run(t, work, []string{"GRAFT_BIN=" + bin}, node, "--test", "--test-reporter=spec", "test/report.test.mjs", "test/binary.test.mjs", "test/newfiles.test.mjs", "test/server.test.mjs")
 	})
 }
 

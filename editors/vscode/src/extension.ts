@@ -8,6 +8,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  ApplyWorkspaceEditParams,
+  ApplyWorkspaceEditRequest,
+  ApplyWorkspaceEditResult,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
@@ -16,6 +19,7 @@ import {
 } from 'vscode-languageclient/node';
 import { Binary, installCommand, missingBinaryMessage, resolveBinary } from './binary';
 import { Hunks } from './hunks';
+import { withContents } from './newfiles';
 import { previewFiles } from './preview';
 
 import {
@@ -48,6 +52,8 @@ class Graft implements vscode.Disposable {
   private readonly hunks: Hunks;
   private lastReport = '';
   private previews = 0;
+  /** edits is the server's last workspace edit, applied or being applied: they go one at a time. */
+  private edits: Promise<unknown> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
 
   /** extensionPath is the extension's folder, which holds its own graft binary (bin/). */
@@ -130,6 +136,9 @@ class Graft implements vscode.Disposable {
     };
     const client = new LanguageClient('graft', 'Graft', serverOptions, clientOptions);
     this.client = client;
+    // Registered before start, it takes the place of the client's own
+    // handler, on every start.
+    client.onRequest(ApplyWorkspaceEditRequest.type, (params) => this.applyEdit(client, params));
     try {
       await client.start();
       this.output.appendLine(`started ${bin} serve (${fromWhere[binary.source]})`);
@@ -209,6 +218,42 @@ class Graft implements vscode.Disposable {
     const res = await this.execute<SuggestResult>('graft.suggest', { text, uri: targetUri() }, 'clipboard');
     this.report('Suggest', res);
     await this.hunks.refresh();
+  }
+
+  /**
+   * applyEdit applies a workspace edit of the server as the language
+   * client does (one at a time; refused when a document it was made for
+   * has changed since), except that a file it creates is made holding its
+   * text (withContents): VS Code makes a created file on disk at once, and
+   * would make it empty, its text in an unsaved buffer.
+   */
+  private applyEdit(client: LanguageClient, params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
+    const run = async (): Promise<ApplyWorkspaceEditResult> => {
+      const { edit, filled } = withContents(params.edit as WireWorkspaceEdit);
+      const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
+      for (const c of edit.documentChanges ?? []) {
+        if ('textDocument' in c && typeof c.textDocument.version === 'number') {
+          const doc = open.get(client.protocol2CodeConverter.asUri(c.textDocument.uri).toString());
+          if (doc && doc.version !== c.textDocument.version) {
+            return { applied: false };
+          }
+        }
+      }
+      const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit as ApplyWorkspaceEditParams['edit']);
+      const applied = await vscode.workspace.applyEdit(converted);
+      if (applied) {
+        // A new file is on disk, where the server does not look: open
+        // it (no editor), so that the server reads what it holds, as it
+        // reads the buffers of the files it changed.
+        for (const uri of filled) {
+          await vscode.workspace.openTextDocument(client.protocol2CodeConverter.asUri(uri)).then(undefined, () => undefined);
+        }
+      }
+      return { applied };
+    };
+    const done = this.edits.then(run, run);
+    this.edits = done.catch(() => undefined);
+    return done;
   }
 
   /** request runs one of the server's commands, or rejects when no server runs. */

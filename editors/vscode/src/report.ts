@@ -32,9 +32,19 @@ export interface WireWorkspaceEdit {
   documentChanges?: WireDocumentChange[];
 }
 
-/** One block's entry in a reply: what happened to it, and where. */
+/**
+ * One block's entry in a reply: what happened to it, and where. An
+ * apply-patch of several files has one entry per file, all with the
+ * block's number.
+ */
 export interface BlockReport {
   index: number;
+  /**
+   * block is the block's number as a person counts the answer's blocks,
+   * from 1: the files of one apply-patch are one block. A server older
+   * than it sends none (see shownNumber).
+   */
+  block?: number;
   path: string;
   dialect: string;
   status: string;
@@ -68,14 +78,49 @@ export interface SuggestResult {
   suggestions: unknown[];
 }
 
-/** count returns how many blocks have the status. */
+/** shownNumber is the block's number as the person counts the answer's blocks. */
+export function shownNumber(b: BlockReport): number {
+  return b.block !== undefined && b.block > 0 ? b.block : b.index + 1;
+}
+
+/**
+ * The statuses from the worst to the best: a block of several files (an
+ * apply-patch) has the status of its worst file.
+ */
+const worstFirst = ['failed', 'skipped', 'applied', 'already-applied'];
+
+/**
+ * shownStatuses returns the status of each block as the person counts
+ * them: the entries of one apply-patch's files are one block, with the
+ * status of its worst file.
+ */
+function shownStatuses(blocks: BlockReport[]): string[] {
+  const byNumber = new Map<number, string>();
+  for (const b of blocks) {
+    const n = shownNumber(b);
+    const seen = byNumber.get(n);
+    if (seen === undefined || rank(b.status) < rank(seen)) {
+      byNumber.set(n, b.status);
+    }
+  }
+  return [...byNumber.values()];
+}
+
+/** rank is the place of a status in worstFirst; a status it does not know counts as the worst. */
+function rank(status: string): number {
+  const i = worstFirst.indexOf(status);
+  return i < 0 ? -1 : i;
+}
+
+/** count returns how many blocks, as the person counts them, have the status. */
 function count(blocks: BlockReport[], status: string): number {
-  return blocks.filter((b) => b.status === status).length;
+  return shownStatuses(blocks).filter((s) => s === status).length;
 }
 
 /**
  * summarize says in a few words what a reply did: "Graft: 3 applied, 1
- * failed" (what would apply, for a preview; suggestions made, for suggest).
+ * failed" (what would apply, for a preview; suggestions made, for
+ * suggest), counting the blocks as the person counts them.
  */
 export function summarize(res: ApplyResult | PreviewResult | SuggestResult): string {
   const blocks = res.blocks ?? [];
@@ -131,7 +176,7 @@ export function formatReport(title: string, res: ApplyResult | PreviewResult | S
   for (const b of res.blocks ?? []) {
     const where = b.range ? `:${b.range.start.line + 1}` : '';
     const how = b.strategy ? ` by ${b.strategy}${b.score ? ` (score ${b.score.toFixed(2)})` : ''}` : '';
-    lines.push(`- block ${b.index + 1} (${b.dialect || 'edit'}) ${b.path || '(no file)'}${where}: **${statusWord(res, b.status)}**${how}`);
+    lines.push(`- block ${shownNumber(b)} (${b.dialect || 'edit'}) ${b.path || '(no file)'}${where}: **${statusWord(res, b.status)}**${how}`);
     if (b.message) {
       for (const m of b.message.split('\n')) {
         lines.push(`  > ${m}`);

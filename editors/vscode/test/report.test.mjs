@@ -12,16 +12,31 @@ const failed = { index: 3, path: 'b.go', dialect: 'search-replace', status: 'fai
 
 test('summarize: the status bar text of each reply', () => {
   const cases = [
-    [{ applied: true, blocks: [applied, applied, applied, failed] }, 'Graft: 3 applied, 1 failed'],
+    [{ applied: true, blocks: [applied, { ...applied, index: 1 }, { ...applied, index: 2 }, failed] }, 'Graft: 3 applied, 1 failed'],
     [{ applied: true, blocks: [applied] }, 'Graft: 1 applied'],
-    [{ applied: false, failureReason: 'Version mismatch', blocks: [failed, { ...failed, status: 'skipped' }] }, 'Graft: 0 applied, 1 failed, 1 skipped'],
+    [{ applied: false, failureReason: 'Version mismatch', blocks: [failed, { ...failed, index: 4, status: 'skipped' }] }, 'Graft: 0 applied, 1 failed, 1 skipped'],
     [{ edit: {}, diff: '', blocks: [applied, failed] }, 'Graft: 1 would apply, 1 failed'],
-    [{ blocks: [applied, applied], suggestions: [{}, {}] }, 'Graft: 2 suggested'],
-    [{ applied: true, blocks: [applied, { ...applied, status: 'already-applied' }, { ...applied, status: 'already-applied' }] }, 'Graft: 1 applied, 2 already applied'],
+    [{ blocks: [applied, { ...applied, index: 1 }], suggestions: [{}, {}] }, 'Graft: 2 suggested'],
+    [{ applied: true, blocks: [applied, { ...applied, index: 1, status: 'already-applied' }, { ...applied, index: 2, status: 'already-applied' }] }, 'Graft: 1 applied, 2 already applied'],
   ];
   for (const [res, want] of cases) {
     assert.equal(summarize(res), want);
   }
+});
+
+test('summarize and formatReport: the files of one apply-patch are one block', () => {
+  // An apply-patch of two files (block 1), and a block after it (block 2).
+  const patch = (index, path, status) => ({ ...applied, index, block: 1, path, dialect: 'apply-patch', status });
+  const after = { ...applied, index: 2, block: 2, path: 'c.go' };
+  assert.equal(summarize({ applied: true, blocks: [patch(0, 'a.go', 'applied'), patch(1, 'b.go', 'applied'), after] }), 'Graft: 2 applied');
+  // A patch with a file that failed is a block that failed.
+  assert.equal(summarize({ applied: true, blocks: [patch(0, 'a.go', 'applied'), patch(1, 'b.go', 'failed'), after] }), 'Graft: 1 applied, 1 failed');
+  assert.equal(summarize({ applied: true, blocks: [patch(0, 'a.go', 'already-applied'), patch(1, 'b.go', 'applied'), after] }), 'Graft: 2 applied');
+  const text = formatReport('Apply', { applied: true, blocks: [patch(0, 'a.go', 'applied'), patch(1, 'b.go', 'applied'), after] });
+  assert.match(text, /^- block 1 \(apply-patch\) a\.go:5: /m);
+  assert.match(text, /^- block 1 \(apply-patch\) b\.go:5: /m);
+  assert.match(text, /^- block 2 \(search-replace\) c\.go:5: /m);
+  assert.doesNotMatch(text, /block 3/);
 });
 
 test('formatReport: every block, where it landed, and why one was refused', () => {

@@ -33,6 +33,7 @@ const {
 const { TextDocument } = require('vscode-languageserver-textdocument');
 // The extension's own preview code, bundled by the Go test (src/preview.ts).
 const { previewFiles } = await import('../out/preview.mjs');
+const { withContents } = await import('../out/newfiles.mjs');
 
 const bin = process.env.GRAFT_BIN;
 if (!bin) {
@@ -409,6 +410,19 @@ test('graft.preview: a file the blocks create and one they change, as the diff e
     { uri: uri(file), existing: true, before: 'keep\nold\n', after: 'keep\nnew\n' },
   ].sort(byUri));
   assert.equal(fs.existsSync(path.join(root, 'fresh.txt')), false, 'a preview creates nothing');
+  // Applied, the new file is made holding its text: one CreateFile, with
+  // the text as its contents and no text edit after it; the other file's
+  // edit as it was.
+  const { edit, filled } = withContents(res.edit);
+  const fresh = uri(path.join(root, 'fresh.txt'));
+  assert.deepEqual(filled, [fresh]);
+  const creates = edit.documentChanges.filter((c) => c.kind === 'create');
+  assert.equal(creates.length, 1, JSON.stringify(edit.documentChanges));
+  assert.equal(creates[0].uri, fresh);
+  assert.equal(new TextDecoder().decode(creates[0].options.contents), 'born\n');
+  assert.ok(!edit.documentChanges.some((c) => c.textDocument?.uri === fresh), JSON.stringify(edit.documentChanges));
+  assert.deepEqual(edit.documentChanges.filter((c) => c.textDocument), res.edit.documentChanges.filter((c) => c.textDocument && c.textDocument.uri !== fresh));
+  assert.ok(res.edit.documentChanges.some((c) => c.textDocument?.uri === fresh), 'the reply itself is left as it was');
 });
 
 test('answer buffer: diagnostics, code actions and lenses, and the code action applies its block', async () => {
