@@ -296,6 +296,11 @@ func TestApplyResourceOperations(t *testing.T) {
 			if !r.Applied || statuses(r.Blocks) != "applied,applied,applied,applied,applied" {
 				t.Fatalf("reply %+v", r)
 			}
+			// One patch is one block to the person, whose editor may
+			// show the edit's label (VS Code's undo menu does).
+			if got := e.AppliedEdits(); len(got) != 1 || got[0].Decoded.Label != "Graft: 1 edit block" {
+				t.Errorf("applied edits %+v, want one labelled as one block", got)
+			}
 			// The editor created, renamed and deleted; it edits buffers
 			// and saves nothing, so the disk keeps the old contents.
 			if got := readFile(t, dir, "gone.txt"); got != "<absent>" {

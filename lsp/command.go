@@ -329,7 +329,11 @@ func (s *server) apply(ctx context.Context, cp commandParams, token json.RawMess
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.send(ctx, p, fmt.Sprintf("Graft: %d edit blocks", len(p.blocks)))
+	label := "Graft: 1 edit block"
+	if n := dialect.Count(p.blocks); n != 1 {
+		label = fmt.Sprintf("Graft: %d edit blocks", n)
+	}
+	out, err := s.send(ctx, p, label)
 	if err != nil {
 		return nil, err
 	}

@@ -80,6 +80,19 @@ func number(blocks []Block) {
 	}
 }
 
+// Count returns how many blocks a person counts among blocks, which are in
+// the order of the text: the file sections of one apply-patch, which share
+// a Number, are one; a block without a number is one of its own.
+func Count(blocks []Block) int {
+	n := 0
+	for i, b := range blocks {
+		if b.Number == 0 || i == 0 || b.Number != blocks[i-1].Number {
+			n++
+		}
+	}
+	return n
+}
+
 // ErrNoBlocks is returned by [Parse] when the text holds no edit block at
 // all, not even a malformed one.
 var ErrNoBlocks = errors.New("dialect: no edit blocks in the text")

@@ -250,4 +250,10 @@ func TestBlockNumbers(t *testing.T) {
 	if want := []int{1, 1, 1, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("numbers %v, want %v", got, want)
 	}
+	if n := Count(blocks); n != 3 {
+		t.Errorf("Count = %d, want 3: the patch's three files are one block", n)
+	}
+	if n := Count(blocks[1:4]); n != 2 {
+		t.Errorf("Count of the last two files of the patch and the next block = %d, want 2", n)
+	}
 }
