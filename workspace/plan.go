@@ -184,7 +184,7 @@ func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptio
 		defer func() {
 			c.reused, c.resolved = p.reused, p.resolved
 			if ctx.Err() != nil {
-				c.forget()
+				c.forget(p.current)
 			}
 		}()
 	}
@@ -231,6 +231,9 @@ type planner struct {
 	// reused and resolved count the blocks whose results came from
 	// PlanOptions.Cache, and those resolved, for PlanCache.Last.
 	reused, resolved int
+	// current is the file whose blocks were planned last: when ctx is
+	// done, a resolution of it may still run.
+	current string
 }
 
 // planned counts n more blocks planned, and says so to the Progress
@@ -338,6 +341,7 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	}
 	fc.Before, fc.Existed = doc.text, doc.exists
 	st := fileState{abs: f.abs, document: doc, blocks: f.blocks, before: doc.text}
+	p.current = f.abs
 	cached := p.opt.Cache.begin(p, f, doc)
 
 	failed := -1

@@ -188,10 +188,13 @@ func (r *fileRun) record(p *planner, i int, st *fileState, historic bool) {
 	r.next = len(r.cf.steps)
 }
 
-// forget drops what the cache keeps: a plan cut short by its context may
-// leave a resolution running on a document the cache holds.
-func (c *PlanCache) forget() {
+// forget drops what the cache keeps of the file at abs: a plan cut short
+// by its context may leave a resolution of it running on a document the
+// cache holds. What it keeps of the files planned before stays: an
+// answer streaming in faster than a plan takes cuts plans short often,
+// and would otherwise resolve every block again each time.
+func (c *PlanCache) forget(abs string) {
 	if c != nil {
-		c.files = nil
+		delete(c.files, abs)
 	}
 }

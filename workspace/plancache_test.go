@@ -108,3 +108,41 @@ func TestPlanCacheFindsWhatAFullPlanFinds(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanCacheKeepsWhatACutPlanFinished cuts a plan short in the middle
+// of its second file, as a change to an answer streaming in cancels the
+// refresh under way: what the cache keeps of the file planned before
+// stays, and only the file cut short is resolved again.
+func TestPlanCacheKeepsWhatACutPlanFinished(t *testing.T) {
+	dir := newTree(t, map[string]string{"a.go": "one\ntwo\n", "b.go": "alpha\nbeta\ngamma\n"}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := NewOverlay(root).View()
+	blocks := []dialect.Block{
+		replace("a.go", "one\n", "1\n"), replace("a.go", "two\n", "2\n"),
+		replace("b.go", "alpha\n", "A\n"), replace("b.go", "beta\n", "B\n"),
+	}
+	cache := &PlanCache{}
+	if _, err := Plan(context.Background(), view, blocks, PlanOptions{KeepGoing: true, Cache: cache}); err != nil {
+		t.Fatal(err)
+	}
+	more := append(blocks[:len(blocks):len(blocks)], replace("b.go", "gamma\n", "G\n"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut := PlanOptions{KeepGoing: true, Cache: cache, Progress: func(done, total int) {
+		if done == 3 { // a.go's two blocks, and one of b.go's
+			cancel()
+		}
+	}}
+	if _, err := Plan(ctx, view, more, cut); err == nil {
+		t.Fatal("the plan was not cut short")
+	}
+	if _, err := Plan(context.Background(), view, more, PlanOptions{KeepGoing: true, Cache: cache}); err != nil {
+		t.Fatal(err)
+	}
+	if reused, resolved := cache.Last(); reused != 2 || resolved != 3 {
+		t.Errorf("after a plan cut short in b.go: %d blocks kept, %d resolved; want a.go's 2 kept and b.go's 3 resolved", reused, resolved)
+	}
+}
