@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/texttest"
 )
 
 // TestDocumentApply checks that the Document an applied match leads to,
@@ -84,10 +85,10 @@ func TestDocumentApplyRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"a", "b c", "\t}", "", " ", "\n", "\n", "\r\n", "“x”", bom}
 	for k := range 3000 {
-		text := randomPieces(rng, pieces, rng.IntN(12))
+		text := texttest.Pieces(rng, pieces, rng.IntN(12))
 		lo := rng.IntN(len(text) + 1)
 		hi := lo + rng.IntN(len(text)-lo+1)
-		m := &Match{Changes: []Change{{lo, hi, randomPieces(rng, pieces, rng.IntN(4))}}}
+		m := &Match{Changes: []Change{{lo, hi, texttest.Pieces(rng, pieces, rng.IntN(4))}}}
 		t.Run(fmt.Sprint(k), func(t *testing.T) { checkApply(t, text, m) })
 	}
 }
@@ -180,7 +181,7 @@ func TestTallyFromPostings(t *testing.T) {
 // answers each as a Document prepared for that edit alone does.
 func TestDocumentResolvesInTurn(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	text := codeText(400)
+	text := texttest.Code(400)
 	lines := strings.SplitAfter(text, "\n")
 	doc := NewDocument(text)
 	for k := range 60 {

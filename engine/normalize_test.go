@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/graft-editor/graft/engine/internal/loose"
+	"github.com/graft-editor/graft/engine/internal/texttest"
 )
 
 func TestIsElision(t *testing.T) {
@@ -187,7 +188,7 @@ func TestEqualNoSpace(t *testing.T) {
 	}
 	pieces := []string{" ", "\t", "\u00a0", "\u2003", "a", "b", "\u201c", "\xff", "\ufffd", "\xe2\x80"}
 	rng := rand.New(rand.NewPCG(3, 4))
-	random := func() string { return randomPieces(rng, pieces, rng.IntN(6)) }
+	random := func() string { return texttest.Pieces(rng, pieces, rng.IntN(6)) }
 	for range 20000 {
 		a, b := random(), random()
 		if got, want := equalNoSpace(a, b), noSpace(a) == noSpace(b); got != want {
@@ -207,7 +208,7 @@ func TestNewSlinesLooseViews(t *testing.T) {
 	for range 500 {
 		lines := make([]string, r.IntN(6))
 		for i := range lines {
-			lines[i] = randomPieces(r, pieces, r.IntN(8))
+			lines[i] = texttest.Pieces(r, pieces, r.IntN(8))
 		}
 		if text := strings.Join(lines, "\n"); loose.View(text) != func() string { v, _ := loose.Map(text); return v }() {
 			t.Fatalf("loose.View(%q) is not loose.Map's view", text)

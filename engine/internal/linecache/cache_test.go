@@ -8,6 +8,7 @@ import (
 
 	"github.com/graft-editor/graft/engine/internal/loose"
 	"github.com/graft-editor/graft/engine/internal/textscan"
+	"github.com/graft-editor/graft/engine/internal/texttest"
 )
 
 // newCache returns the cache of the lines of text.
@@ -40,64 +41,13 @@ func plainEnds(s string) uint32 {
 	return uint32(t[0])<<24 | uint32(t[len(t)-1])<<16 | uint32(n)
 }
 
-// randomText returns a text of up to about 200 lines made of the pieces
-// that matter to the ends of a line: "\r\n" and lone "\r", a byte order
-// mark, control bytes, white space of every kind, bytes beyond ASCII
-// (valid or not), lines empty, short, longer than a word of bits, and now
-// and then one of more than 0xffff bytes.
-func randomText(rng *rand.Rand) string {
-	pieces := []string{"a", "}", "x := f(a)", "\t", " ", "  ", "\v", "\f", "\r", "\x00", "\x08", "\x0e", "\x1f", "\x7f", "!", "~",
-		"\u00a0", "\u3000", "é", "\xff", "\x80", "\t\treturn err", "// ...", "\u201cq\u201d"}
-	var b strings.Builder
-	if rng.IntN(8) == 0 {
-		b.WriteString("\ufeff")
-	}
-	eol := []string{"\n", "\r\n"}[rng.IntN(2)]
-	lines := rng.IntN(200)
-	if rng.IntN(16) == 0 {
-		lines = 0
-	}
-	huge := rng.IntN(8) == 0 // one line of about 0xffff bytes not white space
-	for range lines {
-		switch r := rng.IntN(40); {
-		case huge && r < 2:
-			huge = false
-			if r == 0 {
-				b.WriteString(strings.Repeat("x ", 0x8000+rng.IntN(4)-2))
-			} else {
-				b.WriteString(strings.Repeat("y", 0xfffd+rng.IntN(4)))
-			}
-		case r < 5:
-			b.WriteString(randomPieces(rng, pieces, 10+rng.IntN(300)))
-		case r < 8:
-			// white space only
-			for range rng.IntN(20) {
-				b.WriteByte(" \t\v\f\r"[rng.IntN(5)])
-			}
-		default:
-			b.WriteString(randomPieces(rng, pieces, rng.IntN(12)))
-		}
-		switch rng.IntN(10) {
-		case 0:
-			b.WriteString([]string{"\n", "\r\n"}[rng.IntN(2)]) // mixed endings
-		default:
-			b.WriteString(eol)
-		}
-	}
-	s := b.String()
-	if rng.IntN(3) == 0 {
-		s = strings.TrimRight(s, "\r\n") // no final newline
-	}
-	return s
-}
-
 // TestEndsAll checks the ends worked out for all the lines of a text at
 // once against plainEnds, on random texts, some of whose lines have their
 // ends known before, as the lines an edit leaves alone do.
 func TestEndsAll(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for k := range 1000 {
-		text := randomText(rng)
+		text := texttest.Random(rng)
 		c := newCache(text)
 		if k%2 == 1 {
 			for i := range c.Lines() {
@@ -153,7 +103,7 @@ func TestEndsEveryLengthAndPlace(t *testing.T) {
 		for at := range 64 {
 			line := ""
 			for len(line) < n {
-				line += randomPieces(rng, pieces, 1)
+				line += texttest.Pieces(rng, pieces, 1)
 			}
 			line = line[:n]
 			text := strings.Repeat("b", at) + "\n" + line + "\n" + strings.Repeat("c", 70)
@@ -203,7 +153,7 @@ func TestNewForgets(t *testing.T) {
 func TestLinesAsLooseSays(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	for k := range 300 {
-		text := randomText(rng)
+		text := texttest.Random(rng)
 		c := newCache(text)
 		if k%2 == 1 {
 			c.Ends()
@@ -263,7 +213,7 @@ func TestEditedCarriesOver(t *testing.T) {
 		return text, start, end
 	}
 	for k := range 500 {
-		old := strings.Split(strings.ReplaceAll(randomText(rng), "\r\n", "\n"), "\n")
+		old := strings.Split(strings.ReplaceAll(texttest.Random(rng), "\r\n", "\n"), "\n")
 		text, start, end := join(old)
 		c := New(text, start, end)
 		for i := range c.Lines() {
@@ -284,7 +234,7 @@ func TestEditedCarriesOver(t *testing.T) {
 		b := a + rng.IntN(len(old)-a+1)
 		mid := make([]string, rng.IntN(4))
 		for j := range mid {
-			mid[j] = randomPieces(rng, []string{"a", " ", "\t", "é", "}", "x := f(a)"}, rng.IntN(6))
+			mid[j] = texttest.Pieces(rng, []string{"a", " ", "\t", "é", "}", "x := f(a)"}, rng.IntN(6))
 		}
 		lines := append(append(append([]string{}, old[:a]...), mid...), old[b:]...)
 		text, start, end = join(lines)
@@ -307,43 +257,10 @@ func TestEditedCarriesOver(t *testing.T) {
 // BenchmarkEndsAll works out the ends of every line of a file of 3,000
 // lines of code, as the first tally of a search against it does.
 func BenchmarkEndsAll(b *testing.B) {
-	text := codeText(3000)
+	text := texttest.Code(3000)
 	start, end, _ := textscan.Lines(text, 0, len(text), nil, nil)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		New(text, start, end).Ends()
 	}
-}
-
-// randomPieces returns n of pieces, picked at random by rng, one after
-// another.
-func randomPieces(rng *rand.Rand, pieces []string, n int) string {
-	var b strings.Builder
-	for range n {
-		b.WriteString(pieces[rng.IntN(len(pieces))])
-	}
-	return b.String()
-}
-
-// codeText returns n lines that look like Go code: indented, of varied
-// length, some blank.
-func codeText(n int) string {
-	rng := rand.New(rand.NewPCG(1, 2))
-	words := []string{"if", "err", "!=", "nil", "{", "}", "return", "x", ":=", "f(a,", "b)", "fmt.Errorf(\"load %q: %w\",", "key,", "err)", "for", "range", "v.Name"}
-	var b strings.Builder
-	for range n {
-		if rng.IntN(8) == 0 {
-			b.WriteString("\n")
-			continue
-		}
-		b.WriteString(strings.Repeat("\t", rng.IntN(4)))
-		for k := range 1 + rng.IntN(6) {
-			if k > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(words[rng.IntN(len(words))])
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/graft-editor/graft/engine/internal/texttest"
 )
 
 func TestKeyIgnoresWhiteSpaceAndFoldsPunctuation(t *testing.T) {
@@ -38,7 +40,7 @@ func TestViewsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	pieces := []string{" ", "\t", "a", "{", "\u00a0", "\u201c", "é", "\u2026", "\u3000", "x y", "\xff", "\xe2\x80", "abcdefgh", "\r\n"}
 	for range 5000 {
-		s := randomPieces(r, pieces, r.IntN(12))
+		s := texttest.Pieces(r, pieces, r.IntN(12))
 		v := View(s)
 		if got := string(AppendView([]byte("ab"), s)); got != "ab"+v {
 			t.Fatalf("AppendView(\"ab\", %q) = %q, want %q", s, got, "ab"+v)
@@ -87,7 +89,7 @@ func TestViewASCIIMatchesRunes(t *testing.T) {
 	for range 2000 {
 		// Up to five words of eight bytes: View reads ASCII a word at a
 		// time.
-		s := randomPieces(r, alphabet, r.IntN(40))
+		s := texttest.Pieces(r, alphabet, r.IntN(40))
 		if got, want := View(s), viewRunes(s); got != want {
 			t.Fatalf("View(%q) = %q, want %q", s, got, want)
 		}
@@ -126,7 +128,7 @@ func TestASCIILen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := strings.Split("a \t\r\v\f\x01\x1f!~", "")
 	for range 5000 {
-		check(randomPieces(rng, alphabet, rng.IntN(41)))
+		check(texttest.Pieces(rng, alphabet, rng.IntN(41)))
 	}
 }
 
@@ -156,22 +158,12 @@ func TestASCIIEquals(t *testing.T) {
 	for k := range 5000 {
 		// Half the views are of s with white space moved about, so that
 		// about half the pairs are equal.
-		s, v := randomPieces(rng, pieces, rng.IntN(8)), View(randomPieces(rng, pieces, rng.IntN(6)))
+		s, v := texttest.Pieces(rng, pieces, rng.IntN(8)), View(texttest.Pieces(rng, pieces, rng.IntN(6)))
 		if k%2 == 0 {
-			v = View(s + randomPieces(rng, []string{" ", "\t", "", "a"}, 1))
+			v = View(s + texttest.Pieces(rng, []string{" ", "\t", "", "a"}, 1))
 		}
 		if got, want := ASCIIEquals(s, v), View(s) == v; got != want {
 			t.Fatalf("ASCIIEquals(%q, %q) = %v, want %v", s, v, got, want)
 		}
 	}
-}
-
-// randomPieces returns n of pieces, picked at random by rng, one after
-// another.
-func randomPieces(rng *rand.Rand, pieces []string, n int) string {
-	var b strings.Builder
-	for range n {
-		b.WriteString(pieces[rng.IntN(len(pieces))])
-	}
-	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/graft-editor/graft/engine/internal/texttest"
 )
 
 // isSpace is IsSpace as unicode.IsSpace says it, for the bytes of ASCII.
@@ -109,7 +111,7 @@ func TestBlockMasks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	pieces := []string{"a", "}", " ", "\t", "\n", "\r\n", "\v", "\f", "\r", "\x00", "\x08", "\x0e", "\x1f", "!", "\x7f", "\x80", "é", "\u00a0", "\xff", "    "}
 	for range 2000 {
-		s := randomPieces(rng, pieces, rng.IntN(400))
+		s := texttest.Pieces(rng, pieces, rng.IntN(400))
 		checkBlockMasks(t, s[:len(s)/64*64])
 	}
 }
@@ -120,14 +122,4 @@ func FuzzBlockMasks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkBlockMasks(t, string(b[:len(b)/64*64]))
 	})
-}
-
-// randomPieces returns n of pieces, picked at random by rng, one after
-// another.
-func randomPieces(rng *rand.Rand, pieces []string, n int) string {
-	var b strings.Builder
-	for range n {
-		b.WriteString(pieces[rng.IntN(len(pieces))])
-	}
-	return b.String()
 }
