@@ -10,10 +10,10 @@ import (
 )
 
 // A document's lines are split a word at a time (see package textscan,
-// which holds Lines to texttest.PlainSplit itself). These tests hold a document's
-// lines, and what it says of their endings, to the plain version below,
-// one line at a time, on random texts with every feature that changes
-// where a line is.
+// which holds Lines to texttest.PlainSplit itself). These tests hold a
+// document's lines, and what it says of their endings, to that plain
+// split, one line at a time, on random texts with every feature that
+// changes where a line is.
 
 // TestNewDocumentLines checks a document's lines and what it says of
 // their endings against texttest.PlainSplit's lines of the text after its byte
