@@ -176,7 +176,7 @@ func (b *Buffer) Snapshot() (Snapshot, error) {
 // changed. A Snapshot not made by a Buffer finds them again each time.
 func (s Snapshot) LineStarts() []int {
 	if s.starts == nil {
-		return lineStarts(s.Text)
+		return LineStarts(s.Text)
 	}
 	return s.starts
 }
@@ -221,7 +221,7 @@ type hint struct {
 
 // newLineStore returns the store of text.
 func newLineStore(text string) lineStore {
-	starts := lineStarts(text)
+	starts := LineStarts(text)
 	var s lineStore
 	s.chunks = chunk(linesAt(text, starts))
 	s.lengths = make([]fenwick, len(s.chunks))
@@ -259,9 +259,10 @@ func invalid(lines []string) int {
 	return n
 }
 
-// lineStarts returns the offsets where the lines of text start: the first
-// at 0, the others after each "\n", "\r\n" or "\r".
-func lineStarts(text string) []int {
+// LineStarts returns the offsets where the lines of text start: the first
+// at 0, the others after each "\n", "\r\n" or "\r", as editors count
+// lines (and the Language Server Protocol with them).
+func LineStarts(text string) []int {
 	starts := make([]int, 1, strings.Count(text, "\n")+1)
 	if strings.IndexByte(text, '\r') < 0 {
 		for i := 0; ; {
@@ -290,7 +291,7 @@ func lineStarts(text string) []int {
 // splitLines returns the lines of text, each with its line break; the last
 // one has none and is empty when text ends with a line break.
 func splitLines(text string) []string {
-	return linesAt(text, lineStarts(text))
+	return linesAt(text, LineStarts(text))
 }
 
 // linesAt returns the lines of text that start at starts.

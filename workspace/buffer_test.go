@@ -219,7 +219,7 @@ func TestSnapshotLineStarts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := lineStarts(text)
+		want := LineStarts(text)
 		if !slices.Equal(s.LineStarts(), want) {
 			t.Errorf("%q: buffer snapshot lines start at %v, want %v", text, s.LineStarts(), want)
 		}
@@ -307,8 +307,8 @@ func checkStore(t *testing.T, s *lineStore, text string) {
 	if want := splitLines(text); !slices.Equal(lines, want) {
 		t.Fatalf("store lines %q, want %q", lines, want)
 	}
-	if joined, starts := s.join(); joined != text || !slices.Equal(starts, lineStarts(text)) {
-		t.Fatalf("store's joined text has line starts %v, want %v", starts, lineStarts(text))
+	if joined, starts := s.join(); joined != text || !slices.Equal(starts, LineStarts(text)) {
+		t.Fatalf("store's joined text has line starts %v, want %v", starts, LineStarts(text))
 	}
 	if s.n != len(lines) || s.size != len(text) || len(s.first) != len(s.chunks) || len(s.at) != len(s.chunks) || len(s.sizes) != len(s.chunks) || len(s.lengths) != len(s.chunks) {
 		t.Fatalf("store counts %d lines and %d bytes; it holds %d and %d", s.n, s.size, len(lines), len(text))
@@ -319,7 +319,7 @@ func checkStore(t *testing.T, s *lineStore, text string) {
 	// Every line is found where it starts, by its number and by its
 	// offset, and so is every byte in it.
 	text2 := Text{s}
-	for i, start := range lineStarts(text) {
+	for i, start := range LineStarts(text) {
 		if got, line := text2.Line(i); got != start || line != lines[i] {
 			t.Fatalf("Line(%d) = %d, %q; want %d, %q", i, got, line, start, lines[i])
 		}
@@ -408,8 +408,8 @@ func checkAgainstReference(t *testing.T, text string, notes [][]Change) {
 			t.Fatalf("notification %d %v: buffer %q, reference %q", i, changes, s.Text, want)
 		}
 		checkStore(t, &b.lines, want)
-		if !slices.Equal(s.LineStarts(), lineStarts(want)) {
-			t.Fatalf("notification %d: the snapshot's lines start at %v, want %v", i, s.LineStarts(), lineStarts(want))
+		if !slices.Equal(s.LineStarts(), LineStarts(want)) {
+			t.Fatalf("notification %d: the snapshot's lines start at %v, want %v", i, s.LineStarts(), LineStarts(want))
 		}
 	}
 }
@@ -535,7 +535,7 @@ func TestBufferAcrossChunks(t *testing.T) {
 	var notes [][]Change
 	cur := text
 	for i := range 300 {
-		starts := lineStarts(cur)
+		starts := LineStarts(cur)
 		sl := r.IntN(len(starts))
 		el := min(len(starts)-1, sl+r.IntN(chunkMax+chunkMax/2))
 		c := span(min(len(cur), starts[sl]+r.IntN(12)), min(len(cur), starts[el]+r.IntN(12)), "")
@@ -626,7 +626,7 @@ func benchText(n int) string {
 // for comparison.
 func BenchmarkBufferChange(b *testing.B) {
 	text := benchText(100_000)
-	starts := lineStarts(text)
+	starts := LineStarts(text)
 	replacement := strings.Repeat("y", len("\tx := computeSomething(a, b, c) + 42"))
 	benches := []struct {
 		name   string
@@ -671,7 +671,7 @@ func BenchmarkBufferChange(b *testing.B) {
 // 100,000-line buffer, which joins its text and counts its lines.
 func BenchmarkBufferSnapshot(b *testing.B) {
 	text := benchText(100_000)
-	starts := lineStarts(text)
+	starts := LineStarts(text)
 	buf := NewBuffer("/w/big.go", text, 0)
 	i := 0
 	b.ReportAllocs()

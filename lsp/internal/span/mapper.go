@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/graft-editor/graft/workspace"
 )
 
 // An Encoding says how a Position counts the characters of a line.
@@ -72,34 +74,7 @@ type Mapper struct {
 // NewMapper returns a Mapper over text. It finds the lines once, in time
 // linear in the length of text.
 func NewMapper(text string) *Mapper {
-	return &Mapper{text: text, starts: lineStarts(text)}
-}
-
-// lineStarts returns the offsets where the lines of text start.
-func lineStarts(text string) []int {
-	starts := make([]int, 1, strings.Count(text, "\n")+1)
-	if strings.IndexByte(text, '\r') < 0 {
-		for i := 0; ; {
-			j := strings.IndexByte(text[i:], '\n')
-			if j < 0 {
-				return starts
-			}
-			i += j + 1
-			starts = append(starts, i)
-		}
-	}
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-			starts = append(starts, i+1)
-		case '\n':
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
+	return &Mapper{text: text, starts: workspace.LineStarts(text)}
 }
 
 // NewMapperLines returns a Mapper over text whose lines start at starts,
