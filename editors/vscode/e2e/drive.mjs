@@ -213,7 +213,15 @@ async function problems() {
  * show beside that line (or the next, where it has room) once the server answered (not the one of where
  * the cursor was before), opens its menu and waits for title in it.
  */
-async function lightbulb(lineNo, title) {
+// lightbulb opens the code actions of line lineNo by its lightbulb and
+// waits for title among them. With orKeys, when no lightbulb has shown 8
+// s after the cursor came, it opens them with Ctrl+. as a person then
+// does: the steps that apply blocks test the actions, the step named
+// "lightbulb" the bulb itself. (VS Code 1.100 at times keeps the bulb
+// hidden on a line whose neighbours leave it no room, though the server
+// answered with actions, the editor has the focus, and the cursor moved
+// off and back several times: seen once in about 40 runs.)
+async function lightbulb(lineNo, title, { orKeys = false } = {}) {
   // With the arrow keys, the focus in the editor all along: closing Go to
   // Line's box (Ctrl+G) takes the focus from the editor for a moment, and
   // VS Code shows no lightbulb for an answer that comes while the editor
@@ -241,9 +249,15 @@ async function lightbulb(lineNo, title) {
   // Code asks again when the cursor moves. Each probe waits a second at
   // most.
   let moved = Date.now();
+  let keys = false;
   await until(`the lightbulb on line ${lineNo}`, async () => {
     const [b, l] = [await bulb.boundingBox({ timeout: 1000 }).catch(() => null), await line.boundingBox({ timeout: 1000 }).catch(() => null)];
     const near = b && l && Math.abs(b.y + b.height / 2 - (l.y + l.height / 2)) < l.height;
+    if (!near && orKeys && Date.now() - moved > 8000) {
+      console.log(`${new Date().toISOString()} no lightbulb on line ${lineNo} 8 s after the cursor came there: ${JSON.stringify(await editorState())}; pressing Ctrl+.`);
+      keys = true;
+      return true;
+    }
     if (!near && Date.now() - moved > 8000) {
       const other = lineNo > 1 ? lineNo - 1 : lineNo + 1;
       console.log(`${new Date().toISOString()} no lightbulb on line ${lineNo} 8 s after the cursor came there: ${JSON.stringify(await editorState())}; moving the cursor to line ${other} and back`);
@@ -253,7 +267,11 @@ async function lightbulb(lineNo, title) {
     }
     return near;
   }, (near) => near);
-  await bulb.click();
+  if (keys) {
+    await page.keyboard.press('Control+Period');
+  } else {
+    await bulb.click();
+  }
   await until(`"${title}" in the lightbulb's menu`,
     () => page.locator('.action-widget .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent)),
     (offered) => offered.some((t) => t && t.includes(title)));
@@ -404,7 +422,7 @@ assert.equal(blockLines.length, 3);
 await step('blocks-one-from-lightbulb', async () => {
   await open(shapes);
   await open('blocks.md');
-  await lightbulb(blockLines[0], 'Apply edit block → src/shapes.py');
+  await lightbulb(blockLines[0], 'Apply edit block → src/shapes.py', { orKeys: true });
   await chooseAction('Apply edit block → src/shapes.py');
   await expectStatus('Graft: 1 applied');
   await open(shapes);
@@ -414,7 +432,7 @@ await step('blocks-one-from-lightbulb', async () => {
 await step('blocks-apply-all', async () => {
   await open('blocks.md');
   // Block 2's actions: the Apply all counts the two blocks left.
-  await lightbulb(blockLines[1], 'Apply all 2 edit blocks');
+  await lightbulb(blockLines[1], 'Apply all 2 edit blocks', { orKeys: true });
   await chooseAction('Apply all 2 edit blocks');
   await expectStatus('Graft: 2 applied');
   await open(shapes);
