@@ -154,6 +154,9 @@ var platformTargets = []struct {
 // (unix-only code) is skipped, saying so; any other failure fails. It is
 // skipped only when node or npm is missing.
 func TestPlatformPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles graft five times: not with -short")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: the extension's build needs Node.js 20")

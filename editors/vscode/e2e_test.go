@@ -47,6 +47,9 @@ const OutEnv = "GRAFT_E2E_OUT"
 // blocks", "Graft: 2 applied". It is skipped only when node, npm or
 // chromium is missing.
 func TestCodeServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives code-server in Chromium for about a minute: not with -short")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: the end-to-end test needs Node.js 20 (code-server 4.100.3 runs on it)")
