@@ -76,7 +76,7 @@ func (doc *Document) Apply(m *Match) *Document {
 	}
 	nd, a, b, k := doc.d.edited(m.Apply(doc.d.text), lo, hi)
 	next := &Document{d: nd, base: doc.origin(), searches: doc.searches}
-	nd.moved = doc.d.moved.after(m, doc.d.text)
+	nd.moved = doc.d.moved.with(lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(doc.d.text)})
 	if doc.ix != nil {
 		next.ix = doc.ix.edited(nd, a, b, k)
 	}

@@ -15,10 +15,10 @@ type lineShift struct {
 	start, end, delta int
 }
 
-// after returns lm with m, applied to text, recorded after its matches.
-// lm itself is left as it is.
-func (lm lineMap) after(m *Match, text string) lineMap {
-	return append(append(make(lineMap, 0, len(lm)+1), lm...), lineShift{start: m.StartLine, end: m.EndLine, delta: m.newlinesAdded(text)})
+// with returns lm with s recorded after its shifts; lm itself is left as
+// it is, for the Documents that share it.
+func (lm lineMap) with(s lineShift) lineMap {
+	return append(append(make(lineMap, 0, len(lm)+1), lm...), s)
 }
 
 // newlinesAdded returns how many more "\n" the text has once m's changes

@@ -98,7 +98,7 @@ func resolveIn(text string, d *document, sec section, e Edit, opt Options) (*Mat
 	// them, are mapped back.
 	in.d.moved = d.moved
 	if sec.lo > 0 {
-		in.d.moved = append(append(lineMap(nil), d.moved...), lineShift{start: 1, end: sec.lo, delta: -sec.lo})
+		in.d.moved = d.moved.with(lineShift{start: 1, end: sec.lo, delta: -sec.lo})
 	}
 	m, err := in.resolve(e, opt)
 	if re, ok := err.(*Error); ok && len(re.Candidates) > 0 {
