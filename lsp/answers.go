@@ -788,13 +788,7 @@ func applyAll(ref *answerRef, blocks []blockState) (protocol.CodeAction, bool) {
 	// The blocks are counted as a person counts them: the files of one
 	// patch are one block.
 	counted := func(of []int) int {
-		n, last := 0, -1
-		for _, i := range of {
-			if b := blocks[i]; b.number == 0 || b.number != last {
-				n, last = n+1, b.number
-			}
-		}
-		return n
+		return dialect.CountNumbered(len(of), func(k int) int { return blocks[of[k]].number })
 	}
 	all := make([]int, len(blocks))
 	for i := range all {

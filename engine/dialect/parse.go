@@ -84,13 +84,19 @@ func number(blocks []Block) {
 // the order of the text: the file sections of one apply-patch, which share
 // a Number, are one; a block without a number is one of its own.
 func Count(blocks []Block) int {
-	n := 0
-	for i, b := range blocks {
-		if b.Number == 0 || i == 0 || b.Number != blocks[i-1].Number {
-			n++
+	return CountNumbered(len(blocks), func(i int) int { return blocks[i].Number })
+}
+
+// CountNumbered is Count for n blocks in the order of the text whose
+// numbers (see Block.Number) number(i) gives.
+func CountNumbered(n int, number func(i int) int) int {
+	count := 0
+	for i := range n {
+		if k := number(i); k == 0 || i == 0 || k != number(i-1) {
+			count++
 		}
 	}
-	return n
+	return count
 }
 
 // ErrNoBlocks is returned by [Parse] when the text holds no edit block at
