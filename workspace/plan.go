@@ -530,6 +530,8 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		err     error
 		next    *engine.Document
 		elapsed time.Duration
+		// historic says the history had a say (see fileState).
+		historic bool
 	}
 	doc := st.engineDoc()
 	r, err := await(ctx, func() resolved {
@@ -538,6 +540,7 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 			return resolved{m: rm, next: doc, elapsed: time.Since(start)}
 		}
 		m, err := doc.Resolve(e, p.opt.Engine)
+		historic := false
 		if p.opt.History != nil && engine.NeedsHistory(e, m, err) {
 			// Only a search not found as written costs a look at the
 			// history. When it holds versions of the file other than
@@ -545,11 +548,11 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 			// the block's fate depends on them, and through a replay on
 			// the blocks after it.
 			versions := p.opt.History.Versions(st.abs)
-			st.historic = st.historic || slices.ContainsFunc(versions, func(v engine.Version) bool {
+			historic = slices.ContainsFunc(versions, func(v engine.Version) bool {
 				return v.Text != st.before || st.replaced
 			})
 			if rm := p.replay(st, i); rm != nil {
-				return resolved{m: rm, next: doc, elapsed: time.Since(start)}
+				return resolved{m: rm, next: doc, elapsed: time.Since(start), historic: historic}
 			}
 			sm, serr := doc.Stale(e, m, err, versions)
 			switch {
@@ -561,14 +564,17 @@ func (p *planner) editText(ctx context.Context, st *fileState, i int) int {
 		}
 		elapsed := time.Since(start)
 		if err != nil {
-			return resolved{err: err, elapsed: elapsed}
+			return resolved{err: err, elapsed: elapsed, historic: historic}
 		}
-		return resolved{m: m, next: doc.Apply(m), elapsed: elapsed}
+		return resolved{m: m, next: doc.Apply(m), elapsed: elapsed, historic: historic}
 	})
 	if err != nil {
 		p.fail(i, err, 0)
 		return i
 	}
+	// Set here, not in the resolution: once ctx is done, that may still
+	// run while the plan reads the file's state.
+	st.historic = st.historic || r.historic
 	if r.err != nil {
 		p.failIn(i, st.text, r.err, r.elapsed)
 		return i
