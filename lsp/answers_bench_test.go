@@ -272,9 +272,9 @@ func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
 	dir := b.TempDir()
 	opt := fakeeditor.VSCode(dir)
 	log := &passLog{path: filepath.Join(b.TempDir(), "graft.log")}
-	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug", "--log", log.path}
-	if pace > 0 {
-		opt.Args = opt.Args[2:]
+	opt.Args = []string{"--log-level", "debug", "--log", log.path}
+	if pace == 0 {
+		opt.Args = append(opt.Args, "--debounce", "1ms") // the debounce as shipped otherwise
 	}
 	e, _ := fakeeditor.StartReady(b, opt)
 	for file := 0; file < answerFiles; file++ {
