@@ -206,11 +206,12 @@ func (d *document) endsCRLF(i int) bool {
 // the same lines, and so are the lines after them, shifted by k-(b-a).
 // Only the changed lines are split again, and, in a text with "\r\n"
 // endings, written again to its LF form, unless the change touches the
-// first bytes (where a byte order mark is or may come): then every line
-// is (a=0, b and k the line counts).
+// byte order mark, or writes one: then every line is (a=0, b and k the
+// line counts).
 func (d *document) edited(text string, lo, hi int) (nd *document, a, b, k int) {
 	delta := len(text) - len(d.text)
-	if len(d.start) == 0 || lo < len(bom) || lo > hi || hi > len(d.text) {
+	bomChanged := lo < len(bom) && (d.body > 0 || strings.HasPrefix(text, bom))
+	if len(d.start) == 0 || bomChanged || lo > hi || hi > len(d.text) {
 		nd := newDocument(text)
 		return nd, 0, d.lineCount(), nd.lineCount()
 	}

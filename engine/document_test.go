@@ -65,6 +65,8 @@ func TestDocumentEditedSplitsTheChange(t *testing.T) {
 		{"the last CRLF taken out", "head\nb\r\nc\n", Change{6, 8, "\n"}, 1, 3, 2},
 		{"a carriage return before a kept line feed", "head\nbc\nd\n", Change{7, 7, "\r"}, 1, 2, 1},
 		{"the byte order mark's bytes", bom + "head\r\nb\r\n", Change{0, 3, ""}, 0, 2, 2},
+		{"a byte order mark written", "head\nb\n", Change{0, 0, bom}, 0, 2, 2},
+		{"the first bytes of a text without one", "head\nb\nc\n", Change{0, 1, "H"}, 0, 1, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
