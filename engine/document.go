@@ -83,6 +83,23 @@ func (doc *Document) Apply(m *Match) *Document {
 	return next
 }
 
+// Rebased returns a Document of doc's text that counts its lines as they
+// are now, as the Document NewDocument would prepare of the text does:
+// the edits applied to reach doc are behind it, neither shown as where
+// lines were nor judged apart from history. It keeps what doc computed
+// of the lines, which the two share: use one of them at a time.
+func (doc *Document) Rebased() *Document {
+	d := *doc.d
+	d.moved = nil
+	next := &Document{d: &d, resolves: doc.resolves, searches: doc.searches, exhaustive: doc.exhaustive}
+	if doc.ix != nil {
+		ix := *doc.ix
+		ix.d = &d
+		next.ix = &ix
+	}
+	return next
+}
+
 func (doc *Document) index() *index {
 	if doc.ix == nil {
 		doc.ix = newIndex(doc.d)

@@ -218,3 +218,43 @@ func emptyAsNil(d document) document {
 	}
 	return d
 }
+
+// TestDocumentRebased checks that a Document rebased after edits resolves
+// as one prepared from scratch for its text: the lines the edits moved
+// are counted as they are now, in the matches and in the refusals'
+// candidates, and a block that quotes what an edit replaced is judged as
+// any block is, not as the answer's own earlier text.
+func TestDocumentRebased(t *testing.T) {
+	var text strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&text, "line %d of the file\n", i)
+	}
+	doc := NewDocument(text.String())
+	for _, e := range []Edit{
+		{Old: "line 3 of the file\n", New: "one\ntwo\nthree\n"},
+		{Old: "line 30 of the file\n", New: ""},
+	} {
+		m, err := doc.Resolve(e, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc = doc.Apply(m)
+	}
+	later := []Edit{
+		{Old: "line 20 of the file\n", New: "twenty\n"},
+		{Old: "line 2 of the file\none\n", New: "x\n"},
+		{Old: "line 3 of the file\n", New: "y\n"},
+		{Old: "of the file\nline 9 of the fil\n", New: "z\n"},
+		{Old: "line 12 of the file\nline 13 of the fiel\nline 14 of the file\n", New: "w\n"},
+	}
+	for _, e := range later {
+		got, gotErr := doc.Rebased().Resolve(e, Options{})
+		want, wantErr := NewDocument(doc.Text()).Resolve(e, Options{})
+		if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%q: rebased resolves to %+v, %v\nwant %+v, %v", e.Old, got, gotErr, want, wantErr)
+		}
+	}
+	if a, b := doc.Rebased().Shown(5, 6); a != 5 || b != 6 {
+		t.Errorf("rebased shows lines 5-6 as %d-%d", a, b)
+	}
+}

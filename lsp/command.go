@@ -247,6 +247,7 @@ func (s *server) plan(ctx context.Context, cp commandParams, progress func(done,
 		Engine:   engine.Options{Threshold: threshold},
 		Progress: progress,
 		History:  s.history,
+		Prepared: &s.prepared,
 	})
 	if err != nil {
 		return nil, err

@@ -568,7 +568,7 @@ func (g *suggestions) planLocked(ctx context.Context, view *workspace.View, targ
 	g.s.mu.Lock()
 	caps := g.s.caps
 	g.s.mu.Unlock()
-	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: g.engineOptions(), History: g.s.history})
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{Engine: g.engineOptions(), History: g.s.history, Prepared: &g.s.prepared})
 	if err != nil {
 		return nil, err
 	}

@@ -145,6 +145,9 @@ type server struct {
 	// history keeps the past of the files the client has open and of
 	// those graft edited, for the plans to refuse stale blocks.
 	history *history
+	// prepared keeps the engine's documents of the texts graft.apply and
+	// accepted suggestions leave, for the next apply to start from.
+	prepared workspace.Prepared
 	// route lets requests from outside the connection into its queue.
 	route router
 }

@@ -39,6 +39,10 @@ type PlanOptions struct {
 	// for the next plan of the same answer, which then resolves only the
 	// blocks that are new or changed (see PlanCache).
 	Cache *PlanCache
+	// Prepared, when set and Cache is not, keeps the engine's document of
+	// the text the plan leaves each file in, for a plan of that text to
+	// start from (see Prepared).
+	Prepared *Prepared
 }
 
 // A History keeps the earlier versions of the files under a root.
@@ -343,6 +347,9 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	st := fileState{abs: f.abs, document: doc, blocks: f.blocks, before: doc.text}
 	p.current = f.abs
 	cached := p.opt.Cache.begin(p, f, doc)
+	if p.opt.Cache == nil {
+		st.doc = p.opt.Prepared.take(f.abs, doc.text)
+	}
 
 	failed := -1
 	for k := 0; k < len(f.blocks); {
@@ -405,6 +412,9 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 		p.seen[f.abs] = document{}
 	}
 	p.seen[st.abs] = st.document
+	if p.opt.Cache == nil && st.doc != nil && st.doc.Text() == st.text {
+		p.opt.Prepared.keep(st.abs, st.doc)
+	}
 	fc.After, fc.Exists, fc.Edits = st.text, st.exists, st.edits
 	fc.Changed = fc.After != fc.Before || fc.Exists != fc.Existed || fc.NewPath != ""
 	p.res.Files = append(p.res.Files, fc)
