@@ -168,7 +168,13 @@ func validID(raw json.RawMessage) bool {
 // The reply to a cancelled request is written all the same: the
 // client waits for it.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	data, err := json.Marshal(msg)
+	// jsonrpc2's messages marshal themselves, to compact JSON: through
+	// json.Marshal, that would be checked and compacted again.
+	marshal := json.Marshal
+	if m, ok := msg.(json.Marshaler); ok {
+		marshal = func(any) ([]byte, error) { return m.MarshalJSON() }
+	}
+	data, err := marshal(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshal message: %w", err)
 	}
