@@ -1,9 +1,9 @@
 package fakeeditor
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/segmentio/encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"

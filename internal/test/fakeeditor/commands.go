@@ -2,8 +2,8 @@ package fakeeditor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/segmentio/encoding/json"
 
 	"go.lsp.dev/protocol"
 )

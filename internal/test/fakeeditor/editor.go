@@ -3,10 +3,10 @@ package fakeeditor
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/graft-editor/graft/internal/test/testenv"
+	"github.com/segmentio/encoding/json"
 	"io"
 	"os"
 	"os/exec"

@@ -1,8 +1,8 @@
 package fakeeditor
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/segmentio/encoding/json"
 	"slices"
 	"sync"
 	"time"
