@@ -486,7 +486,7 @@ func TestAwaitRaisesPanicsInTheCaller(t *testing.T) {
 			t.Fatalf("recovered %v, want the resolution's panic", p)
 		}
 	}()
-	await(context.Background(), func() int { panic("boom") })
+	await(context.Background(), shortText, func() int { panic("boom") })
 	t.Fatal("await returned after a panic")
 }
 
