@@ -122,10 +122,25 @@ func (c *lineCursor) offset(pos protocol.Position, enc string) int {
 // multi-byte character is moved back to its start; one past the end of the
 // text is clamped to the end.
 func PositionAt(text string, off int, enc string) protocol.Position {
-	return positionAt(text, off, enc, strings.IndexByte(text, '\r') < 0)
+	return newPosCursor(text).at(off, enc)
 }
 
-func positionAt(text string, off int, enc string, lfOnly bool) protocol.Position {
+// posCursor finds the positions of offsets of one text, counting lines
+// from the offset it found last, so that finding them in document order
+// scans the text once.
+type posCursor struct {
+	text   string
+	lfOnly bool // text has no '\r'
+	// off is in the line that is the line-th and starts at start.
+	off, line, start int
+}
+
+func newPosCursor(text string) *posCursor {
+	return &posCursor{text: text, lfOnly: strings.IndexByte(text, '\r') < 0}
+}
+
+func (c *posCursor) at(off int, enc string) protocol.Position {
+	text := c.text
 	if off > len(text) {
 		off = len(text)
 	}
@@ -135,7 +150,7 @@ func positionAt(text string, off int, enc string, lfOnly bool) protocol.Position
 	if off > 0 && off < len(text) && text[off-1] == '\r' && text[off] == '\n' {
 		off-- // inside "\r\n": the end of the line
 	}
-	line, lineStart := lineOf(text, off, lfOnly)
+	line, lineStart := c.lineOf(off)
 	col := 0
 	for i := lineStart; i < off; {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -145,31 +160,33 @@ func positionAt(text string, off int, enc string, lfOnly bool) protocol.Position
 		col += units(r, size, enc)
 		i += size
 	}
-	return protocol.Position{Line: line, Character: uint32(col)}
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
 }
 
-// lineOf returns the line holding the byte offset off of text and the
+// lineOf returns the line holding the byte offset off of the text and the
 // offset where that line starts.
-func lineOf(text string, off int, lfOnly bool) (line uint32, start int) {
-	if lfOnly {
-		return lineOfLF(text, off)
+func (c *posCursor) lineOf(off int) (line, start int) {
+	if off < c.off {
+		c.off, c.line, c.start = 0, 0, 0
 	}
-	return lineOfAny(text, off)
-}
-
-func lineOfLF(text string, off int) (uint32, int) {
-	return uint32(strings.Count(text[:off], "\n")), strings.LastIndexByte(text[:off], '\n') + 1
-}
-
-func lineOfAny(text string, off int) (line uint32, start int) {
-	for i := 0; i < off; i++ {
-		switch {
-		case text[i] == '\n', text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n'):
-			line++
-			start = i + 1
+	if c.lfOnly {
+		seg := c.text[c.off:off]
+		if n := strings.Count(seg, "\n"); n > 0 {
+			c.line += n
+			c.start = c.off + strings.LastIndexByte(seg, '\n') + 1
+		}
+	} else {
+		text := c.text
+		for i := c.off; i < off; i++ {
+			switch {
+			case text[i] == '\n', text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n'):
+				c.line++
+				c.start = i + 1
+			}
 		}
 	}
-	return line, start
+	c.off = off
+	return c.line, c.start
 }
 
 // byteEdit is a TextEdit turned into byte offsets of the text it applies to.
@@ -239,14 +256,13 @@ func sequentialChanges(text string, edits []protocol.TextEdit, enc string) (stri
 	if err != nil {
 		return "", nil, err
 	}
-	lf := strings.IndexByte(text, '\r') < 0
-	out := make([]protocol.TextEdit, 0, len(be))
-	for i := len(be) - 1; i >= 0; i-- {
-		e := be[i]
-		out = append(out, protocol.TextEdit{
-			Range:   protocol.Range{Start: positionAt(text, e.start, enc, lf), End: positionAt(text, e.end, enc, lf)},
+	out := make([]protocol.TextEdit, len(be))
+	c := newPosCursor(text)
+	for i, e := range be { // in document order, the cursor's
+		out[len(be)-1-i] = protocol.TextEdit{
+			Range:   protocol.Range{Start: c.at(e.start, enc), End: c.at(e.end, enc)},
 			NewText: e.newText,
-		})
+		}
 	}
 	return applyResolved(text, be), out, nil
 }

@@ -204,11 +204,16 @@ func FuzzLineFastPath(f *testing.F) {
 				t.Fatalf("line %d of %q: reused cursor %d-%d, fresh %d-%d, general %d-%d", line, text, s1, e1, s2, e2, s3, e3)
 			}
 		}
-		if strings.IndexByte(text, '\r') < 0 {
-			l1, st1 := lineOfLF(text, off)
-			l2, st2 := lineOfAny(text, off)
+		// The line of an offset, found from an earlier offset, from the
+		// start, and, in a text without '\r', by jumping from '\n' to '\n'.
+		pc := newPosCursor(text)
+		for _, o := range []int{off / 2, off, off, off / 2} {
+			l1, st1 := pc.lineOf(o)
+			slow := newPosCursor(text)
+			slow.lfOnly = false
+			l2, st2 := slow.lineOf(o)
 			if l1 != l2 || st1 != st2 {
-				t.Fatalf("offset %d of %q: fast line %d at %d, general %d at %d", off, text, l1, st1, l2, st2)
+				t.Fatalf("offset %d of %q: line %d at %d, from the start one by one %d at %d", o, text, l1, st1, l2, st2)
 			}
 		}
 	})
