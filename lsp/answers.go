@@ -323,13 +323,12 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	threshold, caps := a.s.settings.Threshold, a.s.caps
 	a.s.mu.Unlock()
 	targets := map[string]bool{}
-	paths := &pathsOnce{View: view}
 	for _, b := range blocks {
 		for _, name := range []string{b.Path, b.NewPath} {
 			if name == "" {
 				continue
 			}
-			abs, err := paths.Path(name)
+			abs, err := view.Path(name)
 			if err != nil {
 				continue
 			}
@@ -343,11 +342,10 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, nil, errStale
 	}
 	view = a.s.docs.View()
-	paths = &pathsOnce{View: view}
 	// Each block's own state: one after a failed block of its file is
 	// resolved all the same, so that the person sees which blocks are
 	// fine before the failed one is mended.
-	res, err := workspace.Plan(ctx, paths, blocks, workspace.PlanOptions{
+	res, err := workspace.Plan(ctx, view, blocks, workspace.PlanOptions{
 		Engine:    engine.Options{Threshold: threshold},
 		KeepGoing: true,
 		History:   a.s.history,
@@ -368,33 +366,6 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		diags = append(diags, diagnose(m, caps, &files, b, r))
 	}
 	return diags, st, nil
-}
-
-// pathsOnce is a view that maps each name it is asked for once: the
-// blocks of an answer name the same few files, and mapping a name looks
-// at each folder of its path on disk.
-type pathsOnce struct {
-	*workspace.View
-	paths map[string]mapped
-}
-
-// A mapped is what View.Path made of a name.
-type mapped struct {
-	abs string
-	err error
-}
-
-// Path maps name as View.Path does, the first time it is asked for.
-func (p *pathsOnce) Path(name string) (string, error) {
-	if m, ok := p.paths[name]; ok {
-		return m.abs, m.err
-	}
-	abs, err := p.View.Path(name)
-	if p.paths == nil {
-		p.paths = map[string]mapped{}
-	}
-	p.paths[name] = mapped{abs, err}
-	return abs, err
 }
 
 // setTargets records the files the answer names, unless the refresh of

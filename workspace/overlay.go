@@ -185,6 +185,18 @@ type View struct {
 	roots []*Root
 	open  map[string]frozen // by the clean path opened under
 	real  map[string]frozen // by real path, the buffer opened last
+
+	// paths holds what Path made of each name it was asked for: a view
+	// is a moment, and the blocks of an answer name the same few files,
+	// each looked up on disk folder by folder.
+	mu    sync.Mutex
+	paths map[string]resolvedPath
+}
+
+// A resolvedPath is what Path made of a name.
+type resolvedPath struct {
+	abs string
+	err error
 }
 
 // A frozen buffer is a snapshot, or why there is none.
@@ -250,9 +262,26 @@ func (v *View) Within(root *Root) *View {
 	return &View{roots: []*Root{root}, open: v.open, real: v.real}
 }
 
-// Path maps name as Overlay.Path does, over the view's roots and buffers.
+// Path maps name as Overlay.Path does, over the view's roots and buffers,
+// each name once.
 func (v *View) Path(name string) (string, error) {
-	return resolve(v.roots, name, func(abs string) bool { _, ok := v.lookup(abs); return ok })
+	v.mu.Lock()
+	r, ok := v.paths[name]
+	v.mu.Unlock()
+	if ok {
+		return r.abs, r.err
+	}
+	r.abs, r.err = resolve(v.roots, name, func(abs string) bool { _, ok := v.lookup(abs); return ok })
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.paths == nil {
+		v.paths = map[string]resolvedPath{}
+	}
+	v.paths[name] = r
+	if r.err == nil {
+		v.paths[r.abs] = resolvedPath{abs: r.abs} // a real path maps to itself
+	}
+	return r.abs, r.err
 }
 
 // Rel returns abs relative to the innermost of the view's roots that holds

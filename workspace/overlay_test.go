@@ -411,3 +411,43 @@ func TestOverlayPut(t *testing.T) {
 	o.Close(filepath.Join(dir, "a.go"))
 	wantRead(t, o, "a.go", "disk\n", true)
 }
+
+// TestViewMapsEachNameOnce checks that a view maps a name as it did the
+// first time it was asked, as the moment it is, while the disk still
+// guards every read: a folder turned into a link out of the root after
+// the view mapped a name through it is seen by the next view, and read
+// through neither.
+func TestViewMapsEachNameOnce(t *testing.T) {
+	dir := newTree(t, map[string]string{"a/f.go": "package a\n"}, nil)
+	outside := newTree(t, map[string]string{"f.go": "secret\n"}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := NewOverlay(root)
+	view := o.View()
+	abs, err := view.Path("a/f.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := view.Path(abs); again != abs || err != nil {
+		t.Errorf("the path a name maps to maps to %q, %v; want itself", again, err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "a")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if again, err := view.Path("a/f.go"); again != abs || err != nil {
+		t.Errorf("the view maps a/f.go to %q, %v the second time; want %q as the first", again, err, abs)
+	}
+	if _, err := o.View().Path("a/f.go"); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("a new view maps a/f.go through a link out of the root: %v, want ErrOutsideRoot", err)
+	}
+	for _, v := range []*View{view, o.View()} {
+		if doc, err := v.Read(context.Background(), "a/f.go"); err == nil && doc.Text != "" {
+			t.Errorf("read %q through a link out of the root", doc.Text)
+		}
+	}
+}

@@ -181,7 +181,7 @@ func (r *Result) OK() bool {
 // block that names it. Plan returns an error only when ctx is done, and
 // then at once, even in the middle of a block.
 func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptions) (*Result, error) {
-	p := &planner{src: src, blocks: blocks, opt: opt, seen: map[string]document{}, paths: map[string]resolvedPath{}}
+	p := &planner{src: src, blocks: blocks, opt: opt, seen: map[string]document{}}
 	if c := opt.Cache; c != nil {
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -238,9 +238,6 @@ type planner struct {
 	// current is the file whose blocks were planned last: when ctx is
 	// done, a resolution of it may still run.
 	current string
-	// paths holds the paths the blocks name, resolved, by name: the
-	// file that many blocks name is looked up once.
-	paths map[string]resolvedPath
 }
 
 // planned counts n more blocks planned, and says so to the Progress
@@ -313,25 +310,12 @@ func (p *planner) path(i int, name string) (string, error) {
 	if name == "" {
 		return "", errors.New("the block names no file, and no target file was given")
 	}
-	r, ok := p.paths[name]
-	if !ok {
-		r.abs, r.err = p.src.Path(name)
-		if r.err == nil {
-			r.rel = p.src.Rel(r.abs)
-		}
-		p.paths[name] = r
+	abs, err := p.src.Path(name)
+	if err != nil {
+		return "", err
 	}
-	if r.err != nil {
-		return "", r.err
-	}
-	p.res.Blocks[i].Path, p.res.Blocks[i].abs = r.rel, r.abs
-	return r.abs, nil
-}
-
-// A resolvedPath is a path as a block names it, resolved.
-type resolvedPath struct {
-	abs, rel string
-	err      error
+	p.res.Blocks[i].Path, p.res.Blocks[i].abs = p.src.Rel(abs), abs
+	return abs, nil
 }
 
 // read returns the state of the file at abs as the plan has left it so far.
