@@ -257,3 +257,24 @@ func TestBlockNumbers(t *testing.T) {
 		t.Errorf("Count of the last two files of the patch and the next block = %d, want 2", n)
 	}
 }
+
+// BenchmarkParseAnswer parses an answer of 50 SEARCH/REPLACE blocks over
+// ten files (552 lines), as an answer buffer's diagnostics parse it on each
+// refresh, every dialect read and the detection rules applied.
+func BenchmarkParseAnswer(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("Here are the changes.\n\n")
+	for file := range 10 {
+		for j := range 5 {
+			k := (2*j + 1) * 100
+			fmt.Fprintf(&sb, "f%d.go\n```go\n<<<<<<< SEARCH\n\ty := x * %d\n\treturn y + %d\n=======\n\ty := x * %d\n\treturn y - %d\n>>>>>>> REPLACE\n```\n\n", file, k, file, k, file)
+		}
+	}
+	text := sb.String()
+	b.ReportAllocs()
+	for b.Loop() {
+		if blocks, err := Parse(text, Options{}); err != nil || len(blocks) != 50 {
+			b.Fatalf("%d blocks, %v", len(blocks), err)
+		}
+	}
+}

@@ -160,20 +160,19 @@ func parseSearchReplace(doc *document) []Block {
 // step reads lines[i] and returns the index of the last line it consumed.
 func (p *srParser) step(i int) int {
 	line := p.doc.lines[i]
-	found := p.found(i)
 	switch p.state {
 	case outside:
 		return p.outside(i)
 	case inSearch:
 		switch p.marks[i] {
 		case searchMarker:
-			p.reject(i, unexpected(found, dividerWord))
+			p.reject(i, unexpected(p.found(i), dividerWord))
 			p.close(i - 1)
 			p.start(i)
 		case dividerMarker:
 			p.state = inReplace
 		case replaceMarker:
-			p.reject(i, unexpected(found, dividerWord))
+			p.reject(i, unexpected(p.found(i), dividerWord))
 			p.close(i)
 		case longDivider:
 			p.longDivider(i, line)
@@ -183,11 +182,11 @@ func (p *srParser) step(i int) int {
 	case inReplace:
 		switch p.marks[i] {
 		case searchMarker:
-			p.reject(i, unexpected(found, p.closing))
+			p.reject(i, unexpected(p.found(i), p.closing))
 			p.close(i - 1)
 			p.start(i)
 		case dividerMarker:
-			p.reject(i, unexpected(found, p.closing))
+			p.reject(i, unexpected(p.found(i), p.closing))
 		case replaceMarker:
 			p.close(i)
 		default:
@@ -212,21 +211,20 @@ func (p *srParser) step(i int) int {
 // Otherwise it is a markdown rule or heading underline.
 func (p *srParser) outside(i int) int {
 	line := p.doc.lines[i]
-	found := p.found(i)
 	switch p.marks[i] {
 	case searchMarker:
 		p.start(i)
 	case dividerMarker:
 		if j := p.firm[i+1]; j < len(p.marks) && p.marks[j] == replaceMarker {
 			// The SEARCH marker was forgotten, not the path before it.
-			p.stray(i, j, p.pathBefore(i), unexpected(found, searchWord))
+			p.stray(i, j, p.pathBefore(i), unexpected(p.found(i), searchWord))
 			return j
 		}
 		if i > 0 && p.marks[i-1] == replaceMarker {
-			p.stray(i, i, "", unexpected(found, searchWord))
+			p.stray(i, i, "", unexpected(p.found(i), searchWord))
 		}
 	case replaceMarker:
-		p.stray(i, i, "", unexpected(found, searchWord))
+		p.stray(i, i, "", unexpected(p.found(i), searchWord))
 	default:
 		if !p.fence.see(i, line) {
 			p.seeTags(line)
