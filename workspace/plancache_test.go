@@ -87,20 +87,7 @@ func TestPlanCacheFindsWhatAFullPlanFinds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i := range got.Blocks {
-				g, w := got.Blocks[i], full.Blocks[i]
-				g.Elapsed, w.Elapsed = 0, 0
-				if fmt.Sprint(g.Err) != fmt.Sprint(w.Err) {
-					t.Errorf("block %d: error %v, a full plan finds %v", i+1, g.Err, w.Err)
-				}
-				g.Err, w.Err = nil, nil
-				if !reflect.DeepEqual(g, w) {
-					t.Errorf("block %d with the cache:\n%+v\na full plan:\n%+v", i+1, g, w)
-				}
-			}
-			if !reflect.DeepEqual(got.Files, full.Files) {
-				t.Errorf("files with the cache:\n%+v\na full plan:\n%+v", got.Files, full.Files)
-			}
+			checkSamePlan(t, got, full, "with the cache", "a full plan")
 			reused, resolved := cache.Last()
 			if resolved != s.resolved || reused+resolved > len(s.blocks) {
 				t.Errorf("%d blocks resolved anew (%d kept), want %d", resolved, reused, s.resolved)
@@ -144,5 +131,26 @@ func TestPlanCacheKeepsWhatACutPlanFinished(t *testing.T) {
 	}
 	if reused, resolved := cache.Last(); reused != 2 || resolved != 3 {
 		t.Errorf("after a plan cut short in b.go: %d blocks kept, %d resolved; want a.go's 2 kept and b.go's 3 resolved", reused, resolved)
+	}
+}
+
+// checkSamePlan checks that the plans got and want, found as the two
+// names say, give every block the same fate and every file the same
+// change; only the time taken may differ.
+func checkSamePlan(t *testing.T, got, want *Result, gotName, wantName string) {
+	t.Helper()
+	for i := range got.Blocks {
+		g, w := got.Blocks[i], want.Blocks[i]
+		g.Elapsed, w.Elapsed = 0, 0
+		if fmt.Sprint(g.Err) != fmt.Sprint(w.Err) {
+			t.Errorf("block %d: error %v %s, %v %s", i+1, g.Err, gotName, w.Err, wantName)
+		}
+		g.Err, w.Err = nil, nil
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("block %d %s:\n%+v\n%s:\n%+v", i+1, gotName, g, wantName, w)
+		}
+	}
+	if !reflect.DeepEqual(got.Files, want.Files) {
+		t.Errorf("files %s:\n%+v\n%s:\n%+v", gotName, got.Files, wantName, want.Files)
 	}
 }

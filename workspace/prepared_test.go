@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -56,20 +55,7 @@ func TestPreparedFindsWhatAPlanWithoutFinds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i := range got.Blocks {
-				g, w := got.Blocks[i], without.Blocks[i]
-				g.Elapsed, w.Elapsed = 0, 0
-				if fmt.Sprint(g.Err) != fmt.Sprint(w.Err) {
-					t.Errorf("block %d: error %v, without %v", i+1, g.Err, w.Err)
-				}
-				g.Err, w.Err = nil, nil
-				if !reflect.DeepEqual(g, w) {
-					t.Errorf("block %d:\n%+v\nwithout:\n%+v", i+1, g, w)
-				}
-			}
-			if !reflect.DeepEqual(got.Files, without.Files) {
-				t.Errorf("files:\n%+v\nwithout:\n%+v", got.Files, without.Files)
-			}
+			checkSamePlan(t, got, without, "with the document kept", "without")
 			after := got.Files[0].After
 			if doc := prepared.take(abs, after); doc == nil {
 				t.Fatalf("no document kept of the text the plan left")
