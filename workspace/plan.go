@@ -179,7 +179,8 @@ func (r *Result) OK() bool {
 // PlanOptions.KeepGoing) and other files go on. A file
 // that cannot be read (outside the root, binary, not UTF-8) fails every
 // block that names it. Plan returns an error only when ctx is done, and
-// then at once, even in the middle of a block.
+// then at once, even in the middle of a block of a large file; in a
+// smaller one, once the block under way is resolved (see shortText).
 func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptions) (*Result, error) {
 	p := &planner{src: src, blocks: blocks, opt: opt, seen: map[string]document{}}
 	if c := opt.Cache; c != nil {
