@@ -170,11 +170,13 @@ func validID(raw json.RawMessage) bool {
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	// jsonrpc2's messages marshal themselves, to compact JSON: through
 	// json.Marshal, that would be checked and compacted again.
-	marshal := json.Marshal
+	var data []byte
+	var err error
 	if m, ok := msg.(json.Marshaler); ok {
-		marshal = func(any) ([]byte, error) { return m.MarshalJSON() }
+		data, err = m.MarshalJSON()
+	} else {
+		data, err = json.Marshal(msg)
 	}
-	data, err := marshal(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshal message: %w", err)
 	}
