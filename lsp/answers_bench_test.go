@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,24 @@ func benchTarget(file int) string {
 		fmt.Fprintf(&b, "func f%d_%d(x int) int {\n\ty := x * %d\n\treturn y + %d\n}\n\n", file, k, k, file)
 	}
 	return b.String()
+}
+
+// benchTargets returns the answer's target files, f0.go to f9.go, by
+// name.
+func benchTargets() map[string]string {
+	files := map[string]string{}
+	for file := range answerFiles {
+		files[fmt.Sprintf("f%d.go", file)] = benchTarget(file)
+	}
+	return files
+}
+
+// finished reports whether diagnostics are n, none of them waiting for
+// its block to end: those of an answer that streamed in whole.
+func finished(n int) func([]protocol.Diagnostic) bool {
+	return func(d []protocol.Diagnostic) bool {
+		return len(d) == n && !slices.ContainsFunc(d, func(x protocol.Diagnostic) bool { return x.Code == "unfinished" })
+	}
 }
 
 // benchAnswer returns an answer in markdown whose blocks each change one
@@ -85,16 +104,7 @@ func BenchmarkAnswerDiagnostics(b *testing.B) {
 			opt := fakeeditor.VSCode(dir)
 			opt.Args = bc.args
 			e, _ := fakeeditor.StartReady(b, opt)
-			for file := 0; file < answerFiles; file++ {
-				path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
-				text := benchTarget(file)
-				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-					b.Fatal(err)
-				}
-				if err := e.Open(path, "go", text); err != nil {
-					b.Fatal(err)
-				}
-			}
+			openFiles(b, e, dir, benchTargets())
 			answer := filepath.Join(dir, "answer.md")
 			if err := e.Open(answer, "markdown", benchAnswer()); err != nil {
 				b.Fatal(err)
@@ -277,29 +287,12 @@ func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
 		opt.Args = append(opt.Args, "--debounce", "1ms") // the debounce as shipped otherwise
 	}
 	e, _ := fakeeditor.StartReady(b, opt)
-	for file := 0; file < answerFiles; file++ {
-		path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
-		text := benchTarget(file)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		if err := e.Open(path, "go", text); err != nil {
-			b.Fatal(err)
-		}
-	}
+	openFiles(b, e, dir, benchTargets())
 	lines := strings.SplitAfter(answer, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	// complete: a diagnostic for each block, none waiting for its end.
-	complete := func(d []protocol.Diagnostic) bool {
-		for _, x := range d {
-			if x.Code == "unfinished" {
-				return false
-			}
-		}
-		return len(d) == answerBlocks
-	}
+	complete := finished(answerBlocks)
 	pid := e.Pid()
 	var full, stream time.Duration
 	var fullCPU, streamCPU time.Duration

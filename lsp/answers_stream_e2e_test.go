@@ -2,9 +2,7 @@ package lsp_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,15 +53,7 @@ func testAnswerStreamed(t *testing.T, wait bool) {
 	log := &passLog{path: filepath.Join(t.TempDir(), "graft.log")}
 	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug", "--log", log.path}
 	e, _ := fakeeditor.StartReady(t, opt)
-	for name, text := range files {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.Open(path, "go", text); err != nil {
-			t.Fatal(err)
-		}
-	}
+	openFiles(t, e, dir, files)
 	chat := filepath.Join(dir, "chat.md")
 	u := fakeeditor.URI(chat)
 	if err := e.Open(chat, "markdown", ""); err != nil {
@@ -114,12 +104,9 @@ func testAnswerStreamed(t *testing.T, wait bool) {
 	if want := strings.Replace(streamedAnswer, "Here is the change.\n", "Here is the change.\n(streaming)\n", 1); final != want {
 		t.Fatalf("the chat holds:\n%s\nwant:\n%s", final, want)
 	}
-	// Six diagnostics, none waiting for its block to end: without
-	// waiting, a refresh of the text before its last line may have
-	// published six with the last block unfinished.
-	streamed, err := e.WaitDiagnostics(u, func(d []protocol.Diagnostic) bool {
-		return len(d) == 6 && !slices.ContainsFunc(d, func(x protocol.Diagnostic) bool { return x.Code == "unfinished" })
-	}, answerWait)
+	// Without waiting, a refresh of the text before its last line may
+	// have published six diagnostics with the last block unfinished.
+	streamed, err := e.WaitDiagnostics(u, finished(6), answerWait)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,17 +145,10 @@ func testAnswerStreamed(t *testing.T, wait bool) {
 func TestAnswerStreamingFastShowsBlocksAsTheyClose(t *testing.T) {
 	const debounce, pace = 150 * time.Millisecond, 25 * time.Millisecond
 	dir := t.TempDir()
-	path := filepath.Join(dir, "a.go")
-	text := "package a\n\nfunc one() int { return 1 }\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	opt := fakeeditor.VSCode(dir)
 	opt.Args = []string{"--debounce", debounce.String()}
 	e, _ := fakeeditor.StartReady(t, opt)
-	if err := e.Open(path, "go", text); err != nil {
-		t.Fatal(err)
-	}
+	openFiles(t, e, dir, map[string]string{"a.go": "package a\n\nfunc one() int { return 1 }\n"})
 	chat := filepath.Join(dir, "chat.md")
 	u := fakeeditor.URI(chat)
 	if err := e.Open(chat, "markdown", ""); err != nil {

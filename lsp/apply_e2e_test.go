@@ -65,6 +65,18 @@ func writeFiles(t testing.TB, dir string, files map[string]string) string {
 	return dir
 }
 
+// openFiles writes files as writeFiles does and opens each in e, as the
+// same text in a Go buffer.
+func openFiles(t testing.TB, e *fakeeditor.Editor, dir string, files map[string]string) {
+	t.Helper()
+	writeFiles(t, dir, files)
+	for name, text := range files {
+		if err := e.Open(filepath.Join(dir, filepath.FromSlash(name)), "go", text); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // readFile returns the content of dir/name, or "<absent>".
 func readFile(t testing.TB, dir, name string) string {
 	t.Helper()
