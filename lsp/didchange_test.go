@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/graft-editor/graft/internal/test/benchtext"
 	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
@@ -233,26 +234,13 @@ func TestChangeBufferMatchesReference(t *testing.T) {
 	}
 }
 
-// benchText returns a text of n lines of Go, with some that are not ASCII.
-func benchText(n int) string {
-	var sb strings.Builder
-	for i := range n {
-		if i%10 == 0 {
-			sb.WriteString("\t// ünïcode 世界 comment line 😀 here\n")
-		} else {
-			sb.WriteString("\tx := computeSomething(a, b, c) + 42\n")
-		}
-	}
-	return sb.String()
-}
-
 // BenchmarkChangeBuffer measures one didChange on a 100,000-line buffer
 // (about 4 MB), from the LSP ranges to the buffer's text: what
 // workspace.BenchmarkBufferChange measures, and the ranges found in UTF-16.
 // Each pair of operations undoes itself so that the buffer stays the same
 // size; "whole text" is the cost of re-reading the buffer, for comparison.
 func BenchmarkChangeBuffer(b *testing.B) {
-	text := benchText(100_000)
+	text := benchtext.GoLines(100_000)
 	replacement := strings.Repeat("y", len("\tx := computeSomething(a, b, c) + 42"))
 	benches := []struct {
 		name   string

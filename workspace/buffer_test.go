@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/graft-editor/graft/internal/test/benchtext"
 )
 
 // span returns the change that replaces bytes start to end with text.
@@ -213,7 +215,7 @@ func TestSnapshotIsFrozen(t *testing.T) {
 }
 
 func TestSnapshotLineStarts(t *testing.T) {
-	for _, text := range []string{"", "a", "a\n", "a\r\nb\rc\n\nd", "\n\r", benchText(1000)} {
+	for _, text := range []string{"", "a", "a\n", "a\r\nb\rc\n\nd", "\n\r", benchtext.GoLines(1000)} {
 		b := NewBuffer("/w/f.txt", text, 1)
 		s, err := b.Snapshot()
 		if err != nil {
@@ -607,25 +609,12 @@ func FuzzBufferChange(f *testing.F) {
 	})
 }
 
-// benchText returns a text of n lines of Go, with some that are not ASCII.
-func benchText(n int) string {
-	var sb strings.Builder
-	for i := range n {
-		if i%10 == 0 {
-			sb.WriteString("\t// ünïcode 世界 comment line 😀 here\n")
-		} else {
-			sb.WriteString("\tx := computeSomething(a, b, c) + 42\n")
-		}
-	}
-	return sb.String()
-}
-
 // BenchmarkBufferChange measures one didChange on a 100,000-line buffer
 // (about 4 MB). Each pair of operations undoes itself so that the buffer
 // stays the same size; "whole text" is the cost of re-reading the buffer,
 // for comparison.
 func BenchmarkBufferChange(b *testing.B) {
-	text := benchText(100_000)
+	text := benchtext.GoLines(100_000)
 	starts := LineStarts(text)
 	replacement := strings.Repeat("y", len("\tx := computeSomething(a, b, c) + 42"))
 	benches := []struct {
@@ -670,7 +659,7 @@ func BenchmarkBufferChange(b *testing.B) {
 // BenchmarkBufferSnapshot measures a change followed by a snapshot of the
 // 100,000-line buffer, which joins its text and counts its lines.
 func BenchmarkBufferSnapshot(b *testing.B) {
-	text := benchText(100_000)
+	text := benchtext.GoLines(100_000)
 	starts := LineStarts(text)
 	buf := NewBuffer("/w/big.go", text, 0)
 	i := 0

@@ -3,13 +3,13 @@ package fakeeditor
 import (
 	"errors"
 	"fmt"
-	"github.com/segmentio/encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/segmentio/encoding/json"
 	"go.lsp.dev/uri"
 )
 

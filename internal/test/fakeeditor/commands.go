@@ -3,8 +3,8 @@ package fakeeditor
 import (
 	"context"
 	"fmt"
-	"github.com/segmentio/encoding/json"
 
+	"github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 )
 

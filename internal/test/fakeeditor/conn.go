@@ -6,12 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/segmentio/encoding/json"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/segmentio/encoding/json"
 )
 
 // JSON-RPC 2.0 and LSP error codes.

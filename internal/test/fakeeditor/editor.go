@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/graft-editor/graft/internal/test/testenv"
-	"github.com/segmentio/encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -17,8 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // Flavor is the editor an Editor imitates where real editors differ.

@@ -3,10 +3,10 @@ package fakeeditor
 import (
 	"context"
 	"fmt"
-	"github.com/segmentio/encoding/json"
 	"os"
 	"path/filepath"
 
+	"github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 )
 

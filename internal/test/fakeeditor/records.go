@@ -2,11 +2,11 @@ package fakeeditor
 
 import (
 	"fmt"
-	"github.com/segmentio/encoding/json"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )

@@ -3,8 +3,8 @@ package fakeeditor
 import (
 	"errors"
 	"fmt"
-	"github.com/segmentio/encoding/json"
 
+	"github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )

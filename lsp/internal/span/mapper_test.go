@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/graft-editor/graft/internal/test/benchtext"
 )
 
 var encodings = []Encoding{UTF16, UTF8, UTF32}
@@ -336,7 +338,7 @@ func FuzzMapper(f *testing.F) {
 }
 
 func BenchmarkNewMapper(b *testing.B) {
-	text := benchText(100_000)
+	text := benchtext.GoLines(100_000)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		NewMapper(text)
@@ -344,25 +346,11 @@ func BenchmarkNewMapper(b *testing.B) {
 }
 
 func BenchmarkMapperPosition(b *testing.B) {
-	m := NewMapper(benchText(100_000))
+	m := NewMapper(benchtext.GoLines(100_000))
 	off := len(m.Text()) / 2
 	for b.Loop() {
 		if _, err := m.Position(off, UTF16); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-// benchText returns a text of n lines of Go-like code, about 40 bytes each,
-// with a little non-ASCII.
-func benchText(n int) string {
-	var sb strings.Builder
-	for i := range n {
-		if i%10 == 0 {
-			sb.WriteString("\t// ünïcode 世界 comment line 😀 here\n")
-		} else {
-			sb.WriteString("\tx := computeSomething(a, b, c) + 42\n")
-		}
-	}
-	return sb.String()
 }
