@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/graft-editor/graft/engine"
@@ -43,15 +44,8 @@ func (p *Prepared) take(abs, text string) *engine.Document {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i, k := range p.docs {
-		if k.abs != abs {
-			continue
-		}
-		p.docs = append(p.docs[:i], p.docs[i+1:]...)
-		if k.doc.Text() != text {
-			return nil
-		}
-		return k.doc
+	if doc := p.removeLocked(abs); doc != nil && doc.Text() == text {
+		return doc
 	}
 	return nil
 }
@@ -65,14 +59,21 @@ func (p *Prepared) keep(abs string, doc *engine.Document) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i, k := range p.docs {
-		if k.abs == abs {
-			p.docs = append(p.docs[:i], p.docs[i+1:]...)
-			break
-		}
-	}
+	p.removeLocked(abs)
 	if len(p.docs) == keptPrepared {
-		p.docs = append(p.docs[:0], p.docs[1:]...)
+		p.docs = slices.Delete(p.docs, 0, 1)
 	}
 	p.docs = append(p.docs, preparedDoc{abs, doc.Rebased()})
+}
+
+// removeLocked forgets the Document kept for the file at abs, and returns
+// it; nil when none is kept. p.mu is held.
+func (p *Prepared) removeLocked(abs string) *engine.Document {
+	i := slices.IndexFunc(p.docs, func(k preparedDoc) bool { return k.abs == abs })
+	if i < 0 {
+		return nil
+	}
+	doc := p.docs[i].doc
+	p.docs = slices.Delete(p.docs, i, i+1) // which clears the slot it frees
+	return doc
 }
