@@ -349,7 +349,11 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	p.current = f.abs
 	cached := p.opt.Cache.begin(p, f, doc)
 	if p.opt.Cache == nil {
-		st.doc = p.opt.Prepared.take(f.abs, doc.text)
+		if d := p.opt.Prepared.take(f.abs, doc.text); d != nil {
+			// The same text: its string, so that engineDoc does not
+			// compare the two again.
+			st.doc, st.text = d, d.Text()
+		}
 	}
 
 	failed := -1
