@@ -63,17 +63,7 @@ func TestReview(t *testing.T) {
 			if e.Text(main) != editorBuffer {
 				t.Fatalf("the buffer changed before the person decided:\n%s", e.Text(main))
 			}
-			if tc.decide == "close" {
-				if err := e.CloseStdin(); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				if err := e.Execute(ctx, &protocol.Command{Command: tc.decide, Arguments: []any{map[string]any{"id": id}}}, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
+			decide(t, e, tc.decide, id)
 			var res *mcp.CallToolResult
 			select {
 			case res = <-done:
@@ -102,6 +92,24 @@ func TestReview(t *testing.T) {
 }
 
 // waitHunk waits until the editor's graft serve lists a pending hunk in
+
+// decide does what the person decides of hunk id in e: the command
+// graft.accept or graft.reject, or "close", the editor closed.
+func decide(t *testing.T, e *fakeeditor.Editor, decision, id string) {
+	t.Helper()
+	if decision == "close" {
+		if err := e.CloseStdin(); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.Execute(ctx, &protocol.Command{Command: decision, Arguments: []any{map[string]any{"id": id}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // path, and returns its id.
 func waitHunk(t *testing.T, e *fakeeditor.Editor, path string) string {
 	t.Helper()
@@ -163,17 +171,7 @@ func TestNodeClientReview(t *testing.T) {
 			}
 			main := filepath.Join(root, "main.go")
 			id := waitHunk(t, e, main)
-			if tc.decide == "close" {
-				if err := e.CloseStdin(); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				if err := e.Execute(ctx, &protocol.Command{Command: tc.decide, Arguments: []any{map[string]any{"id": id}}}, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
+			decide(t, e, tc.decide, id)
 			if err := cmd.Wait(); err != nil {
 				t.Fatalf("node: %v", err)
 			}
