@@ -285,8 +285,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			if old := f.sameChoice(c.orig); old != nil {
 				c = old
 			} else {
-				g.seq++
-				c.id = fmt.Sprintf("s%d", g.seq)
+				c.id = g.newIDLocked()
 				f.choices = append(f.choices, c)
 			}
 			out.Blocks[i].ID, out.Blocks[i].Places = c.id, c.entries()
@@ -323,8 +322,7 @@ func (g *suggestions) suggest(ctx context.Context, cp commandParams) (any, error
 			// The same suggestion again: it stays one, as it was.
 			sg = old
 		} else {
-			g.seq++
-			sg.id = fmt.Sprintf("s%d", g.seq)
+			sg.id = g.newIDLocked()
 			f.list = append(f.list, sg)
 		}
 		out.Blocks[i].ID = sg.id
@@ -447,6 +445,13 @@ func decodeSuggestionArgs(arg json.RawMessage) (suggestionArgs, error) {
 		return a, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid arguments: %v", err)
 	}
 	return a, nil
+}
+
+// newIDLocked returns the id of a new suggestion or choice: "s1", "s2",
+// and so on, one count for both. g.mu is held.
+func (g *suggestions) newIDLocked() string {
+	g.seq++
+	return fmt.Sprintf("s%d", g.seq)
 }
 
 // lookupLocked returns the file at uri, or nil. g.mu is held.
