@@ -2,6 +2,9 @@ package lsp
 
 import (
 	"context"
+	"maps"
+	"reflect"
+	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -59,3 +62,33 @@ const (
 	sourceAnswers     = "answers"
 	sourceSuggestions = "suggestions"
 )
+
+// sameDiagnostics reports whether a and b are the same diagnostics, in
+// the same order. It compares field by field what the server sets, for
+// a refresh compares them each time; reflection is left for values of
+// other types in Code and Data.
+func sameDiagnostics(a, b []protocol.Diagnostic) bool {
+	return slices.EqualFunc(a, b, func(x, y protocol.Diagnostic) bool {
+		return x.Range == y.Range && x.Severity == y.Severity && x.Source == y.Source && x.Message == y.Message &&
+			sameValue(x.Code, y.Code) && sameValue(x.Data, y.Data) &&
+			(x.CodeDescription == nil) == (y.CodeDescription == nil) &&
+			(x.CodeDescription == nil || *x.CodeDescription == *y.CodeDescription) &&
+			slices.Equal(x.Tags, y.Tags) && slices.Equal(x.RelatedInformation, y.RelatedInformation)
+	})
+}
+
+// sameValue reports whether x and y, a diagnostic's Code or Data, are
+// equal.
+func sameValue(x, y any) bool {
+	switch x := x.(type) {
+	case nil:
+		return y == nil
+	case string:
+		y, ok := y.(string)
+		return ok && x == y
+	case map[string]int:
+		y, ok := y.(map[string]int)
+		return ok && maps.Equal(x, y)
+	}
+	return reflect.DeepEqual(x, y)
+}
