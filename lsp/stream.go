@@ -168,19 +168,54 @@ func validID(raw json.RawMessage) bool {
 // The reply to a cancelled request is written all the same: the
 // client waits for it.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	// jsonrpc2's messages marshal themselves, to compact JSON: through
-	// json.Marshal, that would be checked and compacted again.
-	var data []byte
-	var err error
-	if m, ok := msg.(json.Marshaler); ok {
-		data, err = m.MarshalJSON()
-	} else {
-		data, err = json.Marshal(msg)
-	}
+	data, err := marshalMessage(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshal message: %w", err)
 	}
 	return int64(len(data)), s.write(data)
+}
+
+// marshalMessage returns msg as JSON. jsonrpc2 has marshalled the params
+// of a notification and the result of a response already, and its own
+// MarshalJSON marshals them again inside the envelope, checking and
+// copying what is most of the message (a publication's diagnostics, an
+// apply's edit) once more: those two are written around what it
+// marshalled. Other messages marshal themselves, to compact JSON: through
+// json.Marshal, that would be checked and compacted again.
+func marshalMessage(msg jsonrpc2.Message) ([]byte, error) {
+	switch m := msg.(type) {
+	case *jsonrpc2.Notification:
+		if params := m.Params(); len(params) > 0 {
+			method, err := json.Marshal(m.Method())
+			if err != nil {
+				return nil, err
+			}
+			return envelope(`{"jsonrpc":"2.0","method":`, method, `,"params":`, params), nil
+		}
+	case *jsonrpc2.Response:
+		if result := m.Result(); m.Err() == nil && len(result) > 0 {
+			id := m.ID()
+			idJSON, err := json.Marshal(&id)
+			if err != nil {
+				return nil, err
+			}
+			return envelope(`{"jsonrpc":"2.0","id":`, idJSON, `,"result":`, result), nil
+		}
+	}
+	if m, ok := msg.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(msg)
+}
+
+// envelope returns the JSON object that open, a, sep and b make, closed.
+func envelope(open string, a []byte, sep string, b []byte) []byte {
+	out := make([]byte, 0, len(open)+len(a)+len(sep)+len(b)+1)
+	out = append(out, open...)
+	out = append(out, a...)
+	out = append(out, sep...)
+	out = append(out, b...)
+	return append(out, '}')
 }
 
 // write frames data and writes it in one call, so that no other message

@@ -362,3 +362,58 @@ func TestResumeAt(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalMessage checks that each message the server writes says what
+// jsonrpc2's own marshalling says: the notifications and responses that
+// are written around the params and result marshalled once, and the
+// others.
+func TestMarshalMessage(t *testing.T) {
+	must := func(m jsonrpc2.Message, err error) jsonrpc2.Message {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	diags := map[string]any{"uri": "file:///a.md", "version": 3, "diagnostics": []any{map[string]any{"message": "<a> & \"b\"\n", "data": map[string]int{"block": 1}}}}
+	for _, tc := range []struct {
+		name string
+		msg  jsonrpc2.Message
+	}{
+		{"notification", must(jsonrpc2.NewNotification("textDocument/publishDiagnostics", diags))},
+		{"notification without params", must(jsonrpc2.NewNotification("exit", nil))},
+		{"response", must(jsonrpc2.NewResponse(jsonrpc2.NewNumberID(7), diags, nil))},
+		{"response with a string id", must(jsonrpc2.NewResponse(jsonrpc2.NewStringID("a\"b"), []int{1, 2}, nil))},
+		{"null result", must(jsonrpc2.NewResponse(jsonrpc2.NewNumberID(8), nil, nil))},
+		{"error", must(jsonrpc2.NewResponse(jsonrpc2.NewNumberID(9), nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "bad")))},
+		{"call", must(jsonrpc2.NewCall(jsonrpc2.NewNumberID(10), "workspace/applyEdit", diags))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := marshalMessage(tc.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := tc.msg.(json.Marshaler).MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g, w any
+			if err := json.Unmarshal(got, &g); err != nil {
+				t.Fatalf("%s: %v", got, err)
+			}
+			if err := json.Unmarshal(want, &w); err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(g) != fmt.Sprint(w) {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+			back, err := jsonrpc2.DecodeMessage(got)
+			if err != nil {
+				t.Fatalf("jsonrpc2 cannot read %s: %v", got, err)
+			}
+			if fmt.Sprintf("%T", back) != fmt.Sprintf("%T", tc.msg) {
+				t.Errorf("read back as %T, want %T", back, tc.msg)
+			}
+		})
+	}
+}
