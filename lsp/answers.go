@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -63,6 +62,9 @@ type answerDoc struct {
 	targets map[string]bool
 	// last is what the latest refresh found; nil before the first.
 	last *answerState
+	// planned is what the last refresh planned, for the next to take
+	// when none of what the plan read changed; nil before the first.
+	planned *planned
 	// cache keeps what each file's blocks did at the last refresh: the
 	// next resolves only the blocks that are new or changed, so that an
 	// answer streaming in costs about one resolution of each block.
@@ -81,6 +83,9 @@ type answerDoc struct {
 type answerState struct {
 	version int32
 	blocks  []blockState
+	// planReused says the refresh took the plan of the one before (see
+	// planned).
+	planReused bool
 }
 
 // A blockState is where one block stands in the answer and what
@@ -270,7 +275,7 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	}
 	a.mu.Unlock()
 	published := false
-	if current && a.version(ad.uri) == st.version && !reflect.DeepEqual(diags, ad.published) {
+	if current && a.version(ad.uri) == st.version && !sameDiagnostics(diags, ad.published) {
 		v := st.version
 		a.s.publish(ctx, protocol.DocumentURI(ad.uri), &v, sourceAnswers, diags)
 		ad.published, published = diags, true
@@ -278,6 +283,9 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	ad.pub.Unlock()
 	if ce := a.s.log.Check(zap.DebugLevel, "answer diagnostics"); ce != nil {
 		reused, resolved := ad.cache.Last()
+		if st.planReused {
+			reused, resolved = len(st.blocks), 0
+		}
 		ce.Write(zap.String("uri", ad.uri), zap.Int32("version", st.version), zap.Int("blocks", len(st.blocks)),
 			zap.Int("reused", reused), zap.Int("resolved", resolved), zap.Bool("published", published),
 			zap.Bool("current", current), zap.Duration("elapsed", time.Since(start)))
@@ -307,8 +315,6 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		a.setTargets(ad, gen, nil)
 		return nil, st, nil
 	}
-	// The targets are known before the view of the plan is taken: a
-	// target that changes after it refreshes the answer again.
 	view := a.s.docs.View()
 	blocks, err := dialect.Parse(snap.Text, dialect.Options{Exists: view.Exists})
 	if errors.Is(err, dialect.ErrNoBlocks) || len(blocks) > answerLimit {
@@ -322,7 +328,51 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	a.s.mu.Lock()
 	threshold, caps := a.s.settings.Threshold, a.s.caps
 	a.s.mu.Unlock()
+	m := mapperOf(snap)
+	diags := make([]protocol.Diagnostic, len(blocks))
+	st.blocks = make([]blockState, len(blocks))
+	a.mu.Lock()
+	p := ad.planned
+	a.mu.Unlock()
+	if p.current(view, a.s.history, blocks, threshold) {
+		// Nothing the plan read changed: each block's diagnostic says
+		// what it said, on the lines where the block stands now.
+		st.planReused = true
+		for i, b := range blocks {
+			r := &p.res.Blocks[i]
+			st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: p.places[i]}
+			diags[i] = p.diags[i]
+			diags[i].Range = blockRange(m, caps.enc, b, r)
+		}
+		return diags, st, nil
+	}
+	if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps); err != nil {
+		return nil, nil, err
+	}
+	files := targetFiles{s: a.s, view: p.view, res: p.res}
+	p.places = make([][]place, len(blocks))
+	for i, b := range blocks {
+		r := &p.res.Blocks[i]
+		p.places[i] = files.places(r)
+		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: p.places[i]}
+		diags[i] = diagnose(m, caps, &files, b, r)
+	}
+	p.diags = diags
+	a.mu.Lock()
+	if ad.gen == gen {
+		ad.planned = p
+	}
+	a.mu.Unlock()
+	return diags, st, nil
+}
+
+// plan resolves blocks as graft.apply would, each block on its own
+// (workspace.PlanOptions.KeepGoing), against the documents as they are
+// now, and returns what it read and found (see planned). view is the view
+// blocks were parsed in.
+func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities) (*planned, error) {
 	targets := map[string]bool{}
+	var files []string
 	for _, b := range blocks {
 		for _, name := range []string{b.Path, b.NewPath} {
 			if name == "" {
@@ -332,14 +382,19 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 			if err != nil {
 				continue
 			}
+			if !targets[abs] {
+				files = append(files, abs)
+			}
 			targets[abs] = true
 			if snap, ok := view.Snapshot(abs); ok {
 				targets[snap.Path] = true // as the client opened it
 			}
 		}
 	}
+	// The targets are known before the view of the plan is taken: a
+	// target that changes after it refreshes the answer again.
 	if !a.setTargets(ad, gen, targets) {
-		return nil, nil, errStale
+		return nil, errStale
 	}
 	view = a.s.docs.View()
 	// Each block's own state: one after a failed block of its file is
@@ -352,20 +407,10 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		Cache:     &ad.cache,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	refuseUnsupported(res, caps)
-
-	m := mapperOf(snap)
-	files := targetFiles{s: a.s, view: view, res: res}
-	diags := make([]protocol.Diagnostic, 0, len(blocks))
-	st.blocks = make([]blockState, len(blocks))
-	for i, b := range blocks {
-		r := &res.Blocks[i]
-		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: files.places(r)}
-		diags = append(diags, diagnose(m, caps, &files, b, r))
-	}
-	return diags, st, nil
+	return newPlanned(view, a.s.history, blocks, files, threshold, res), nil
 }
 
 // setTargets records the files the answer names, unless the refresh of
@@ -432,7 +477,7 @@ func sameLenses(a, b *answerState) bool {
 // lines of the answer m.
 func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
 	diag := protocol.Diagnostic{
-		Range:  lineRange(m, b.Source.StartLine, b.Source.EndLine, caps.enc),
+		Range:  blockRange(m, caps.enc, b, r),
 		Source: "graft",
 		Data:   map[string]int{"block": r.Index},
 	}
@@ -449,14 +494,12 @@ func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.B
 	case r.StartLine > 0:
 		lines = fmt.Sprintf(" line %d", r.StartLine)
 	}
-	if r.Status == engine.StatusFailed && errors.Is(r.Err, dialect.ErrUnfinished) {
+	if unfinished(r) {
 		// The answer ends inside the block: a chat buffer still being
 		// written to, most likely. Not an error, not yet: a quiet word,
-		// and the block is read again as the text grows. It stands on the
-		// block's first line and does not name the line the text ends on,
-		// so that it stays as it is while the block's lines come in:
-		// nothing is sent again for each.
-		diag.Range = lineRange(m, b.Source.StartLine, b.Source.StartLine, caps.enc)
+		// and the block is read again as the text grows. It does not
+		// name the line the text ends on, so that it stays as it is while
+		// the block's lines come in: nothing is sent again for each.
 		diag.Severity = protocol.DiagnosticSeverityInformation
 		diag.Code = "unfinished"
 		diag.Message = "waiting for the block to end: " + withoutLine(r.Message)
@@ -512,6 +555,22 @@ func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.B
 		}
 	}
 	return diag
+}
+
+// unfinished reports whether the block whose fate is r is one the answer
+// ends in, still being written.
+func unfinished(r *workspace.BlockResult) bool {
+	return r.Status == engine.StatusFailed && errors.Is(r.Err, dialect.ErrUnfinished)
+}
+
+// blockRange returns the range of the diagnostic of block b, whose fate
+// is r, in the answer m: the block's lines, or only its first while it is
+// unfinished, so that the range stays as the block's lines come in.
+func blockRange(m *span.Mapper, enc span.Encoding, b dialect.Block, r *workspace.BlockResult) protocol.Range {
+	if unfinished(r) {
+		return lineRange(m, b.Source.StartLine, b.Source.StartLine, enc)
+	}
+	return lineRange(m, b.Source.StartLine, b.Source.EndLine, enc)
 }
 
 // withoutLine returns msg without the "line N: " it begins with, if it

@@ -263,6 +263,39 @@ func TestAnswerRefreshesWhenATargetChanges(t *testing.T) {
 	}
 }
 
+// A file that no buffer holds is read from disk at each refresh that may
+// change what its blocks do: a line added to the answer, even one that
+// changes no block, shows the file as it is on disk now, though the
+// server is not told of changes there.
+func TestAnswerRereadsFilesOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.go": "package a\n\nfunc one() int { return 1 }\n"})
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
+	answer := filepath.Join(dir, "answer.md")
+	text := "a.go\n```go\n<<<<<<< SEARCH\nfunc one() int { return 1 }\n=======\nfunc one() int { return 11 }\n>>>>>>> REPLACE\n```\n"
+	if err := e.Open(answer, "markdown", text); err != nil {
+		t.Fatal(err)
+	}
+	u := fakeeditor.URI(answer)
+	if _, err := e.WaitDiagnostics(u, diagsLike(1, 0, protocol.DiagnosticSeverityHint), answerWait); err != nil {
+		t.Fatal(err)
+	}
+	// The file changes behind the server's back: the block's lines are
+	// gone from it. A word of prose comes after the block.
+	writeFiles(t, dir, map[string]string{"a.go": "package a\n\nfunc two() int { return 2 }\n"})
+	end := protocol.Position{Line: uint32(strings.Count(text, "\n"))}
+	if err := e.Edit(answer, &protocol.Range{Start: end, End: end}, "Done.\n"); err != nil {
+		t.Fatal(err)
+	}
+	diags, err := e.WaitDiagnostics(u, diagsLike(1, 0, protocol.DiagnosticSeverityError), answerWait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(diags[0].Message, "a.go") {
+		t.Errorf("diagnostic %q does not name a.go", diags[0].Message)
+	}
+}
+
 func TestAnswerRefreshesWhenEdited(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
 	e, _ := fakeeditor.StartReady(t, fakeeditor.Neovim072(dir))
