@@ -144,6 +144,9 @@ type Snapshot struct {
 	Version int32
 
 	starts []int // where the lines of Text start; shared by the copies of one snapshot
+	// utf8 says Text is known to be UTF-8: a Buffer makes no snapshot of
+	// a text that is not.
+	utf8 bool
 }
 
 // Snapshot returns the buffer's current text and version. It fails with an
@@ -163,7 +166,7 @@ func (b *Buffer) Snapshot() (Snapshot, error) {
 	}
 	if b.snap == nil {
 		text, starts := b.lines.join()
-		b.snap = &Snapshot{Path: b.path, Text: text, Version: b.version, starts: starts}
+		b.snap = &Snapshot{Path: b.path, Text: text, Version: b.version, starts: starts, utf8: true}
 	}
 	return *b.snap, nil
 }

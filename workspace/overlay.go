@@ -173,7 +173,7 @@ func (o *Overlay) Read(ctx context.Context, name string) (Document, error) {
 	if err != nil {
 		return Document{}, &fs.PathError{Op: "read", Path: rel(roots, abs), Err: err}
 	}
-	return bufferDocument(roots, abs, snap.Text)
+	return bufferDocument(roots, abs, snap)
 }
 
 // A View is an Overlay frozen at one moment: its roots and the snapshots
@@ -305,7 +305,7 @@ func (v *View) Read(ctx context.Context, name string) (Document, error) {
 	if f.err != nil {
 		return Document{}, &fs.PathError{Op: "read", Path: rel(v.roots, abs), Err: f.err}
 	}
-	return bufferDocument(v.roots, abs, f.snap.Text)
+	return bufferDocument(v.roots, abs, f.snap)
 }
 
 var (
@@ -389,11 +389,14 @@ func readDisk(roots []*Root, abs string) (Document, error) {
 	return r.ReadFile(abs)
 }
 
-// bufferDocument returns the document of an open buffer's text at abs,
-// refusing text larger than MaxFileSize, binary text and text that is not
-// UTF-8 as ReadFile does: a file is edited the same whether or not the
-// editor has it open.
-func bufferDocument(roots []*Root, abs, text string) (Document, error) {
+// bufferDocument returns the document of an open buffer's snapshot at
+// abs, refusing text larger than MaxFileSize, binary text and text that
+// is not UTF-8 as ReadFile does: a file is edited the same whether or not
+// the editor has it open. The buffer checked its text is UTF-8 already,
+// line by line as it changed: a plan reads each of its files, and an
+// answer's diagnostics plan after every change of the answer.
+func bufferDocument(roots []*Root, abs string, snap Snapshot) (Document, error) {
+	text := snap.Text
 	refuse := func(err error) (Document, error) {
 		return Document{}, &fs.PathError{Op: "read", Path: rel(roots, abs), Err: err}
 	}
@@ -403,7 +406,7 @@ func bufferDocument(roots []*Root, abs, text string) (Document, error) {
 	if strings.IndexByte(text[:min(len(text), sniffLen)], 0) >= 0 {
 		return refuse(ErrBinary)
 	}
-	if !utf8.ValidString(text) {
+	if !snap.utf8 && !utf8.ValidString(text) {
 		return refuse(ErrNotUTF8)
 	}
 	mode := defaultMode
