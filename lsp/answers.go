@@ -392,11 +392,16 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 		}
 	}
 	// The targets are known before the view of the plan is taken: a
-	// target that changes after it refreshes the answer again.
-	if !a.setTargets(ad, gen, targets) {
+	// target that changes after it refreshes the answer again. When they
+	// were known already, a change since view was taken has made this
+	// refresh stale, and view serves.
+	current, known := a.setTargets(ad, gen, targets)
+	if !current {
 		return nil, errStale
 	}
-	view = a.s.docs.View()
+	if !known {
+		view = a.s.docs.View()
+	}
 	// Each block's own state: one after a failed block of its file is
 	// resolved all the same, so that the person sees which blocks are
 	// fine before the failed one is mended.
@@ -414,15 +419,20 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 }
 
 // setTargets records the files the answer names, unless the refresh of
-// generation gen is stale; it reports whether it is current.
-func (a *answers) setTargets(ad *answerDoc, gen uint64, targets map[string]bool) bool {
+// generation gen is stale; it reports whether it is current, and whether
+// each of targets was one already.
+func (a *answers) setTargets(ad *answerDoc, gen uint64, targets map[string]bool) (current, known bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if ad.gen != gen {
-		return false
+		return false, false
+	}
+	known = true
+	for t := range targets {
+		known = known && ad.targets[t]
 	}
 	ad.targets = targets
-	return true
+	return true, known
 }
 
 // version returns the version of the open document at uri, or -1.
