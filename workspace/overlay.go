@@ -188,9 +188,11 @@ type View struct {
 
 	// paths holds what Path made of each name it was asked for: a view
 	// is a moment, and the blocks of an answer name the same few files,
-	// each looked up on disk folder by folder.
+	// each looked up on disk folder by folder. rels holds what Rel made
+	// of each path, which a plan asks for each block.
 	mu    sync.Mutex
 	paths map[string]resolvedPath
+	rels  map[string]string
 }
 
 // A resolvedPath is what Path made of a name.
@@ -285,8 +287,23 @@ func (v *View) Path(name string) (string, error) {
 }
 
 // Rel returns abs relative to the innermost of the view's roots that holds
-// it, as Overlay.Rel does.
-func (v *View) Rel(abs string) string { return rel(v.roots, abs) }
+// it, as Overlay.Rel does, each path once.
+func (v *View) Rel(abs string) string {
+	v.mu.Lock()
+	r, ok := v.rels[abs]
+	v.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = rel(v.roots, abs)
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.rels == nil {
+		v.rels = map[string]string{}
+	}
+	v.rels[abs] = r
+	return r
+}
 
 // Read returns the document at name as Overlay.Read does, from the frozen
 // buffers and the disk.
