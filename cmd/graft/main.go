@@ -69,9 +69,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "apply":
 		return runApply(ctx, args, stdin, stdout, stderr)
 	case "serve":
-		return runServe(ctx, args, os.Stdin, os.Stdout, stderr)
+		in, restore := messageInput()
+		defer restore()
+		return runServe(ctx, args, in, os.Stdout, stderr)
 	case "mcp":
-		return runMCP(ctx, args, os.Stdin, os.Stdout, stderr)
+		in, restore := messageInput()
+		defer restore()
+		return runMCP(ctx, args, in, os.Stdout, stderr)
 	case "version", "-version", "--version":
 		return runVersion(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
