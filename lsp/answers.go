@@ -62,6 +62,11 @@ type answerDoc struct {
 	targets map[string]bool
 	// last is what the latest refresh found; nil before the first.
 	last *answerState
+	// parser parses the answer again after each change, reading again
+	// only what the change may have changed; parseMu is held while it
+	// does, as refreshes may overlap.
+	parseMu sync.Mutex
+	parser  dialect.Parser
 	// planned is what the last refresh planned, for the next to take
 	// when none of what the plan read changed; nil before the first.
 	planned *planned
@@ -316,7 +321,9 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, st, nil
 	}
 	view := a.s.docs.View()
-	blocks, err := dialect.Parse(snap.Text, dialect.Options{Exists: view.Exists})
+	ad.parseMu.Lock()
+	blocks, err := ad.parser.Parse(snap.Text, dialect.Options{Exists: view.Exists})
+	ad.parseMu.Unlock()
 	if errors.Is(err, dialect.ErrNoBlocks) || len(blocks) > answerLimit {
 		a.setTargets(ad, gen, nil)
 		return nil, st, nil

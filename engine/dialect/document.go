@@ -22,6 +22,11 @@ type document struct {
 	// the bare names that name a file only when it does; nil: none is
 	// known to.
 	exists func(path string) bool
+	// prev, when set, is the Parser of the same answer, which parsed it
+	// last; changed is the index of the first line that differs from
+	// that text (see firstChange).
+	prev    *Parser
+	changed int
 }
 
 func newDocument(answer string) *document {

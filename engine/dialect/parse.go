@@ -147,7 +147,11 @@ func Names() []string {
 // no block at all; a malformed block is returned with its Err set. A block
 // that names no file is for opt.Target, and malformed when that is empty.
 func Parse(text string, opt Options) ([]Block, error) {
-	doc := newDocument(text)
+	return parseDocument(newDocument(text), opt)
+}
+
+// parseDocument is Parse for the text of doc.
+func parseDocument(doc *document, opt Options) ([]Block, error) {
 	doc.exists = opt.Exists
 	var blocks []Block
 	if opt.Format == "" {

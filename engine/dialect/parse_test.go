@@ -262,6 +262,17 @@ func TestBlockNumbers(t *testing.T) {
 // ten files (552 lines), as an answer buffer's diagnostics parse it on each
 // refresh, every dialect read and the detection rules applied.
 func BenchmarkParseAnswer(b *testing.B) {
+	text := benchAnswer()
+	b.ReportAllocs()
+	for b.Loop() {
+		if blocks, err := Parse(text, Options{}); err != nil || len(blocks) != 50 {
+			b.Fatalf("%d blocks, %v", len(blocks), err)
+		}
+	}
+}
+
+// benchAnswer returns the answer of BenchmarkParseAnswer.
+func benchAnswer() string {
 	var sb strings.Builder
 	sb.WriteString("Here are the changes.\n\n")
 	for file := range 10 {
@@ -270,11 +281,5 @@ func BenchmarkParseAnswer(b *testing.B) {
 			fmt.Fprintf(&sb, "f%d.go\n```go\n<<<<<<< SEARCH\n\ty := x * %d\n\treturn y + %d\n=======\n\ty := x * %d\n\treturn y - %d\n>>>>>>> REPLACE\n```\n\n", file, k, file, k, file)
 		}
 	}
-	text := sb.String()
-	b.ReportAllocs()
-	for b.Loop() {
-		if blocks, err := Parse(text, Options{}); err != nil || len(blocks) != 50 {
-			b.Fatalf("%d blocks, %v", len(blocks), err)
-		}
-	}
+	return sb.String()
 }

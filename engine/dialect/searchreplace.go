@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,16 +125,28 @@ type srParser struct {
 	old     []string
 	new     []string
 
+	srContext
+	// horizon is the index of the last line read so far, the lines a
+	// look-ahead passed over included; len(lines) when one reached the
+	// end of the text.
+	horizon int
+}
+
+// An srContext is what the parser carries from one block to the next.
+type srContext struct {
 	fence    fence
 	xml      xmlContext
 	lastEnd  int    // the index of the last line of the previous block, -1 before the first
 	lastPath string // the path of the previous block, for a block that names none
 }
 
-// parseSearchReplace reads the SEARCH/REPLACE blocks in doc.
+// parseSearchReplace reads the SEARCH/REPLACE blocks in doc. When doc
+// follows an earlier parse of the same answer (see Parser), it goes on
+// from the last point between blocks that the changed lines left as it
+// was, and keeps the blocks read before it.
 func parseSearchReplace(doc *document) []Block {
 	n := len(doc.lines)
-	p := &srParser{doc: doc, lastEnd: -1, xml: xmlContext{first: -1}}
+	p := &srParser{doc: doc, srContext: srContext{lastEnd: -1, xml: xmlContext{first: -1}}, horizon: -1}
 	p.marks, p.next = markLines(doc, markerOf)
 	p.firm = make([]int, n+1)
 	p.firm[n] = n
@@ -143,7 +156,28 @@ func parseSearchReplace(doc *document) []Block {
 			p.firm[i] = i
 		}
 	}
-	for i := 0; i < n; i++ {
+	start := 0
+	var memo *srMemo // what this parse leaves for the next, when there is one
+	if doc.prev != nil {
+		memo = &srMemo{blind: doc.exists == nil}
+		doc.prev.resumedAt = 0
+		if pt, prev, ok := doc.resumeSearchReplace(); ok {
+			start, doc.prev.resumedAt = pt.line, pt.line
+			p.srContext, p.horizon = pt.srContext, pt.horizon
+			p.blocks = slices.Clone(prev.blocks[:pt.blocks])
+			memo.points = slices.Clone(prev.points[:slices.Index(prev.points, pt)+1])
+			memo.asked = slices.Clone(prev.asked[:pt.asked])
+		}
+		defer doc.recordExists(&memo.asked)()
+		defer func() {
+			memo.blocks = p.blocks
+			doc.prev.sr = memo
+		}()
+	}
+	for i := start; i < n; i++ {
+		if memo != nil && p.state == outside {
+			memo.point(p, i)
+		}
 		i = p.step(i)
 	}
 	switch p.state {
@@ -215,7 +249,7 @@ func (p *srParser) outside(i int) int {
 	case searchMarker:
 		p.start(i)
 	case dividerMarker:
-		if j := p.firm[i+1]; j < len(p.marks) && p.marks[j] == replaceMarker {
+		if j := p.look(p.firm[i+1]); j < len(p.marks) && p.marks[j] == replaceMarker {
 			// The SEARCH marker was forgotten, not the path before it.
 			p.stray(i, j, p.pathBefore(i), unexpected(p.found(i), searchWord))
 			return j
@@ -240,7 +274,7 @@ func (p *srParser) outside(i int) int {
 // content, a heading underline in a markdown file, as it is in the REPLACE
 // section. Two long runs and no other divider leave the block unreadable.
 func (p *srParser) longDivider(i int, line string) {
-	j := p.firm[i+1]
+	j := p.look(p.firm[i+1])
 	switch {
 	case j == len(p.marks) || p.marks[j] != replaceMarker:
 		p.searchLine(i, line)
@@ -250,6 +284,13 @@ func (p *srParser) longDivider(i int, line string) {
 	default:
 		p.state = inReplace
 	}
+}
+
+// look records that the parser read up to lines[j] (the end of the text
+// when j is len(lines)) and returns j.
+func (p *srParser) look(j int) int {
+	p.horizon = max(p.horizon, j)
+	return j
 }
 
 // found says which marker lines[i] is, for messages.

@@ -1,0 +1,139 @@
+package dialect
+
+import "math"
+
+// A Parser parses one answer again each time it changes, as the buffer an
+// agent's answer streams into, line by line: what the last parse read of
+// the lines that have not changed is not read again where a dialect can
+// tell that it would be read the same. Parser.Parse returns what Parse
+// returns for the same text and options.
+//
+// The search-replace dialect, the one most answers are written in, goes
+// on from the last point between its blocks that stands before the first
+// changed line, provided nothing it read before that point (a look-ahead
+// to the next marker included) has changed, and that the files it asked
+// Options.Exists about still exist or not as they did. The other dialects,
+// and the rules that tell edits from examples and history, read the whole
+// text each time.
+//
+// A Parser is not safe for concurrent use. The zero value is ready to use.
+type Parser struct {
+	// lines are the lines of the text parsed last.
+	lines []string
+	// sr is what the search-replace parser left of it.
+	sr *srMemo
+	// resumedAt is the line the search-replace parser went on from in the
+	// last parse, 0 when it read the text from its start.
+	resumedAt int
+}
+
+// Parse reads the edit blocks in text as Parse does, reading again only
+// what the changes since the last call may have changed.
+func (p *Parser) Parse(text string, opt Options) ([]Block, error) {
+	doc := newDocument(text)
+	doc.prev, doc.changed = p, firstChange(p.lines, doc.lines)
+	blocks, err := parseDocument(doc, opt)
+	p.lines = doc.lines
+	return blocks, err
+}
+
+// firstChange returns the index of the first line where two texts' lines
+// differ, one of them ending before the other included; MaxInt when they
+// are the same.
+func firstChange(old, lines []string) int {
+	n := min(len(old), len(lines))
+	for i := range n {
+		if old[i] != lines[i] {
+			return i
+		}
+	}
+	if len(old) == len(lines) {
+		return math.MaxInt
+	}
+	return n
+}
+
+// An srMemo is what a search-replace parse leaves for the next parse of
+// the same answer: the blocks it read, the points between blocks where
+// the next can go on, and the names it asked Options.Exists about.
+type srMemo struct {
+	blocks []Block
+	points []srPoint
+	asked  []asked
+	// blind says the parse had no Options.Exists, and asked nothing.
+	blind bool
+}
+
+// An srPoint is where the search-replace parser stood outside any block,
+// about to read lines[line].
+type srPoint struct {
+	line int
+	// horizon is the last line read before: a parse of a text whose lines
+	// up to it are the same stands here the same.
+	horizon int
+	// blocks and asked count the blocks read and the names asked about
+	// before.
+	blocks, asked int
+	srContext
+}
+
+// An asked is a name Options.Exists was asked about, and its answer.
+type asked struct {
+	name   string
+	exists bool
+}
+
+// point records, when p has read a block since the last point, that it
+// stands outside any block before lines[i].
+func (m *srMemo) point(p *srParser, i int) {
+	if k := len(m.points); k > 0 && m.points[k-1].blocks == len(p.blocks) {
+		return
+	}
+	if p.xml.element && p.xml.first >= 0 && !p.xml.hinted {
+		// A <start_line> tag to come in this element may still give its
+		// hint to a block read already: the blocks so far are not final.
+		return
+	}
+	m.points = append(m.points, srPoint{line: i, horizon: max(p.horizon, i-1), blocks: len(p.blocks), asked: len(m.asked), srContext: p.srContext})
+}
+
+// resumeSearchReplace returns the last point of the search-replace parse
+// before doc from which a parse of doc may go on, with what that parse
+// left; ok is false when there is none.
+func (d *document) resumeSearchReplace() (pt srPoint, prev *srMemo, ok bool) {
+	if d.prev == nil || d.prev.sr == nil {
+		return srPoint{}, nil, false
+	}
+	prev = d.prev.sr
+	if prev.blind && d.exists != nil {
+		return srPoint{}, nil, false // bare names it took for prose may be files
+	}
+	for k := len(prev.points) - 1; k >= 0; k-- {
+		pt := prev.points[k]
+		if pt.horizon >= d.changed || pt.line > len(d.lines) {
+			continue
+		}
+		for _, a := range prev.asked[:pt.asked] {
+			if (d.exists != nil && d.exists(a.name)) != a.exists {
+				return srPoint{}, nil, false // the files changed: read it all
+			}
+		}
+		return pt, prev, true
+	}
+	return srPoint{}, nil, false
+}
+
+// recordExists makes d's Options.Exists record in log each name it is
+// asked about, and its answer, until the returned function is called.
+func (d *document) recordExists(log *[]asked) (stop func()) {
+	exists := d.exists
+	if exists == nil {
+		return func() {}
+	}
+	d.exists = func(name string) bool {
+		ok := exists(name)
+		*log = append(*log, asked{name, ok})
+		return ok
+	}
+	return func() { d.exists = exists }
+}

@@ -1,0 +1,172 @@
+package dialect
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// sameParse reports where the blocks and error a Parser returned differ
+// from those of Parse; "" when they do not.
+func sameParse(got []Block, gotErr error, want []Block, wantErr error) string {
+	if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+		return fmt.Sprintf("error %v, want %v", gotErr, wantErr)
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d blocks, want %d", len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		ge, we := fmt.Sprint(g.Err), fmt.Sprint(w.Err)
+		g.Err, w.Err = nil, nil
+		if ge != we || fmt.Sprintf("%#v", g) != fmt.Sprintf("%#v", w) {
+			return fmt.Sprintf("block %d:\n%#v (%s)\nwant\n%#v (%s)", i+1, g, ge, w, we)
+		}
+		if errors.Is(got[i].Err, ErrUnfinished) != errors.Is(want[i].Err, ErrUnfinished) {
+			return fmt.Sprintf("block %d: unfinished %v", i+1, errors.Is(got[i].Err, ErrUnfinished))
+		}
+	}
+	return ""
+}
+
+// answers returns the answers of the dialects' golden cases, by file.
+func answers(t testing.TB) map[string]string {
+	files, err := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[file] = section(ar, "answer")
+	}
+	// Answers whose reading looks ahead, or back at a block read before.
+	out["stray divider, then a REPLACE marker"] = "x\n>>>>>>> REPLACE\n=======\nfoo\n>>>>>>> REPLACE\nbar\n"
+	out["long dividers"] = "a.go\n<<<<<<< SEARCH\nx\n============\ny\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\n============\n=======\nz\n>>>>>>> REPLACE\n"
+	out["bare names"] = "VERSION\n<<<<<<< SEARCH\n1\n=======\n2\n>>>>>>> REPLACE\n\nPipfile\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"
+	out["a hint after its block"] = "<file><path>a.go</path>\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n<start_line>3</start_line>\n</file>\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n"
+	return out
+}
+
+// A Parser given an answer as it streams in, line by line or a few bytes
+// at a time, and as it is edited anywhere, finds at each step what Parse
+// finds: for every golden answer, with files that exist and without. And
+// it does go on from where it stood, rather than read it all again.
+func TestParserFollowsParse(t *testing.T) {
+	everyName := func(string) bool { return true }
+	resumed := 0
+	for file, answer := range answers(t) {
+		for _, exists := range []func(string) bool{nil, everyName} {
+			opt := Options{Exists: exists}
+			check := func(p *Parser, text, step string) {
+				t.Helper()
+				got, gotErr := p.Parse(text, opt)
+				want, wantErr := Parse(text, opt)
+				if d := sameParse(got, gotErr, want, wantErr); d != "" {
+					t.Fatalf("%s, %s: %s\ntext:\n%s", file, step, d, text)
+				}
+				if p.resumedAt > 0 {
+					resumed++
+				}
+			}
+			// Streamed in, line by line, then in chunks of 7 bytes.
+			var p Parser
+			lines := strings.SplitAfter(answer, "\n")
+			for k := range lines {
+				check(&p, strings.Join(lines[:k+1], ""), fmt.Sprintf("line %d streamed", k+1))
+			}
+			p = Parser{}
+			for k := 0; k < len(answer); k += 7 {
+				check(&p, answer[:k], fmt.Sprintf("byte %d streamed", k))
+			}
+			// Edited: each line in turn removed, then put back; a line
+			// put in before each.
+			for k := range lines {
+				edited := strings.Join(lines[:k], "") + strings.Join(lines[k+1:], "")
+				check(&p, edited, fmt.Sprintf("line %d removed", k+1))
+				check(&p, answer, fmt.Sprintf("line %d put back", k+1))
+				check(&p, strings.Join(lines[:k], "")+"=======\n"+strings.Join(lines[k:], ""), fmt.Sprintf("a divider before line %d", k+1))
+			}
+		}
+	}
+	// The files change between two parses: the bare names that name
+	// them are read again.
+	for file, answer := range answers(t) {
+		for _, opts := range [][2]Options{{{}, {Exists: everyName}}, {{Exists: everyName}, {}}} {
+			var p Parser
+			p.Parse(answer, opts[0])
+			got, gotErr := p.Parse(answer+"\n", opts[1])
+			want, wantErr := Parse(answer+"\n", opts[1])
+			if d := sameParse(got, gotErr, want, wantErr); d != "" {
+				t.Fatalf("%s, parsed again as files changed: %s", file, d)
+			}
+		}
+	}
+	if resumed == 0 {
+		t.Error("no parse went on from where the last stood")
+	}
+	t.Logf("%d parses went on from a point of the last", resumed)
+}
+
+// FuzzParser checks that a Parser that parsed one text finds in a second
+// what Parse finds, the second being any text, or the first with more
+// appended.
+func FuzzParser(f *testing.F) {
+	for _, answer := range answers(f) {
+		cut := len(answer) / 2
+		f.Add(answer[:cut], answer[cut:])
+	}
+	f.Add("a.go\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\n", "=======\n>>>>>>> REPLACE\n")
+	f.Add("<file><path>a.go</path>\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", "<start_line>3</start_line>\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, second := range []string{b, a + b} {
+			var p Parser
+			if _, err := p.Parse(a, Options{}); err != nil && !errors.Is(err, ErrNoBlocks) {
+				t.Fatal(err)
+			}
+			got, gotErr := p.Parse(second, Options{})
+			want, wantErr := Parse(second, Options{})
+			if d := sameParse(got, gotErr, want, wantErr); d != "" {
+				t.Fatalf("after %q, %q: %s", a, second, d)
+			}
+		}
+	})
+}
+
+// BenchmarkParserStream parses the answer of BenchmarkParseAnswer as it
+// streams into a buffer, once after each of its 552 lines, as an answer's
+// diagnostics do when the lines come slower than their debounce: with a
+// Parser, and with Parse reading the whole text each time. Reported per
+// line.
+func BenchmarkParserStream(b *testing.B) {
+	lines := strings.SplitAfter(benchAnswer(), "\n")
+	for _, bc := range []struct {
+		name  string
+		parse func(p *Parser, text string) ([]Block, error)
+	}{
+		{"parser", func(p *Parser, text string) ([]Block, error) { return p.Parse(text, Options{}) }},
+		{"parse", func(_ *Parser, text string) ([]Block, error) { return Parse(text, Options{}) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var p Parser
+				var text strings.Builder
+				for _, line := range lines {
+					text.WriteString(line)
+					if _, err := bc.parse(&p, text.String()); err != nil && !errors.Is(err, ErrNoBlocks) {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(lines)), "µs/line")
+		})
+	}
+}
