@@ -14,7 +14,7 @@ type fence struct {
 // fenceOf returns the parts of a code fence line: "```" or "~~~" or longer,
 // and the info string after it.
 func fenceOf(line string) (char byte, n int, info string, ok bool) {
-	t := strings.TrimLeft(line, " \t")
+	t := trimIndent(line)
 	if t == "" || (t[0] != '`' && t[0] != '~') {
 		return 0, 0, "", false
 	}
@@ -51,4 +51,15 @@ func (f *fence) see(i int, line string) bool {
 		*f = fence{open: true, line: i, char: char, n: n, info: info}
 	}
 	return ok
+}
+
+// trimIndent returns line without the spaces and tabs it begins with. It
+// is strings.TrimLeft(line, " \t"), which sets up its set of characters
+// at each call: every dialect trims every line of an answer.
+func trimIndent(line string) string {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return line[i:]
 }

@@ -91,7 +91,7 @@ func isPath(s string) bool {
 // be a path: it holds none of the characters of code or markup, and, when
 // it has spaces, is short and does not start like a sentence.
 func pathBase(s string) (string, bool) {
-	if s == "" || strings.ContainsAny(s, "<>|\"`*?{};=") || strings.Contains(s, "://") ||
+	if s == "" || containsCodeChar(s) || strings.Contains(s, "://") ||
 		strings.IndexFunc(s, unicode.IsControl) >= 0 || strings.ContainsAny(s[:1], "-+") {
 		return "", false
 	}
@@ -105,6 +105,26 @@ func pathBase(s string) (string, bool) {
 	}
 	base := s[strings.LastIndexAny(s, `/\`)+1:]
 	return base, base != ""
+}
+
+// codeChars are the characters of code or markup, which no path holds.
+var codeChars = func() (set [256]bool) {
+	for _, c := range []byte("<>|\"`*?{};=") {
+		set[c] = true
+	}
+	return set
+}()
+
+// containsCodeChar reports whether s holds one of codeChars: it is
+// strings.ContainsAny(s, "<>|\"`*?{};="), which sets up its set at each
+// call, for every line before a block that may name its file.
+func containsCodeChar(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if codeChars[s[i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // isPath reports whether s, already cleaned, reads as a file path, as the

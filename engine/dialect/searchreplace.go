@@ -446,7 +446,7 @@ var lineMarkers = [...]string{":start_line:", ":end_line:"}
 // and writing it into the file would be wrong; content that does hold it
 // escapes it with a backslash).
 func lineMarker(line string) bool {
-	t := strings.TrimLeft(line, " \t")
+	t := trimIndent(line)
 	for _, key := range lineMarkers {
 		v, ok := strings.CutPrefix(t, key)
 		if ok && (t == line || isLineNumber(strings.TrimSpace(v))) {
@@ -470,7 +470,7 @@ func isSeparator(t string) bool {
 // content line: "\=======", "\<<<<<<< HEAD", "\:start_line:" and the like,
 // and an indented "\:start_line:".
 func unescape(line string) string {
-	t := strings.TrimLeft(line, " \t")
+	t := trimIndent(line)
 	indent := line[:len(line)-len(t)]
 	rest, ok := strings.CutPrefix(t, `\`)
 	if !ok {

@@ -53,7 +53,7 @@ type strParser struct {
 func parseStrReplace(doc *document) []Block {
 	p := &strParser{doc: doc}
 	for i := 0; i < len(doc.lines); i++ {
-		t := strings.TrimLeft(doc.lines[i], " \t")
+		t := trimIndent(doc.lines[i])
 		if t != "" && (t[0] == '{' || t[0] == '[') {
 			i = p.stream(doc.starts[i] + len(doc.lines[i]) - len(t))
 		}
