@@ -789,7 +789,7 @@ func (a *answers) codeActions(ctx context.Context, d *openDoc, r protocol.Range)
 			under = append(under, i)
 		}
 	}
-	ref := &answerRef{URI: d.uri, Version: version}
+	ref := &answerRef{URI: d.uri, Version: version, blocks: blocks}
 	var out []protocol.CodeAction
 	for _, i := range under {
 		b := blocks[i]
@@ -866,10 +866,12 @@ func codeAction(title, command string, ref *answerRef, blocks []int) protocol.Co
 // answerCommand returns the command that runs command over blocks of the
 // answer ref.
 func answerCommand(title, command string, ref *answerRef, blocks []int) protocol.Command {
+	r := *ref
+	r.Starts = ref.startsOf(blocks)
 	return protocol.Command{
 		Title:     title,
 		Command:   command,
-		Arguments: []any{commandParams{Answer: ref, Blocks: blocks}},
+		Arguments: []any{commandParams{Answer: &r, Blocks: blocks}},
 	}
 }
 
@@ -883,7 +885,7 @@ func answerCommand(title, command string, ref *answerRef, blocks []int) protocol
 // text, Neovim runs none and warns.)
 func (a *answers) codeLenses(ctx context.Context, d *openDoc) []protocol.CodeLens {
 	version, blocks := a.blocksOf(d)
-	ref := &answerRef{URI: d.uri, Version: version}
+	ref := &answerRef{URI: d.uri, Version: version, blocks: blocks}
 	var out []protocol.CodeLens
 	for i, b := range blocks {
 		line := uint32(max(b.span.StartLine-1, 0))

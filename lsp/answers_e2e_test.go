@@ -672,6 +672,49 @@ func TestAnswerStaleVersion(t *testing.T) {
 	}
 }
 
+// An action says where the blocks it runs over started when the server
+// offered it; a command that finds its block elsewhere at the same
+// version (the answer read differently) applies nothing.
+func TestAnswerActionChecksWhereItsBlocksStart(t *testing.T) {
+	dir := answerWorkspace(t, "mixed")
+	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
+	answer := answerOpen(t, e, dir, "answer.md")
+	calc := answerOpen(t, e, dir, "calc.go")
+	apply := answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")
+	raw, err := json.Marshal(apply.Arguments[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		t.Fatal(err)
+	}
+	ref := args["answer"].(map[string]any)
+	starts, ok := ref["starts"].([]any)
+	if !ok || len(starts) != 1 || starts[0].(float64) < 1 {
+		t.Fatalf("the action's answer %v does not say where its block starts", ref)
+	}
+	ref["starts"] = []any{starts[0].(float64) + 1}
+	moved := *apply
+	moved.Arguments = []any{args}
+	if _, err := answerRun(t, e, &moved); err == nil || !strings.Contains(err.Error(), "does not read as it did") {
+		t.Fatalf("a block found elsewhere than the action says: %v, want an error", err)
+	}
+	if n := len(e.AppliedEdits()); n != 0 {
+		t.Errorf("%d workspace/applyEdit requests, want none", n)
+	}
+	if got, want := e.Text(calc), answerRead(t, calc); got != want {
+		t.Errorf("calc.go changed:\n%s", got)
+	}
+	// The action as offered applies.
+	if _, err := answerRun(t, e, apply); err != nil {
+		t.Fatal(err)
+	}
+	if e.Text(calc) == answerRead(t, calc) {
+		t.Error("the action as offered changed nothing")
+	}
+}
+
 func TestAnswerCodeLenses(t *testing.T) {
 	dir := answerWorkspace(t, "mixed")
 	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))

@@ -36,12 +36,12 @@ func TestAnswerApplyAllAction(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			blocks := make([]blockState, len(tc.states))
 			for i, s := range tc.states {
-				blocks[i] = blockState{path: "a.go", status: s, number: i + 1}
+				blocks[i] = blockState{span: engine.Span{StartLine: 10*i + 1, EndLine: 10*i + 8}, path: "a.go", status: s, number: i + 1}
 				if tc.numbers != nil {
 					blocks[i].number = tc.numbers[i]
 				}
 			}
-			ref := &answerRef{URI: "file:///answer.md", Version: 3}
+			ref := &answerRef{URI: "file:///answer.md", Version: 3, blocks: blocks}
 			act, ok := applyAll(ref, blocks)
 			if !ok {
 				if tc.title != "" {
@@ -53,8 +53,18 @@ func TestAnswerApplyAllAction(t *testing.T) {
 				t.Errorf("title %q, want %q", act.Title, tc.title)
 			}
 			cp, _ := act.Command.Arguments[0].(commandParams)
-			if act.Command.Command != cmdApply || cp.Answer != ref || !slices.Equal(cp.Blocks, tc.blocks) {
+			if act.Command.Command != cmdApply || cp.Answer.URI != ref.URI || cp.Answer.Version != ref.Version || !slices.Equal(cp.Blocks, tc.blocks) {
 				t.Errorf("command %s %+v, want %s of blocks %v", act.Command.Command, cp, cmdApply, tc.blocks)
+			}
+			// It says where the blocks it applies start.
+			var starts []int
+			for i := range blocks {
+				if tc.blocks == nil || slices.Contains(tc.blocks, i) {
+					starts = append(starts, 10*i+1)
+				}
+			}
+			if !slices.Equal(cp.Answer.Starts, starts) {
+				t.Errorf("starts %v, want %v", cp.Answer.Starts, starts)
 			}
 		})
 	}

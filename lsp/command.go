@@ -54,6 +54,57 @@ type commandParams struct {
 type answerRef struct {
 	URI     string `json:"uri"`
 	Version int32  `json:"version"`
+	// Starts, in an action the server offered, are the first lines of
+	// the blocks it runs over (of every block when it picks none), as the
+	// server read the answer then: the command finds the same blocks at
+	// that version, or runs none.
+	Starts []int `json:"starts,omitempty"`
+	// blocks are the blocks of the answer as the server read it, for the
+	// actions it offers.
+	blocks []blockState
+}
+
+// startsOf returns the first lines of the blocks picked of r's answer, of
+// all of them when picked is nil.
+func (r *answerRef) startsOf(picked []int) []int {
+	if picked == nil {
+		out := make([]int, len(r.blocks))
+		for i, b := range r.blocks {
+			out[i] = b.span.StartLine
+		}
+		return out
+	}
+	out := make([]int, len(picked))
+	for k, i := range picked {
+		if i >= 0 && i < len(r.blocks) {
+			out[k] = r.blocks[i].span.StartLine
+		}
+	}
+	return out
+}
+
+// check reports an error when the blocks picked of all, the answer's
+// blocks as the command read them, do not start where r says the server
+// read them when it offered the action.
+func (r *answerRef) check(all []dialect.Block, picked []int) error {
+	if r.Starts == nil {
+		return nil
+	}
+	ok := len(r.Starts) == len(picked)
+	if picked == nil {
+		ok = len(r.Starts) == len(all)
+	}
+	for k, start := range r.Starts {
+		i := k
+		if picked != nil && k < len(picked) {
+			i = picked[k]
+		}
+		ok = ok && i >= 0 && i < len(all) && all[i].Source.StartLine == start
+	}
+	if !ok {
+		return fmt.Errorf("the answer %s does not read as it did when this action was offered: ask for the actions again", r.URI)
+	}
+	return nil
 }
 
 // blockReport is a block's entry in a command's reply: the report of
@@ -163,6 +214,10 @@ func (s *server) parse(cp commandParams, view *workspace.View) ([]dialect.Block,
 		all, err := dialect.Parse(snap.Text, opt)
 		if err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "answer %s: %v", cp.Answer.URI, err)
+		}
+		if err := cp.Answer.check(all, cp.Blocks); err != nil {
+			s.log.Warn("answer command", zap.Error(err))
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 		}
 		if len(cp.Blocks) == 0 {
 			blocks = all
