@@ -30,18 +30,59 @@ type document struct {
 }
 
 func newDocument(answer string) *document {
+	return newDocumentAfter(nil, answer)
+}
+
+// newDocumentAfter returns the document of answer; the lines it shares
+// with prev, the document of an earlier text of it (nil: none), up to the
+// first byte that differs are taken from prev rather than split again.
+func newDocumentAfter(prev *document, answer string) *document {
 	text := strings.ReplaceAll(answer, "\r\n", "\n")
-	lines := strings.Split(text, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+	k := 0 // the lines of prev wholly in the prefix it shares, "\n" included
+	if prev != nil {
+		same := commonPrefix(prev.text, text)
+		for k < len(prev.lines) && prev.starts[k]+len(prev.lines[k]) < same {
+			k++
+		}
 	}
-	starts := make([]int, len(lines))
 	off := 0
-	for i, line := range lines {
-		starts[i] = off
+	if k > 0 {
+		off = prev.starts[k-1] + len(prev.lines[k-1]) + 1
+	}
+	n := k + strings.Count(text[off:], "\n") + 1
+	lines, starts := make([]string, k, n), make([]int, k, n)
+	if k > 0 {
+		copy(lines, prev.lines[:k])
+		copy(starts, prev.starts[:k])
+	}
+	for rest := text[off:]; ; {
+		line, more, found := strings.Cut(rest, "\n")
+		if !found && line == "" {
+			break // a final "\n" does not start an empty last line
+		}
+		lines, starts = append(lines, line), append(starts, off)
+		if !found {
+			break
+		}
 		off += len(line) + 1
+		rest = more
 	}
 	return &document{text: text, lines: lines, starts: starts}
+}
+
+// commonPrefix returns the length of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	// Whole chunks first: comparing strings is a memcmp.
+	const chunk = 256
+	i := 0
+	for i+chunk <= n && a[i:i+chunk] == b[i:i+chunk] {
+		i += chunk
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // lineAt returns the 1-based number of the line holding byte offset off.
@@ -58,12 +99,15 @@ func (d *document) span(start, end int) engine.Span {
 // markLines returns the mark markOf gives each line of d, and next, where
 // next[i], for i up to len(d.lines), is the index of the first line at or
 // after i that is marked, len(d.lines) when none is. The zero value of M
-// is a line that is not marked.
-func markLines[M comparable](d *document, markOf func(line string) M) (marks []M, next []int) {
+// is a line that is not marked. known are the marks of the lines of an
+// earlier text of the answer (see Parser): those of the lines before the
+// first that changed are taken from it.
+func markLines[M comparable](d *document, markOf func(line string) M, known []M) (marks []M, next []int) {
 	n := len(d.lines)
 	marks = make([]M, n)
-	for i, line := range d.lines {
-		marks[i] = markOf(line)
+	k := copy(marks, known[:min(len(known), d.changed, n)])
+	for i, line := range d.lines[k:] {
+		marks[k+i] = markOf(line)
 	}
 	var unmarked M
 	next = make([]int, n+1)

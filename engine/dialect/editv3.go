@@ -111,7 +111,7 @@ type v3Parser struct {
 func parseEditV3(doc *document) []Block {
 	n := len(doc.lines)
 	p := &v3Parser{doc: doc, lastEnd: -1}
-	p.marks, p.next = markLines(doc, v3MarkerOf)
+	p.marks, p.next = markLines(doc, v3MarkerOf, nil)
 	for i := 0; i < n; i++ {
 		i = p.step(i)
 	}

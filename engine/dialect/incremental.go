@@ -18,8 +18,8 @@ import "math"
 //
 // A Parser is not safe for concurrent use. The zero value is ready to use.
 type Parser struct {
-	// lines are the lines of the text parsed last.
-	lines []string
+	// doc is the document of the text parsed last.
+	doc *document
 	// sr is what the search-replace parser left of it.
 	sr *srMemo
 	// resumedAt is the line the search-replace parser went on from in the
@@ -30,10 +30,14 @@ type Parser struct {
 // Parse reads the edit blocks in text as Parse does, reading again only
 // what the changes since the last call may have changed.
 func (p *Parser) Parse(text string, opt Options) ([]Block, error) {
-	doc := newDocument(text)
-	doc.prev, doc.changed = p, firstChange(p.lines, doc.lines)
+	doc := newDocumentAfter(p.doc, text)
+	doc.prev, doc.changed = p, 0
+	if p.doc != nil {
+		doc.changed = firstChange(p.doc.lines, doc.lines)
+	}
 	blocks, err := parseDocument(doc, opt)
-	p.lines = doc.lines
+	p.doc = doc
+	doc.prev, doc.exists = nil, nil // kept for its lines only
 	return blocks, err
 }
 
@@ -58,6 +62,7 @@ func firstChange(old, lines []string) int {
 // the next can go on, and the names it asked Options.Exists about.
 type srMemo struct {
 	blocks []Block
+	marks  []marker
 	points []srPoint
 	asked  []asked
 	// blind says the parse had no Options.Exists, and asked nothing.

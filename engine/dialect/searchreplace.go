@@ -147,7 +147,11 @@ type srContext struct {
 func parseSearchReplace(doc *document) []Block {
 	n := len(doc.lines)
 	p := &srParser{doc: doc, srContext: srContext{lastEnd: -1, xml: xmlContext{first: -1}}, horizon: -1}
-	p.marks, p.next = markLines(doc, markerOf)
+	var known []marker
+	if doc.prev != nil && doc.prev.sr != nil {
+		known = doc.prev.sr.marks
+	}
+	p.marks, p.next = markLines(doc, markerOf, known)
 	p.firm = make([]int, n+1)
 	p.firm[n] = n
 	for i := n - 1; i >= 0; i-- {
@@ -170,7 +174,7 @@ func parseSearchReplace(doc *document) []Block {
 		}
 		defer doc.recordExists(&memo.asked)()
 		defer func() {
-			memo.blocks = p.blocks
+			memo.blocks, memo.marks = p.blocks, p.marks
 			doc.prev.sr = memo
 		}()
 	}
