@@ -223,7 +223,7 @@ func introBefore(doc *document, at, stop int) string {
 		if isFence(line) {
 			return ""
 		}
-		if isProse(line) {
+		if doc.isProse(last) {
 			break
 		}
 		if !isBlank(line) {

@@ -22,6 +22,9 @@ type document struct {
 	// the bare names that name a file only when it does; nil: none is
 	// known to.
 	exists func(path string) bool
+	// prose caches isProse of each line: 0 not asked yet, 1 prose, 2
+	// not prose.
+	prose []int8
 	// prev, when set, is the Parser of the same answer, which parsed it
 	// last; changed is the index of the first line that differs from
 	// that text (see firstChange).
@@ -67,7 +70,24 @@ func newDocumentAfter(prev *document, answer string) *document {
 		off += len(line) + 1
 		rest = more
 	}
-	return &document{text: text, lines: lines, starts: starts}
+	prose := make([]int8, len(lines))
+	if prev != nil {
+		copy(prose, prev.prose[:min(k, len(prev.prose))])
+	}
+	return &document{text: text, lines: lines, starts: starts, prose: prose}
+}
+
+// isProse reports whether lines[i] reads as prose (see isProse), asking
+// each line once: the lines an earlier document of the answer shares
+// with d were asked there.
+func (d *document) isProse(i int) bool {
+	if d.prose[i] == 0 {
+		d.prose[i] = 2
+		if isProse(d.lines[i]) {
+			d.prose[i] = 1
+		}
+	}
+	return d.prose[i] == 1
 }
 
 // commonPrefix returns the length of the longest prefix a and b share.

@@ -111,7 +111,12 @@ type v3Parser struct {
 func parseEditV3(doc *document) []Block {
 	n := len(doc.lines)
 	p := &v3Parser{doc: doc, lastEnd: -1}
-	p.marks, p.next = markLines(doc, v3MarkerOf, nil)
+	var known []v3Marker
+	if doc.prev != nil {
+		known = doc.prev.v3marks
+		defer func() { doc.prev.v3marks = p.marks }()
+	}
+	p.marks, p.next = markLines(doc, v3MarkerOf, known)
 	for i := 0; i < n; i++ {
 		i = p.step(i)
 	}

@@ -22,6 +22,8 @@ type Parser struct {
 	doc *document
 	// sr is what the search-replace parser left of it.
 	sr *srMemo
+	// v3marks are the edit-v3 marks of its lines.
+	v3marks []v3Marker
 	// resumedAt is the line the search-replace parser went on from in the
 	// last parse, 0 when it read the text from its start.
 	resumedAt int
