@@ -20,8 +20,11 @@ type document struct {
 	starts []int
 	// exists reports whether a file exists under the workspace root, for
 	// the bare names that name a file only when it does; nil: none is
-	// known to.
+	// known to. It is set once, before the document is read: isPath
+	// keeps its answers.
 	exists func(path string) bool
+	// paths caches isPath of each text asked.
+	paths map[string]bool
 	// prose caches isProse of each line: 0 not asked yet, 1 prose, 2
 	// not prose.
 	prose []int8

@@ -132,11 +132,19 @@ func containsCodeChar(s string) bool {
 // extension: "Pipfile", "VERSION", "configure") of a file that exists, as
 // the document's exists says (nil: no file is known to exist).
 func (d *document) isPath(s string) bool {
-	if isPath(s) {
-		return true
+	if is, ok := d.paths[s]; ok {
+		return is
 	}
-	_, ok := pathBase(s)
-	return ok && d.exists != nil && !strings.ContainsAny(s, " \t") && d.exists(s)
+	is := isPath(s)
+	if !is {
+		_, ok := pathBase(s)
+		is = ok && d.exists != nil && !strings.ContainsAny(s, " \t") && d.exists(s)
+	}
+	if d.paths == nil {
+		d.paths = map[string]bool{}
+	}
+	d.paths[s] = is // the blocks of an answer name the same few files
+	return is
 }
 
 // hasExtension reports whether the file name base ends in an extension: a dot

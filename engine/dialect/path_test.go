@@ -177,7 +177,7 @@ func TestPathBeforeExists(t *testing.T) {
 		if got := d.pathBefore(i, -1, f, nil); got != tt.want {
 			t.Errorf("%s: pathBefore = %q, want %q\n%s", tt.name, got, tt.want, tt.text)
 		}
-		d.exists = nil
+		d = newDocument(tt.text) // a document is read with one Exists
 		if got := d.pathBefore(i, -1, f, nil); got != tt.without {
 			t.Errorf("%s: without Exists, pathBefore = %q, want %q\n%s", tt.name, got, tt.without, tt.text)
 		}
