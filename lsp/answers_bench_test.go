@@ -258,9 +258,12 @@ func (l *passLog) wait(tb testing.TB, u string, v int32, from int) {
 // resolve fuzzily. Compared with one full pass: the whole answer opened at
 // once. Reported:
 // the server's time in its passes (stream-ms, full-ms, and their ratio,
-// stream/full: the measure of the issue, at most 2), and the CPU time of
-// the whole server process, reading each message included (stream-cpu-ms,
-// full-cpu-ms, from /proc).
+// stream/full, which the issue asks to keep at 2 or less), and the CPU
+// time of the whole server process, reading each message included
+// (stream-cpu-ms, full-cpu-ms, from /proc). A refresh after every line
+// stays above 2 whatever a refresh costs: its 150 publications (each
+// block as it begins, is divided and ends) take more than two full passes
+// by themselves; see docs/design.md.
 //
 // The "chat-pace" cases stream the same answers as a chat plugin does at
 // an agent's fast pace, a line every 10ms without waiting, to a server
