@@ -648,66 +648,69 @@ func TestAnswerApplyAll(t *testing.T) {
 	}
 }
 
-func TestAnswerStaleVersion(t *testing.T) {
+// An action applies nothing when the answer is not as it was when the
+// server offered it: a later version, whose block 1 is another block; or
+// the same version read differently, its block found elsewhere than the
+// action says (the action carries where each of its blocks starts). The
+// action as offered still applies.
+func TestAnswerActionRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// spoil makes the answer, or the action, not what they were.
+		spoil   func(t *testing.T, e *fakeeditor.Editor, answer string, apply *protocol.Command) *protocol.Command
+		wantErr string
+	}{
+		{"the answer changed", func(t *testing.T, e *fakeeditor.Editor, answer string, apply *protocol.Command) *protocol.Command {
+			at := protocol.Range{}
+			if err := e.Edit(answer, &at, "calc.go\n```\n<<<<<<< SEARCH\npackage calc\n=======\npackage calculator\n>>>>>>> REPLACE\n```\n"); err != nil {
+				t.Fatal(err)
+			}
+			return apply
+		}, "changed since"},
+		{"its block read elsewhere", func(t *testing.T, e *fakeeditor.Editor, answer string, apply *protocol.Command) *protocol.Command {
+			raw, err := json.Marshal(apply.Arguments[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var args map[string]any
+			if err := json.Unmarshal(raw, &args); err != nil {
+				t.Fatal(err)
+			}
+			ref := args["answer"].(map[string]any)
+			starts, ok := ref["starts"].([]any)
+			if !ok || len(starts) != 1 || starts[0].(float64) < 1 {
+				t.Fatalf("the action's answer %v does not say where its block starts", ref)
+			}
+			ref["starts"] = []any{starts[0].(float64) + 1}
+			moved := *apply
+			moved.Arguments = []any{args}
+			return &moved
+		}, "does not read as it did"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := answerWorkspace(t, "mixed")
+			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
+			answer := answerOpen(t, e, dir, "answer.md")
+			calc := answerOpen(t, e, dir, "calc.go")
+			apply := answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")
+			_, err := answerRun(t, e, tc.spoil(t, e, answer, apply))
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("applying the action: %v, want an error saying %q", err, tc.wantErr)
+			}
+			if n := len(e.AppliedEdits()); n != 0 {
+				t.Errorf("%d workspace/applyEdit requests, want none", n)
+			}
+			if got, want := e.Text(calc), answerRead(t, calc); got != want {
+				t.Errorf("calc.go buffer changed:\n%s", got)
+			}
+		})
+	}
+	// Offered and run as it is, the action applies.
 	dir := answerWorkspace(t, "mixed")
 	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 	answer := answerOpen(t, e, dir, "answer.md")
 	calc := answerOpen(t, e, dir, "calc.go")
-	apply := answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")
-	// The answer changes after the action was offered: block 1 is now a
-	// different block.
-	at := protocol.Range{}
-	if err := e.Edit(answer, &at, "calc.go\n```\n<<<<<<< SEARCH\npackage calc\n=======\npackage calculator\n>>>>>>> REPLACE\n```\n"); err != nil {
-		t.Fatal(err)
-	}
-	_, err := answerRun(t, e, apply)
-	if err == nil || !strings.Contains(err.Error(), "changed since") {
-		t.Fatalf("applying a stale action: %v, want an error saying the answer changed", err)
-	}
-	if n := len(e.AppliedEdits()); n != 0 {
-		t.Errorf("%d workspace/applyEdit requests for a stale action, want none", n)
-	}
-	if got, want := e.Text(calc), answerRead(t, calc); got != want {
-		t.Errorf("calc.go buffer changed by a stale action:\n%s", got)
-	}
-}
-
-// An action says where the blocks it runs over started when the server
-// offered it; a command that finds its block elsewhere at the same
-// version (the answer read differently) applies nothing.
-func TestAnswerActionChecksWhereItsBlocksStart(t *testing.T) {
-	dir := answerWorkspace(t, "mixed")
-	e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
-	answer := answerOpen(t, e, dir, "answer.md")
-	calc := answerOpen(t, e, dir, "calc.go")
-	apply := answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")
-	raw, err := json.Marshal(apply.Arguments[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var args map[string]any
-	if err := json.Unmarshal(raw, &args); err != nil {
-		t.Fatal(err)
-	}
-	ref := args["answer"].(map[string]any)
-	starts, ok := ref["starts"].([]any)
-	if !ok || len(starts) != 1 || starts[0].(float64) < 1 {
-		t.Fatalf("the action's answer %v does not say where its block starts", ref)
-	}
-	ref["starts"] = []any{starts[0].(float64) + 1}
-	moved := *apply
-	moved.Arguments = []any{args}
-	if _, err := answerRun(t, e, &moved); err == nil || !strings.Contains(err.Error(), "does not read as it did") {
-		t.Fatalf("a block found elsewhere than the action says: %v, want an error", err)
-	}
-	if n := len(e.AppliedEdits()); n != 0 {
-		t.Errorf("%d workspace/applyEdit requests, want none", n)
-	}
-	if got, want := e.Text(calc), answerRead(t, calc); got != want {
-		t.Errorf("calc.go changed:\n%s", got)
-	}
-	// The action as offered applies.
-	if _, err := answerRun(t, e, apply); err != nil {
+	if _, err := answerRun(t, e, answerAction(t, answerActions(t, e, answer, 6, 6), "Apply edit block → calc.go")); err != nil {
 		t.Fatal(err)
 	}
 	if e.Text(calc) == answerRead(t, calc) {
