@@ -24,6 +24,8 @@ type Parser struct {
 	sr *srMemo
 	// v3marks are the edit-v3 marks of its lines.
 	v3marks []v3Marker
+	// ud is what the unified-diff parser left of it.
+	ud *udMemo
 	// resumedAt is the line the search-replace parser went on from in the
 	// last parse, 0 when it read the text from its start.
 	resumedAt int

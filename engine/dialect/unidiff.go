@@ -49,15 +49,52 @@ type udParser struct {
 // "diff --git" line, at a "---"/"+++" pair followed by a hunk, or, without
 // a file header, at an "@@" line that has numbers or is aider's bare one and
 // is followed by changed lines.
+//
+// When doc follows an earlier parse of the same answer (see Parser), it
+// goes on from the last line before the first diff-like line of that
+// parse whose look-ahead the change left as it was: before such a line,
+// the parser has only followed the code fences. Past it, it reads the
+// whole text.
 func parseUnifiedDiff(doc *document) []Block {
 	p := &udParser{doc: doc, lastEnd: -1}
-	for i := 0; i < len(doc.lines); i++ {
+	n := len(doc.lines)
+	start := 0
+	var memo *udMemo // what this parse leaves for the next, when there is one
+	if doc.prev != nil {
+		memo = &udMemo{}
+		if prev := doc.prev.ud; prev != nil {
+			for k := len(prev.points) - 1; k >= 0; k-- {
+				if pt := prev.points[k]; pt.horizon < doc.changed && pt.line <= n {
+					start, p.fence = pt.line, pt.fence
+					// The last parse's memo is done with: its
+					// points are taken over, not copied.
+					memo.points = prev.points[:k+1]
+					break
+				}
+			}
+		}
+		defer func(m *udMemo) { doc.prev.ud = m }(memo)
+	}
+	// recording says the parser has only followed the fences so far.
+	recording := memo != nil
+	for i := start; i < n; i++ {
+		if recording {
+			// Reading lines[i-1] looked at most two lines ahead, or
+			// at the end of the text.
+			horizon := i + 1
+			if horizon >= n {
+				horizon = n
+			}
+			memo.points = append(memo.points, udPoint{line: i, horizon: horizon, fence: p.fence})
+		}
 		line := doc.lines[i]
 		if p.fileStart(i) {
+			recording = false // reading a diff looks ahead as far as it goes
 			i = p.file(i)
 			continue
 		}
 		if h, ok := parseHunkHeader(line); ok && h.standalone {
+			recording = false
 			if end, ok := p.headerless(i, h); ok {
 				i = end
 				continue
@@ -66,6 +103,22 @@ func parseUnifiedDiff(doc *document) []Block {
 		p.fence.see(i, line)
 	}
 	return p.blocks
+}
+
+// A udMemo is what a unified-diff parse leaves for the next parse of the
+// same answer: the lines before its first diff-like line, from which the
+// next may go on.
+type udMemo struct {
+	points []udPoint
+}
+
+// A udPoint is where the unified-diff parser stood before reading
+// lines[line], having only followed the code fences: horizon is the last
+// line it read (len(lines): the end of the text), fence the fence it was
+// in.
+type udPoint struct {
+	line, horizon int
+	fence         fence
 }
 
 // fileStart reports whether the diff of a file starts at lines[i].
