@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,8 +128,9 @@ func (d *document) span(start, end int) engine.Span {
 // first that changed are taken from it.
 func markLines[M comparable](d *document, markOf func(line string) M, known []M) (marks []M, next []int) {
 	n := len(d.lines)
-	marks = make([]M, n)
-	k := copy(marks, known[:min(len(known), d.changed, n)])
+	// known is done with once read: its array is taken over.
+	k := min(len(known), d.changed, n)
+	marks = slices.Grow(known[:k], n-k)[:n]
 	for i, line := range d.lines[k:] {
 		marks[k+i] = markOf(line)
 	}

@@ -168,9 +168,12 @@ func parseSearchReplace(doc *document) []Block {
 		if pt, prev, ok := doc.resumeSearchReplace(); ok {
 			start, doc.prev.resumedAt = pt.line, pt.line
 			p.srContext, p.horizon = pt.srContext, pt.horizon
-			p.blocks = slices.Clone(prev.blocks[:pt.blocks])
-			memo.points = slices.Clone(prev.points[:slices.Index(prev.points, pt)+1])
-			memo.asked = slices.Clone(prev.asked[:pt.asked])
+			// The last parse's memo is done with: what this one keeps
+			// of it is taken over, not copied. No block before a point
+			// changes after it (see srMemo.point).
+			p.blocks = prev.blocks[:pt.blocks]
+			memo.points = prev.points[:slices.Index(prev.points, pt)+1]
+			memo.asked = prev.asked[:pt.asked]
 		}
 		defer doc.recordExists(&memo.asked)()
 		defer func() {
