@@ -42,6 +42,13 @@ func TestRouteRefusedEveryTime(t *testing.T) {
 	if err := e.Open(path, "plaintext", "x = 0\n"); err != nil {
 		t.Fatal(err)
 	}
+	// The edit comes over the editor link, not behind the didOpen in the
+	// pipe: a request answered first says the server has the buffer, and
+	// makes the edit for its version, not for the file on disk.
+	var list any
+	if err := e.Call(context.Background(), "workspace/executeCommand", map[string]any{"command": "graft.suggestions", "arguments": []any{}}, &list); err != nil {
+		t.Fatal(err)
+	}
 	edit, _ := json.Marshal(map[string]any{"filePath": "a.txt", "oldString": "x = 0", "newString": "x = 1"})
 	var rep *editorlink.Reply
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
