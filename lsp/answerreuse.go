@@ -29,10 +29,12 @@ type planned struct {
 	// view is the view the plan read, res what it found.
 	view *workspace.View
 	res  *workspace.Result
-	// diags and places are each block's diagnostic, and the places an
-	// ambiguous block resembles, as made from res.
+	// diags, places and states are each block's diagnostic, the places
+	// an ambiguous block resembles, and its state, as made from res. They
+	// are not changed once made: a refresh that moves a block copies them.
 	diags  []protocol.Diagnostic
 	places [][]place
+	states []blockState
 }
 
 // A planKey is a block as a plan reads it: what it edits and how, and why

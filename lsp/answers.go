@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -336,23 +337,36 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	threshold, caps := a.s.settings.Threshold, a.s.caps
 	a.s.mu.Unlock()
 	m := mapperOf(snap)
-	diags := make([]protocol.Diagnostic, len(blocks))
-	st.blocks = make([]blockState, len(blocks))
 	a.mu.Lock()
 	p := ad.planned
 	a.mu.Unlock()
 	if p.current(view, a.s.history, blocks, threshold) {
 		// Nothing the plan read changed: each block's diagnostic says
-		// what it said, on the lines where the block stands now.
+		// what it said, on the lines where the block stands now. While
+		// the blocks stand where they stood, as when lines come in after
+		// them, the last diagnostics and states are the same ones.
 		st.planReused = true
+		diags, states := p.diags, p.states
 		for i, b := range blocks {
 			r := &p.res.Blocks[i]
-			st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: p.places[i]}
-			diags[i] = p.diags[i]
-			diags[i].Range = blockRange(m, caps.enc, b, r)
+			if rng := blockRange(m, caps.enc, b, r); rng != diags[i].Range {
+				if &diags[0] == &p.diags[0] {
+					diags = slices.Clone(diags)
+				}
+				diags[i].Range = rng
+			}
+			if b.Source != states[i].span {
+				if &states[0] == &p.states[0] {
+					states = slices.Clone(states)
+				}
+				states[i].span = b.Source
+			}
 		}
+		st.blocks = states
 		return diags, st, nil
 	}
+	diags := make([]protocol.Diagnostic, len(blocks))
+	st.blocks = make([]blockState, len(blocks))
 	if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps); err != nil {
 		return nil, nil, err
 	}
@@ -364,7 +378,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: p.places[i]}
 		diags[i] = diagnose(m, caps, &files, b, r)
 	}
-	p.diags = diags
+	p.diags, p.states = diags, st.blocks
 	a.mu.Lock()
 	if ad.gen == gen {
 		ad.planned = p

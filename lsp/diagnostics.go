@@ -68,6 +68,9 @@ const (
 // a refresh compares them each time; reflection is left for values of
 // other types in Code and Data.
 func sameDiagnostics(a, b []protocol.Diagnostic) bool {
+	if len(a) == len(b) && len(a) > 0 && &a[0] == &b[0] {
+		return true // the very same diagnostics, as a refresh that moved nothing keeps
+	}
 	return slices.EqualFunc(a, b, func(x, y protocol.Diagnostic) bool {
 		return x.Range == y.Range && x.Severity == y.Severity && x.Source == y.Source && x.Message == y.Message &&
 			sameValue(x.Code, y.Code) && sameValue(x.Data, y.Data) &&
