@@ -166,8 +166,10 @@ type patchParser struct {
 // "*** Begin Patch" line.
 func parseApplyPatch(doc *document) []Block {
 	p := &patchParser{doc: doc}
-	for i := 0; i < len(doc.lines); i++ {
+	start, found := doc.passedOver(&doc.prevQuiet().applyPatch)
+	for i := start; i < len(doc.lines); i++ {
 		if m, _ := patchMarkerOf(doc.lines[i]); m == beginPatch {
+			found(i)
 			i = p.patch(i)
 		}
 	}

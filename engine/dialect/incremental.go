@@ -26,6 +26,9 @@ type Parser struct {
 	v3marks []v3Marker
 	// ud is what the unified-diff parser left of it.
 	ud *udMemo
+	// quiet holds, for the parsers that do nothing before their first
+	// block, the line where each began to read one.
+	quiet quietLines
 	// resumedAt is the line the search-replace parser went on from in the
 	// last parse, 0 when it read the text from its start.
 	resumedAt int
@@ -43,6 +46,39 @@ func (p *Parser) Parse(text string, opt Options) ([]Block, error) {
 	p.doc = doc
 	doc.prev, doc.exists = nil, nil // kept for its lines only
 	return blocks, err
+}
+
+// quietLines holds, for each parser that passes over every line before
+// the first that may begin one of its blocks, reading each alone (a
+// str-replace JSON value, an apply-patch "*** Begin Patch"), the index of
+// that first line in the text parsed last; len(lines) when there was
+// none.
+type quietLines struct {
+	strReplace, applyPatch int
+}
+
+// prevQuiet returns where the parsers of the text parsed before d began
+// to read a block; all zero, the start of the text, when there is none.
+func (d *document) prevQuiet() *quietLines {
+	if d.prev == nil {
+		return &quietLines{}
+	}
+	return &d.prev.quiet
+}
+
+// passedOver returns the line a parser that passes over every line before
+// its first block may start at, given *first, where it began to read one
+// in the text parsed before: the lines before it and before the first
+// changed line were passed over then, and would be now. found records the
+// first line the parser begins to read a block at, for the next parse;
+// none recorded is the end of the text.
+func (d *document) passedOver(first *int) (start int, found func(i int)) {
+	start = 0
+	if d.prev != nil {
+		start = min(*first, d.changed, len(d.lines))
+	}
+	*first = len(d.lines)
+	return start, func(i int) { *first = min(*first, i) }
 }
 
 // firstChange returns the index of the first line where two texts' lines

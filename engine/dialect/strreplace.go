@@ -52,9 +52,11 @@ type strParser struct {
 // every byte is decoded about once.
 func parseStrReplace(doc *document) []Block {
 	p := &strParser{doc: doc}
-	for i := 0; i < len(doc.lines); i++ {
+	start, found := doc.passedOver(&doc.prevQuiet().strReplace)
+	for i := start; i < len(doc.lines); i++ {
 		t := trimIndent(doc.lines[i])
 		if t != "" && (t[0] == '{' || t[0] == '[') {
+			found(i)
 			i = p.stream(doc.starts[i] + len(doc.lines[i]) - len(t))
 		}
 	}
