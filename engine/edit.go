@@ -8,6 +8,8 @@
 // [ApplyEdits] runs several edits for one file in order.
 package engine
 
+import "slices"
+
 // Op says what an [Edit] does to its file.
 type Op int
 
@@ -68,6 +70,14 @@ type Edit struct {
 	Dialect string
 	// Source is where the edit stands in the text it was parsed from.
 	Source Span
+}
+
+// Equal reports whether e and f are the same edit, field by field, their
+// Scope lines compared one by one.
+func (e Edit) Equal(f Edit) bool {
+	return e.Path == f.Path && e.Op == f.Op && e.Old == f.Old && e.New == f.New && e.Line == f.Line &&
+		e.ReplaceAll == f.ReplaceAll && e.NewPath == f.NewPath && slices.Equal(e.Scope, f.Scope) &&
+		e.EndOfFile == f.EndOfFile && e.Dialect == f.Dialect && e.Source == f.Source
 }
 
 // A Span is a range of 1-based lines, both ends included.

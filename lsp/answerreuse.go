@@ -70,11 +70,7 @@ func keyOf(b dialect.Block) planKey {
 
 // equal reports whether a and b are the same block to a plan.
 func (a planKey) equal(b planKey) bool {
-	x, y := a.edit, b.edit
-	return x.Path == y.Path && x.Op == y.Op && x.Old == y.Old && x.New == y.New && x.Line == y.Line &&
-		x.ReplaceAll == y.ReplaceAll && x.NewPath == y.NewPath && slices.Equal(x.Scope, y.Scope) &&
-		x.EndOfFile == y.EndOfFile && x.Dialect == y.Dialect && x.Source == y.Source &&
-		a.err == b.err && a.unfinished == b.unfinished && a.unchecked == b.unchecked && a.number == b.number
+	return a.edit.Equal(b.edit) && a.err == b.err && a.unfinished == b.unfinished && a.unchecked == b.unchecked && a.number == b.number
 }
 
 // A targetStamp is a file a plan read, as it read it: the open buffer's

@@ -81,11 +81,7 @@ func cacheKey(b dialect.Block) dialect.Block {
 // sameStep reports whether a and b, as cacheKey returns them, are the
 // same block.
 func sameStep(a, b dialect.Block) bool {
-	x, y := a.Edit, b.Edit
-	return x.Path == y.Path && x.Op == y.Op && x.Old == y.Old && x.New == y.New && x.Line == y.Line &&
-		x.ReplaceAll == y.ReplaceAll && x.NewPath == y.NewPath && slices.Equal(x.Scope, y.Scope) &&
-		x.EndOfFile == y.EndOfFile && x.Dialect == y.Dialect &&
-		a.Err == nil && b.Err == nil && a.Unchecked == b.Unchecked && a.Number == b.Number
+	return a.Edit.Equal(b.Edit) && a.Err == nil && b.Err == nil && a.Unchecked == b.Unchecked && a.Number == b.Number
 }
 
 // A fileRun is the use one plan makes of the cache for one file: the
