@@ -166,7 +166,7 @@ type patchParser struct {
 // "*** Begin Patch" line.
 func parseApplyPatch(doc *document) []Block {
 	p := &patchParser{doc: doc}
-	start, found := doc.passedOver(&doc.prevQuiet().applyPatch)
+	start, found := doc.passedOver(quietApplyPatch)
 	for i := start; i < len(doc.lines); i++ {
 		if m, _ := patchMarkerOf(doc.lines[i]); m == beginPatch {
 			found(i)

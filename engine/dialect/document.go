@@ -30,8 +30,9 @@ type document struct {
 	// not prose.
 	prose []int8
 	// prev, when set, is the Parser of the same answer, which parsed it
-	// last; changed is the index of the first line that differs from
-	// that text (see firstChange).
+	// last. changed is the index of the first line that differs from the
+	// document this one was made after (see firstChange); 0 when it was
+	// made anew.
 	prev    *Parser
 	changed int
 }
@@ -74,11 +75,12 @@ func newDocumentAfter(prev *document, answer string) *document {
 		off += len(line) + 1
 		rest = more
 	}
-	prose := make([]int8, len(lines))
+	d := &document{text: text, lines: lines, starts: starts, prose: make([]int8, len(lines))}
 	if prev != nil {
-		copy(prose, prev.prose[:min(k, len(prev.prose))])
+		copy(d.prose, prev.prose[:k])
+		d.changed = firstChange(prev.lines, lines, k)
 	}
-	return &document{text: text, lines: lines, starts: starts, prose: prose}
+	return d
 }
 
 // isProse reports whether lines[i] reads as prose (see isProse), asking

@@ -12,9 +12,14 @@ import "math"
 // on from the last point between its blocks that stands before the first
 // changed line, provided nothing it read before that point (a look-ahead
 // to the next marker included) has changed, and that the files it asked
-// Options.Exists about still exist or not as they did. The other dialects,
-// and the rules that tell edits from examples and history, read the whole
-// text each time.
+// Options.Exists about still exist or not as they did. The unified-diff
+// dialect goes on from the last line before its first diff, and the
+// str-replace and apply-patch dialects from their first block, when the
+// change comes after. What is known of a line alone (the lines
+// themselves, their search-replace and edit-v3 marks, whether they read
+// as prose) is kept for the lines before the first change. The rest of
+// the dialects' reading, and the rules that tell edits from examples and
+// history, read the whole text each time.
 //
 // A Parser is not safe for concurrent use. The zero value is ready to use.
 type Parser struct {
@@ -28,7 +33,7 @@ type Parser struct {
 	ud *udMemo
 	// quiet holds, for the parsers that do nothing before their first
 	// block, the line where each began to read one.
-	quiet quietLines
+	quiet [quietParsers]int
 	// resumedAt is the line the search-replace parser went on from in the
 	// last parse, 0 when it read the text from its start.
 	resumedAt int
@@ -38,55 +43,45 @@ type Parser struct {
 // what the changes since the last call may have changed.
 func (p *Parser) Parse(text string, opt Options) ([]Block, error) {
 	doc := newDocumentAfter(p.doc, text)
-	doc.prev, doc.changed = p, 0
-	if p.doc != nil {
-		doc.changed = firstChange(p.doc.lines, doc.lines)
-	}
+	doc.prev = p
 	blocks, err := parseDocument(doc, opt)
 	p.doc = doc
 	doc.prev, doc.exists = nil, nil // kept for its lines only
 	return blocks, err
 }
 
-// quietLines holds, for each parser that passes over every line before
-// the first that may begin one of its blocks, reading each alone (a
-// str-replace JSON value, an apply-patch "*** Begin Patch"), the index of
-// that first line in the text parsed last; len(lines) when there was
-// none.
-type quietLines struct {
-	strReplace, applyPatch int
-}
+// The parsers that pass over every line before the first that may begin
+// one of their blocks, reading each alone (a str-replace JSON value, an
+// apply-patch "*** Begin Patch"): a Parser keeps, for each, the index of
+// that first line in the text it parsed last, len(lines) when there was
+// none (see passedOver).
+const (
+	quietStrReplace = iota
+	quietApplyPatch
+	quietParsers
+)
 
-// prevQuiet returns where the parsers of the text parsed before d began
-// to read a block; all zero, the start of the text, when there is none.
-func (d *document) prevQuiet() *quietLines {
+// passedOver returns the line the quiet parser (quietStrReplace, ...) may
+// start at: the lines before its first block in the text parsed before,
+// and before the first changed line, were passed over then, and would be
+// now. found records the first line the parser begins to read a block at,
+// for the next parse; none recorded is the end of the text.
+func (d *document) passedOver(parser int) (start int, found func(i int)) {
 	if d.prev == nil {
-		return &quietLines{}
+		return 0, func(int) {}
 	}
-	return &d.prev.quiet
-}
-
-// passedOver returns the line a parser that passes over every line before
-// its first block may start at, given *first, where it began to read one
-// in the text parsed before: the lines before it and before the first
-// changed line were passed over then, and would be now. found records the
-// first line the parser begins to read a block at, for the next parse;
-// none recorded is the end of the text.
-func (d *document) passedOver(first *int) (start int, found func(i int)) {
-	start = 0
-	if d.prev != nil {
-		start = min(*first, d.changed, len(d.lines))
-	}
+	first := &d.prev.quiet[parser]
+	start = min(*first, d.changed, len(d.lines))
 	*first = len(d.lines)
 	return start, func(i int) { *first = min(*first, i) }
 }
 
 // firstChange returns the index of the first line where two texts' lines
 // differ, one of them ending before the other included; MaxInt when they
-// are the same.
-func firstChange(old, lines []string) int {
+// are the same. Their first from lines are known to be the same.
+func firstChange(old, lines []string, from int) int {
 	n := min(len(old), len(lines))
-	for i := range n {
+	for i := from; i < n; i++ {
 		if old[i] != lines[i] {
 			return i
 		}

@@ -52,7 +52,7 @@ type strParser struct {
 // every byte is decoded about once.
 func parseStrReplace(doc *document) []Block {
 	p := &strParser{doc: doc}
-	start, found := doc.passedOver(&doc.prevQuiet().strReplace)
+	start, found := doc.passedOver(quietStrReplace)
 	for i := start; i < len(doc.lines); i++ {
 		t := trimIndent(doc.lines[i])
 		if t != "" && (t[0] == '{' || t[0] == '[') {

@@ -79,13 +79,9 @@ func parseUnifiedDiff(doc *document) []Block {
 	recording := memo != nil
 	for i := start; i < n; i++ {
 		if recording {
-			// Reading lines[i-1] looked at most two lines ahead, or
-			// at the end of the text.
-			horizon := i + 1
-			if horizon >= n {
-				horizon = n
-			}
-			memo.points = append(memo.points, udPoint{line: i, horizon: horizon, fence: p.fence})
+			// Reading lines[i-1] looked at most two lines ahead: at
+			// lines[i+1], or at the end of the text when that is n.
+			memo.points = append(memo.points, udPoint{line: i, horizon: i + 1, fence: p.fence})
 		}
 		line := doc.lines[i]
 		if p.fileStart(i) {
