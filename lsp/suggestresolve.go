@@ -13,6 +13,7 @@ import (
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/internal/affix"
 	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
@@ -248,9 +249,9 @@ func lineDiffEdits(old, new string) []udiff.Edit { return linesBetweenEnds(old, 
 // linesBetweenEnds is lineDiffEdits with follow for maxFollowBytes: the
 // most text between the common ends that is compared line by line.
 func linesBetweenEnds(old, new string, follow int) []udiff.Edit {
-	p := commonPrefix(old, new)
+	p := affix.Prefix(old, new)
 	p = strings.LastIndexByte(old[:p], '\n') + 1 // back to a line start
-	s := commonSuffix(old[p:], new[p:])
+	s := affix.Suffix(old[p:], new[p:])
 	// The common end starts a line of both texts: else the middle of one
 	// ends within a line, which then matches none of the other's.
 	lineStart := func(t string, i int) bool { return i == p || t[i-1] == '\n' }
@@ -270,34 +271,6 @@ func linesBetweenEnds(old, new string, follow int) []udiff.Edit {
 		edits[i].End += p
 	}
 	return edits
-}
-
-// commonChunk is how many bytes commonPrefix and commonSuffix compare at
-// a time, as one comparison of strings, before they look at single bytes.
-const commonChunk = 64
-
-// commonPrefix returns the length of the longest common prefix of a and b.
-func commonPrefix(a, b string) int {
-	n := 0
-	for n+commonChunk <= min(len(a), len(b)) && a[n:n+commonChunk] == b[n:n+commonChunk] {
-		n += commonChunk
-	}
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
-
-// commonSuffix returns the length of the longest common suffix of a and b.
-func commonSuffix(a, b string) int {
-	n := 0
-	for n+commonChunk <= min(len(a), len(b)) && a[len(a)-n-commonChunk:len(a)-n] == b[len(b)-n-commonChunk:len(b)-n] {
-		n += commonChunk
-	}
-	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
-		n++
-	}
-	return n
 }
 
 // shiftOffset returns where the offset off of the old text of edits is in

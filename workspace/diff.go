@@ -5,6 +5,8 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
+
+	"github.com/graft-editor/graft/internal/affix"
 )
 
 // devNull is the name a unified diff gives the missing side of a created
@@ -119,45 +121,15 @@ func unified(from, to, before, after string) string {
 // before and after share at their start (p) and, after those, at their
 // end (s).
 func commonLineEnds(before, after string) (p, s int) {
-	p = commonPrefix(before, after)
+	p = affix.Prefix(before, after)
 	p = strings.LastIndexByte(before[:p], '\n') + 1 // back to a line start
-	s = commonSuffix(before[p:], after[p:])
+	s = affix.Suffix(before[p:], after[p:])
 	// The common end must start a line in both texts.
 	lineStart := func(t string, i int) bool { return i == p || t[i-1] == '\n' }
 	for s > 0 && !(lineStart(before, len(before)-s) && lineStart(after, len(after)-s)) {
 		s--
 	}
 	return p, s
-}
-
-// compareChunk is how many bytes commonPrefix and commonSuffix compare at once,
-// with the runtime's vectorized comparison, before they look byte by byte.
-const compareChunk = 4096
-
-// commonPrefix returns the length of the longest common prefix of a and b.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+compareChunk <= n && a[i:i+compareChunk] == b[i:i+compareChunk] {
-		i += compareChunk
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
-}
-
-// commonSuffix returns the length of the longest common suffix of a and b.
-func commonSuffix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+compareChunk <= n && a[len(a)-i-compareChunk:len(a)-i] == b[len(b)-i-compareChunk:len(b)-i] {
-		i += compareChunk
-	}
-	for i < n && a[len(a)-i-1] == b[len(b)-i-1] {
-		i++
-	}
-	return i
 }
 
 // diffLines returns the lines of text as a diff counts them: split after

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/internal/affix"
 )
 
 // A document is an answer prepared for parsing: CRLF line ends read as LF,
@@ -48,7 +49,7 @@ func newDocumentAfter(prev *document, answer string) *document {
 	text := strings.ReplaceAll(answer, "\r\n", "\n")
 	k := 0 // the lines of prev wholly in the prefix it shares, "\n" included
 	if prev != nil {
-		same := commonPrefix(prev.text, text)
+		same := affix.Prefix(prev.text, text)
 		for k < len(prev.lines) && prev.starts[k]+len(prev.lines[k]) < same {
 			k++
 		}
@@ -94,21 +95,6 @@ func (d *document) isProse(i int) bool {
 		}
 	}
 	return d.prose[i] == 1
-}
-
-// commonPrefix returns the length of the longest prefix a and b share.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	// Whole chunks first: comparing strings is a memcmp.
-	const chunk = 256
-	i := 0
-	for i+chunk <= n && a[i:i+chunk] == b[i:i+chunk] {
-		i += chunk
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
 
 // lineAt returns the 1-based number of the line holding byte offset off.
