@@ -510,7 +510,7 @@ func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.B
 	diag := protocol.Diagnostic{
 		Range:  blockRange(m, caps.enc, b, r),
 		Source: "graft",
-		Data:   map[string]int{"block": r.Index},
+		Data:   blockData{Block: r.Index},
 	}
 	where := r.Path
 	if where == "" {
@@ -586,6 +586,14 @@ func diagnose(m *span.Mapper, caps capabilities, files *targetFiles, b dialect.B
 		}
 	}
 	return diag
+}
+
+// blockData is the data of an answer block's diagnostic, {"block": n},
+// the block's index in the answer. A struct rather than a map: a
+// publication of an answer's diagnostics marshals it once a block, and a
+// struct marshals in half the time.
+type blockData struct {
+	Block int `json:"block"`
 }
 
 // unfinished reports whether the block whose fate is r is one the answer

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -89,9 +88,9 @@ func sameValue(x, y any) bool {
 	case string:
 		y, ok := y.(string)
 		return ok && x == y
-	case map[string]int:
-		y, ok := y.(map[string]int)
-		return ok && maps.Equal(x, y)
+	case blockData:
+		y, ok := y.(blockData)
+		return ok && x == y
 	}
 	return reflect.DeepEqual(x, y)
 }

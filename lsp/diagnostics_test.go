@@ -16,7 +16,7 @@ func TestSameDiagnostics(t *testing.T) {
 			Code:     "ambiguous",
 			Source:   "graft",
 			Message:  "the search text occurs 2 times",
-			Data:     map[string]int{"block": 2},
+			Data:     blockData{Block: 2},
 			RelatedInformation: []protocol.DiagnosticRelatedInformation{{
 				Location: protocol.Location{URI: "file:///a.go", Range: protocol.Range{End: protocol.Position{Line: 4}}},
 				Message:  "candidate: lines 1-5, 100% similar",
@@ -29,7 +29,8 @@ func TestSameDiagnostics(t *testing.T) {
 		same   bool
 	}{
 		{"equal", func(d *protocol.Diagnostic) {}, true},
-		{"an equal map", func(d *protocol.Diagnostic) { d.Data = map[string]int{"block": 2} }, true},
+		{"equal data", func(d *protocol.Diagnostic) { d.Data = blockData{Block: 2} }, true},
+		{"the same data in a map", func(d *protocol.Diagnostic) { d.Data = map[string]int{"block": 2} }, false},
 		{"range", func(d *protocol.Diagnostic) { d.Range.End.Character++ }, false},
 		{"severity", func(d *protocol.Diagnostic) { d.Severity = protocol.DiagnosticSeverityHint }, false},
 		{"code", func(d *protocol.Diagnostic) { d.Code = "exact" }, false},
@@ -37,7 +38,7 @@ func TestSameDiagnostics(t *testing.T) {
 		{"no code", func(d *protocol.Diagnostic) { d.Code = nil }, false},
 		{"message", func(d *protocol.Diagnostic) { d.Message += "!" }, false},
 		{"source", func(d *protocol.Diagnostic) { d.Source = "other" }, false},
-		{"data", func(d *protocol.Diagnostic) { d.Data = map[string]int{"block": 3} }, false},
+		{"data", func(d *protocol.Diagnostic) { d.Data = blockData{Block: 3} }, false},
 		{"data of another type", func(d *protocol.Diagnostic) { d.Data = []int{2} }, false},
 		{"related location", func(d *protocol.Diagnostic) { d.RelatedInformation[0].Location.Range.End.Line = 5 }, false},
 		{"no related", func(d *protocol.Diagnostic) { d.RelatedInformation = nil }, false},
