@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"errors"
 	"os"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -129,7 +131,14 @@ func newPlanned(view *workspace.View, h *history, blocks []dialect.Block, target
 // current reports whether blocks, against the files of view now, with
 // threshold, are what p planned: p's result is theirs.
 func (p *planned) current(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) bool {
-	if p == nil || len(p.keys) != len(blocks) || p.threshold != threshold || !slices.Equal(p.roots, view.Roots()) {
+	return p != nil && len(p.keys) == len(blocks) && p.holds(view, h, blocks, threshold)
+}
+
+// holds reports whether blocks, against the files of view now, with
+// threshold, are the first len(blocks) blocks p planned, and every file p
+// read is as it read it: p's results for them stand.
+func (p *planned) holds(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) bool {
+	if len(p.keys) < len(blocks) || p.threshold != threshold || !slices.Equal(p.roots, view.Roots()) {
 		return false
 	}
 	for i, b := range blocks {
@@ -143,4 +152,72 @@ func (p *planned) current(view *workspace.View, h *history, blocks []dialect.Blo
 		}
 	}
 	return true
+}
+
+// extended returns what p planned, extended to blocks, when they are
+// p's blocks but for the last, which the answer ends in, still being
+// written (a block begun since, or the one p planned, now waiting for
+// something else), and the files p read are as it read them: the fates
+// of the blocks before stand, since no block's fate depends on a block
+// after it, and the last one's is planned alone, with diag making its
+// diagnostic. This is what a refresh does each time a block begins in an
+// answer streaming in, and again when its divider comes. extended returns
+// nil when blocks are not such, when the last one's plan finds something
+// other than that it is unfinished (its file cannot be read), or when a
+// block moves a file: a move carries the blocks after it that name its
+// destination along with it.
+func (p *planned) extended(ctx context.Context, view *workspace.View, h *history, blocks []dialect.Block, threshold float64, diag func(dialect.Block, *workspace.BlockResult) protocol.Diagnostic) *planned {
+	n := len(blocks)
+	if p == nil || n == 0 || len(p.keys) != n-1 && len(p.keys) != n || !errors.Is(blocks[n-1].Err, dialect.ErrUnfinished) {
+		return nil
+	}
+	if slices.ContainsFunc(blocks, func(b dialect.Block) bool { return b.Op == engine.OpMove }) || !p.holds(view, h, blocks[:n-1], threshold) {
+		return nil
+	}
+	last := blocks[n-1]
+	res, err := workspace.Plan(ctx, view, blocks[n-1:], workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}, KeepGoing: true, History: h})
+	if err != nil || !unfinished(&res.Blocks[0]) {
+		return nil
+	}
+	r := res.Blocks[0]
+	r.Index = n - 1
+	q := &planned{
+		keys:      append(p.keys[:n-1:n-1], keyOf(last)),
+		roots:     p.roots,
+		threshold: threshold,
+		targets:   p.targets,
+		view:      p.view,
+		res:       &workspace.Result{Blocks: append(p.res.Blocks[:n-1:n-1], r), Files: p.res.Files},
+	}
+	if abs := r.Abs(); abs != "" && !slices.ContainsFunc(p.targets, func(t targetStamp) bool { return t.abs == abs }) {
+		q.targets = append(p.targets[:len(p.targets):len(p.targets)], stampOf(view, h, abs))
+	}
+	q.diags = append(p.diags[:n-1:n-1], diag(last, &q.res.Blocks[n-1]))
+	q.places = append(p.places[:n-1:n-1], nil)
+	q.states = append(p.states[:n-1:n-1], blockState{span: last.Source, path: r.Path, status: r.Status, number: last.Number})
+	return q
+}
+
+// moved returns p's diagnostics and block states for blocks, the blocks
+// p planned as they stand in the answer m now: each says what it said,
+// on the block's lines. While the blocks stand where they stood, as when
+// lines come in after them, they are p's own.
+func (p *planned) moved(m *span.Mapper, enc span.Encoding, blocks []dialect.Block) ([]protocol.Diagnostic, []blockState) {
+	diags, states := p.diags, p.states
+	for i, b := range blocks {
+		r := &p.res.Blocks[i]
+		if rng := blockRange(m, enc, b, r); rng != diags[i].Range {
+			if &diags[0] == &p.diags[0] {
+				diags = slices.Clone(diags)
+			}
+			diags[i].Range = rng
+		}
+		if b.Source != states[i].span {
+			if &states[0] == &p.states[0] {
+				states = slices.Clone(states)
+			}
+			states[i].span = b.Source
+		}
+	}
+	return diags, states
 }

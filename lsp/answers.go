@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -340,28 +339,24 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	a.mu.Lock()
 	p := ad.planned
 	a.mu.Unlock()
-	if p.current(view, a.s.history, blocks, threshold) {
-		// Nothing the plan read changed: each block's diagnostic says
-		// what it said, on the lines where the block stands now. While
-		// the blocks stand where they stood, as when lines come in after
-		// them, the last diagnostics and states are the same ones.
-		st.planReused = true
-		diags, states := p.diags, p.states
-		for i, b := range blocks {
-			r := &p.res.Blocks[i]
-			if rng := blockRange(m, caps.enc, b, r); rng != diags[i].Range {
-				if &diags[0] == &p.diags[0] {
-					diags = slices.Clone(diags)
-				}
-				diags[i].Range = rng
+	if !p.current(view, a.s.history, blocks, threshold) {
+		p = p.extended(ctx, view, a.s.history, blocks, threshold, func(b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
+			return diagnose(m, caps, &targetFiles{s: a.s, view: view}, b, r)
+		})
+		if p != nil {
+			a.mu.Lock()
+			if ad.gen == gen {
+				ad.planned = p
 			}
-			if b.Source != states[i].span {
-				if &states[0] == &p.states[0] {
-					states = slices.Clone(states)
-				}
-				states[i].span = b.Source
-			}
+			a.mu.Unlock()
 		}
+	}
+	if p != nil {
+		// Nothing the plan read changed, but for the block still being
+		// written: each block's diagnostic says what it said, on the
+		// lines where the block stands now.
+		st.planReused = true
+		diags, states := p.moved(m, caps.enc, blocks)
 		st.blocks = states
 		return diags, st, nil
 	}

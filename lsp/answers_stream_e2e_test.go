@@ -1,7 +1,9 @@
 package lsp_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,4 +177,125 @@ func TestAnswerStreamingFastShowsBlocksAsTheyClose(t *testing.T) {
 		t.Fatalf("the block's diagnostic did not come while the answer streamed in (a line every %v, debounce %v)", pace, debounce)
 	}
 	t.Logf("the block closed at line 8; its diagnostic came after line %d of %d", shownAt, strings.Count(answer, "\n"))
+}
+
+// An answer streamed in line by line has, after each line, the
+// diagnostics of the same text opened whole: a refresh that keeps what
+// the last one found (the plan of the blocks that did not change, the
+// fates of the blocks before the one still being written) keeps only
+// what the whole text would find again. The answers end in blocks of
+// every kind of fate, and name a binary file, a file to create, and a
+// file an earlier block moves (a binary one too).
+func TestAnswerStreamedMatchesWholeAtEveryLine(t *testing.T) {
+	const (
+		binaryAndNew = "Here.\n\nbin.dat\n```\n<<<<<<< SEARCH\nbinary\n=======\ntext\n>>>>>>> REPLACE\n```\n\n" +
+			"new.go\n```go\n<<<<<<< SEARCH\n=======\npackage a\n>>>>>>> REPLACE\n```\n\n" +
+			"a.go\n```go\n<<<<<<< SEARCH\nfunc one() int { return 1 }\n=======\nfunc one() int { return 11 }\n>>>>>>> REPLACE\n```\n"
+		moved = "First the move.\n\n*** Begin Patch\n*** Update File: old.go\n*** Move to: moved.go\n@@\n-var x = 1\n+var x = 2\n*** End Patch\n\n" +
+			"moved.go\n```go\n<<<<<<< SEARCH\nvar x = 2\n=======\nvar x = 3\n>>>>>>> REPLACE\n```\n\n" +
+			"a.go\n```go\n<<<<<<< SEARCH\nfunc one() int { return 1 }\n=======\nfunc one() int { return 11 }\n>>>>>>> REPLACE\n```\n"
+		binaryMoved = "*** Begin Patch\n*** Update File: bin.dat\n*** Move to: bin2.dat\n@@\n-binary\n+text\n*** End Patch\n\n" +
+			"bin2.dat\n```\n<<<<<<< SEARCH\ntext\n=======\nmore text\n>>>>>>> REPLACE\n```\n"
+		diffs = "The fix.\n\n```diff\n--- a/a.go\n+++ b/a.go\n@@ -3,1 +3,1 @@\n-func one() int { return 1 }\n+func one() int { return 7 }\n```\n\n" +
+			"b.go\n```go\n<<<<<<< SEARCH\nfunc three() int { return 3 }\n=======\nfunc three() int { return 33 }\n>>>>>>> REPLACE\n```\n"
+	)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"bin.dat": "\x00\x01binary\n", "old.go": "package a\n\nvar x = 1\n"})
+	opt := fakeeditor.VSCode(dir)
+	log := &passLog{path: filepath.Join(t.TempDir(), "graft.log")}
+	opt.Args = []string{"--debounce", "1ms", "--log-level", "debug", "--log", log.path}
+	e, _ := fakeeditor.StartReady(t, opt)
+	openFiles(t, e, dir, map[string]string{
+		"a.go": "package a\n\nfunc one() int { return 1 }\n\nfunc f() {\n\tx := 1\n\t_ = x\n}\n\nfunc g() {\n\tx := 1\n\t_ = x\n}\n",
+		"b.go": "package a\n\nfunc two() int {\n\t// two\n\treturn 2\n}\n\nfunc three() int { return 3 }\n",
+	})
+	// mark returns the number of refreshes logged so far.
+	mark := func() int {
+		log.read(t)
+		return len(log.seen)
+	}
+	// settled returns the diagnostics last published for the document at
+	// path once the server's refresh of its present version, logged after
+	// the first from, is out: the refresh is logged after it publishes, and
+	// a request answered after the log says so comes after the
+	// publication.
+	settled := func(path string, from int) []protocol.Diagnostic {
+		t.Helper()
+		log.wait(t, string(fakeeditor.URI(path)), e.Version(path), from)
+		var actions []protocol.CodeAction
+		params := protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: fakeeditor.URI(path)}}
+		if err := e.Call(context.Background(), "textDocument/codeAction", params, &actions); err != nil {
+			t.Fatal(err)
+		}
+		pd, _ := e.Diagnostics(fakeeditor.URI(path))
+		return pd.Diagnostics
+	}
+	wholes := 0
+	for _, tc := range []struct{ name, answer string }{
+		{"search-replace", streamedAnswer},
+		{"a binary file and a new one", binaryAndNew},
+		{"a file moved", moved},
+		{"a binary file moved", binaryMoved},
+		{"diffs", diffs},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			chat := filepath.Join(dir, "chat-"+strings.ReplaceAll(tc.name, " ", "-")+".md")
+			if err := e.Open(chat, "markdown", ""); err != nil {
+				t.Fatal(err)
+			}
+			// check compares the chat's diagnostics, once refreshed after
+			// the first from refreshes, with those of its text opened whole,
+			// after what.
+			check := func(what string, from int) []protocol.Diagnostic {
+				t.Helper()
+				streamed := settled(chat, from)
+				wholes++
+				whole := filepath.Join(dir, fmt.Sprintf("whole%d.md", wholes))
+				if err := e.Open(whole, "markdown", e.Text(chat)); err != nil {
+					t.Fatal(err)
+				}
+				want := settled(whole, from)
+				got, _ := json.MarshalIndent(streamed, "", " ")
+				exp, _ := json.MarshalIndent(want, "", " ")
+				if string(got) != string(exp) {
+					t.Fatalf("after %s:\nstreamed: %s\nopened whole: %s", what, got, exp)
+				}
+				if err := e.Close(whole); err != nil {
+					t.Fatal(err)
+				}
+				return streamed
+			}
+			lines := strings.SplitAfter(tc.answer, "\n")
+			lines = lines[:len(lines)-1]
+			for n, line := range lines {
+				// Appended at the end, as a chat plugin writes.
+				at := protocol.Position{Line: uint32(strings.Count(e.Text(chat), "\n"))}
+				from := mark()
+				if err := e.Edit(chat, &protocol.Range{Start: at, End: at}, line); err != nil {
+					t.Fatal(err)
+				}
+				check(fmt.Sprintf("line %d, %q", n+1, line), from)
+				if n == len(lines)/2 {
+					// A file the blocks name changes, and a line comes in
+					// above the blocks.
+					top := protocol.Position{Line: 1}
+					from := mark()
+					if err := e.Edit(filepath.Join(dir, "a.go"), &protocol.Range{Start: top, End: top}, "// Package a.\n"); err != nil {
+						t.Fatal(err)
+					}
+					if err := e.Edit(chat, &protocol.Range{Start: top, End: top}, "(streaming)\n"); err != nil {
+						t.Fatal(err)
+					}
+					check("a.go changed and a line above the blocks", from)
+				}
+			}
+			if len(check("the whole answer", 0)) == 0 {
+				t.Fatal("the answer got no diagnostics")
+			}
+			// a.go as it was, for the next answer.
+			if err := e.Edit(filepath.Join(dir, "a.go"), &protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 2}}, ""); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }
