@@ -377,6 +377,9 @@ func isPlaceholder(p string) bool {
 // discussion (rule 3). It walks the blocks from the end, so that the
 // files that later blocks edit are known at each diff.
 func markHistory(blocks []Block, frames []*framing, drop []bool) {
+	if !slices.ContainsFunc(blocks, func(b Block) bool { return b.Dialect == UnifiedDiff }) {
+		return // no diff to mark
+	}
 	later := map[string]bool{} // the files edited by kept blocks after
 	for k := len(blocks) - 1; k >= 0; k-- {
 		first := k

@@ -118,6 +118,12 @@ func parseEditV3(doc *document) []Block {
 	}
 	p.marks, p.next = markLines(doc, v3MarkerOf, known)
 	for i := 0; i < n; i++ {
+		if p.state == v3Outside {
+			// Outside a block, only a marked line starts anything.
+			if i = p.next[i]; i == n {
+				break
+			}
+		}
 		i = p.step(i)
 	}
 	switch p.state {
