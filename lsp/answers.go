@@ -292,7 +292,7 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 			reused, resolved = len(st.blocks), 0
 		}
 		ce.Write(zap.String("uri", ad.uri), zap.Int32("version", st.version), zap.Int("blocks", len(st.blocks)),
-			zap.Int("reused", reused), zap.Int("resolved", resolved), zap.Bool("published", published),
+			zap.Int("reused", reused), zap.Int("resolved", resolved), zap.Int("resolvedTotal", ad.cache.Resolved()), zap.Bool("published", published),
 			zap.Bool("current", current), zap.Duration("elapsed", time.Since(start)))
 	}
 

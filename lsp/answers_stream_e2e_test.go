@@ -299,3 +299,65 @@ func TestAnswerStreamedMatchesWholeAtEveryLine(t *testing.T) {
 		})
 	}
 }
+
+// An answer of 50 blocks streamed in line by line resolves each block
+// once: what the issue asks of a stream, at most twice the resolutions of
+// one full pass, with a refresh after every line (each line waiting for
+// the refresh of the one before, as when a model writes slower than the
+// debounce), in a fast stream whose refreshes the next line cuts short,
+// and in a burst.
+func TestAnswerStreamResolvesEachBlockOnce(t *testing.T) {
+	answer := benchAnswer()
+	lines := strings.SplitAfter(answer, "\n")
+	lines = lines[:len(lines)-1]
+	for _, tc := range []struct {
+		name string
+		wait bool
+		most int
+	}{
+		{"a refresh after every line", true, answerBlocks},
+		{"a fast stream", false, 2 * answerBlocks},
+		{"a burst", false, 2 * answerBlocks},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			opt := fakeeditor.VSCode(dir)
+			log := &passLog{path: filepath.Join(t.TempDir(), "graft.log")}
+			opt.Args = []string{"--debounce", "1ms", "--log-level", "debug", "--log", log.path}
+			e, _ := fakeeditor.StartReady(t, opt)
+			openFiles(t, e, dir, benchTargets())
+			chat := filepath.Join(dir, "chat.md")
+			u := fakeeditor.URI(chat)
+			if err := e.Open(chat, "markdown", ""); err != nil {
+				t.Fatal(err)
+			}
+			for n, line := range lines {
+				at := protocol.Position{Line: uint32(n)}
+				if err := e.Edit(chat, &protocol.Range{Start: at, End: at}, line); err != nil {
+					t.Fatal(err)
+				}
+				switch {
+				case tc.wait:
+					log.wait(t, string(u), e.Version(chat), len(log.seen))
+				case tc.name == "a fast stream":
+					time.Sleep(2 * time.Millisecond) // a refresh starts, the next line cuts it short
+				}
+			}
+			if _, err := e.WaitDiagnostics(u, finished(answerBlocks), answerWait); err != nil {
+				t.Fatal(err)
+			}
+			log.wait(t, string(u), e.Version(chat), 0)
+			resolved, passes := 0, 0
+			for _, p := range log.seen {
+				if p.URI == string(u) {
+					resolved = max(resolved, p.ResolvedTotal)
+					passes++
+				}
+			}
+			t.Logf("%d refreshes resolved %d blocks", passes, resolved)
+			if resolved < answerBlocks || resolved > tc.most {
+				t.Errorf("the stream resolved %d blocks in %d refreshes, want %d to %d", resolved, passes, answerBlocks, tc.most)
+			}
+		})
+	}
+}

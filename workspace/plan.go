@@ -188,6 +188,7 @@ func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptio
 		defer c.mu.Unlock()
 		defer func() {
 			c.reused, c.resolved = p.reused, p.resolved
+			c.total += p.resolved
 			if ctx.Err() != nil {
 				c.forget(p.current)
 			}

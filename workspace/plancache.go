@@ -32,6 +32,8 @@ type PlanCache struct {
 	// reused and resolved count the blocks of the last plan that took
 	// their results from the cache, and those that were resolved.
 	reused, resolved int
+	// total counts the blocks resolved by every plan that used the cache.
+	total int
 }
 
 // Last returns how many blocks the last plan that used the cache took
@@ -40,6 +42,15 @@ func (c *PlanCache) Last() (reused, resolved int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.reused, c.resolved
+}
+
+// Resolved returns how many blocks the plans that used the cache have
+// resolved in all, those cut short included: what the plans of an answer
+// that keeps changing have cost in resolutions.
+func (c *PlanCache) Resolved() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.total
 }
 
 // A cachedFile is what the cache keeps of one file: its state before the

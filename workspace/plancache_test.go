@@ -135,6 +135,11 @@ func TestPlanCacheKeepsWhatACutPlanFinished(t *testing.T) {
 	if reused, resolved := cache.Last(); reused != 2 || resolved != 3 {
 		t.Errorf("after a plan cut short in b.go: %d blocks kept, %d resolved; want a.go's 2 kept and b.go's 3 resolved", reused, resolved)
 	}
+	// The first plan resolved 4 blocks; the one cut short none, as it took
+	// a.go's two and b.go's first from the cache; the last b.go's 3.
+	if total := cache.Resolved(); total != 7 {
+		t.Errorf("the three plans resolved %d blocks in all, want 4+0+3", total)
+	}
 }
 
 // checkSamePlan checks that the plans got and want, found as the two
