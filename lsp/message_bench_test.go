@@ -17,8 +17,14 @@ import (
 // lines appended one by one to a Go buffer that holds no answer, a line
 // every 5ms, as a chat plugin or a person typing sends them, with pauses
 // in which the server sleeps. Reported per change (cpu-ms/change).
+// -stream.pace sets another pace: at a model's, a line every 200ms, each
+// change finds the server idle, and costs it about twice as much.
 func BenchmarkChangeCPU(b *testing.B) {
-	const changes, pace = 200, 5 * time.Millisecond
+	const changes = 200
+	pace := 5 * time.Millisecond
+	if *streamPace > 0 {
+		pace = *streamPace
+	}
 	dir := b.TempDir()
 	e, _ := fakeeditor.StartReady(b, fakeeditor.VSCode(dir))
 	lines := strings.SplitAfter(benchTarget(0), "\n")[:changes]
