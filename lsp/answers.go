@@ -265,6 +265,11 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	if err != nil {
 		if ctx.Err() == nil && !errors.Is(err, errStale) {
 			a.s.log.Warn("answer diagnostics", zap.String("uri", ad.uri), zap.Error(err))
+		} else if ce := a.s.log.Check(zap.DebugLevel, "answer diagnostics"); ce != nil {
+			// Stopped early by a later change: what it cost counts all
+			// the same.
+			ce.Write(zap.String("uri", ad.uri), zap.Bool("cut", true), zap.Int("resolvedTotal", ad.cache.Resolved()),
+				zap.Duration("elapsed", time.Since(start)))
 		}
 		return
 	}

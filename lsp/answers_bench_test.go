@@ -182,9 +182,12 @@ type pass struct {
 	Resolved int    `json:"resolved"`
 	// ResolvedTotal counts the blocks resolved by every refresh of the
 	// document so far, those cut short included.
-	ResolvedTotal int     `json:"resolvedTotal"`
-	Published     bool    `json:"published"`
-	Elapsed       float64 `json:"elapsed"` // seconds
+	ResolvedTotal int  `json:"resolvedTotal"`
+	Published     bool `json:"published"`
+	// Cut says the refresh stopped early, as the answer or a file it
+	// names changed while it ran, and published nothing; its version is 0.
+	Cut     bool    `json:"cut"`
+	Elapsed float64 `json:"elapsed"` // seconds
 }
 
 // A passLog reads the passes a server logs to its --log file, as they
@@ -318,7 +321,7 @@ func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
 	pid := e.Pid()
 	var full, stream time.Duration
 	var fullCPU, streamCPU time.Duration
-	var nStream, resolved, published int
+	var nStream, resolved, published, cut int
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// One full pass.
@@ -374,6 +377,9 @@ func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
 			}
 			stream += time.Duration(p.Elapsed * float64(time.Second))
 			nStream++
+			if p.Cut {
+				cut++
+			}
 			streamResolved = max(streamResolved, p.ResolvedTotal)
 			if p.Published {
 				published++
@@ -406,4 +412,5 @@ func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
 	b.ReportMetric(float64(nStream)/n, "passes")
 	b.ReportMetric(float64(resolved)/n, "resolved")
 	b.ReportMetric(float64(published)/n, "published")
+	b.ReportMetric(float64(cut)/n, "cut")
 }
