@@ -54,8 +54,10 @@ type answerDoc struct {
 	// waiting is when the oldest change not yet refreshed came; zero when
 	// none waits.
 	waiting time.Time
-	// cancel stops the refresh in flight, if any.
-	cancel context.CancelFunc
+	// flight is the context of the refreshes in flight, and cut cancels
+	// it; nil before the first refresh and after a cut.
+	flight context.Context
+	cut    context.CancelFunc
 	// targets holds the absolute paths of the files the blocks name, as
 	// the workspace maps them and as the client opened them: a change to
 	// one of them refreshes the answer.
@@ -165,14 +167,14 @@ func (a *answers) changed(ctx context.Context, d *openDoc) {
 			ad = &answerDoc{uri: d.uri}
 			a.docs[d.uri] = ad
 		}
-		a.schedule(ad)
+		a.schedule(ad, false)
 	}
 	if d.path == "" {
 		return
 	}
 	for uri, ad := range a.docs {
 		if uri != d.uri && ad.targets[d.path] {
-			a.schedule(ad)
+			a.schedule(ad, true)
 		}
 	}
 }
@@ -184,12 +186,12 @@ func (a *answers) closed(ctx context.Context, d *openDoc) {
 	ad := a.docs[d.uri]
 	if ad != nil {
 		delete(a.docs, d.uri)
-		a.halt(ad)
+		a.halt(ad, true)
 	}
 	if d.path != "" && !a.stopped {
 		for _, other := range a.docs {
 			if other.targets[d.path] {
-				a.schedule(other)
+				a.schedule(other, true)
 			}
 		}
 	}
@@ -207,24 +209,24 @@ func (a *answers) stop() {
 	a.mu.Lock()
 	a.stopped = true
 	for _, ad := range a.docs {
-		a.halt(ad)
+		a.halt(ad, true)
 	}
 	a.mu.Unlock()
 	a.cancel()
 	a.wg.Wait()
 }
 
-// halt stops the refresh of ad that is waiting or running, and makes any
-// refresh already started stale. a.mu is held.
-func (a *answers) halt(ad *answerDoc) {
+// halt stops the refresh of ad that is waiting, makes those already
+// started stale, and with cut, cuts them short. a.mu is held.
+func (a *answers) halt(ad *answerDoc, cut bool) {
 	ad.gen++
 	if ad.timer != nil {
 		ad.timer.Stop()
 		ad.timer = nil
 	}
-	if ad.cancel != nil {
-		ad.cancel()
-		ad.cancel = nil
+	if cut && ad.cut != nil {
+		ad.cut()
+		ad.flight, ad.cut = nil, nil
 	}
 }
 
@@ -232,9 +234,14 @@ func (a *answers) halt(ad *answerDoc) {
 // again before; but a change waits at most twice the delay, so that
 // changes that keep coming, faster than the delay (an answer streaming
 // into a chat buffer), still show each block's diagnostic soon after the
-// block is complete. a.mu is held.
-func (a *answers) schedule(ad *answerDoc) {
-	a.halt(ad)
+// block is complete. With cut, the refreshes in flight are cut short: a
+// file the blocks name changed, and what they resolved in it is lost
+// anyway. A change to the answer alone lets them finish, and publish
+// nothing: what they resolve of the blocks that did not change is what
+// the next refresh takes from the plan cache, where a plan cut short
+// loses what it resolved of its file. a.mu is held.
+func (a *answers) schedule(ad *answerDoc, cut bool) {
+	a.halt(ad, cut)
 	gen := ad.gen
 	now := time.Now()
 	if ad.waiting.IsZero() {
@@ -252,8 +259,10 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 		a.mu.Unlock()
 		return
 	}
-	ctx, cancel := context.WithCancel(a.ctx)
-	ad.cancel = cancel
+	if ad.flight == nil {
+		ad.flight, ad.cut = context.WithCancel(a.ctx)
+	}
+	ctx, cancel := context.WithCancel(ad.flight)
 	ad.waiting = time.Time{}
 	a.wg.Add(1)
 	a.mu.Unlock()
@@ -281,7 +290,6 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	if current {
 		lensesChanged = !sameLenses(ad.last, st)
 		ad.last = st
-		ad.cancel = nil
 	}
 	a.mu.Unlock()
 	published := false
