@@ -64,11 +64,15 @@ type answerDoc struct {
 	targets map[string]bool
 	// last is what the latest refresh found; nil before the first.
 	last *answerState
+	// run is held by the refresh under way: the refreshes of an answer
+	// take turns, so that one a change to the answer made stale runs to
+	// its end (see schedule) before the next begins, and the next takes
+	// what it resolved; one running after it would plan the older blocks
+	// over the newer ones in the plan cache.
+	run sync.Mutex
 	// parser parses the answer again after each change, reading again
-	// only what the change may have changed; parseMu is held while it
-	// does, as refreshes may overlap.
-	parseMu sync.Mutex
-	parser  dialect.Parser
+	// only what the change may have changed; run is held while it does.
+	parser dialect.Parser
 	// planned is what the last refresh planned, for the next to take
 	// when none of what the plan read changed; nil before the first.
 	planned *planned
@@ -254,6 +258,8 @@ func (a *answers) schedule(ad *answerDoc, cut bool) {
 // refresh computes the diagnostics of ad and publishes them, unless ad
 // changed meanwhile.
 func (a *answers) refresh(ad *answerDoc, gen uint64) {
+	ad.run.Lock()
+	defer ad.run.Unlock()
 	a.mu.Lock()
 	if a.stopped || ad.gen != gen {
 		a.mu.Unlock()
@@ -334,9 +340,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		return nil, st, nil
 	}
 	view := a.s.docs.View()
-	ad.parseMu.Lock()
 	blocks, err := ad.parser.Parse(snap.Text, dialect.Options{Exists: view.Exists})
-	ad.parseMu.Unlock()
 	if errors.Is(err, dialect.ErrNoBlocks) || len(blocks) > answerLimit {
 		a.setTargets(ad, gen, nil)
 		return nil, st, nil
