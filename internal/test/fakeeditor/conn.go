@@ -64,8 +64,13 @@ type Request struct {
 // on the connection's reader goroutine, one message at a time in arrival
 // order, so it must not wait for a reply from the peer. For a request, an
 // error of type *ResponseError is sent as is; any other error becomes an
-// InternalError reply. For a notification the result is ignored.
+// InternalError reply, but ErrNoReply, which leaves the request
+// unanswered. For a notification the result is ignored.
 type Handler func(req *Request) (result any, err error)
+
+// ErrNoReply, returned by a Handler, leaves the request without a reply,
+// as a peer that hangs on it.
+var ErrNoReply = errors.New("no reply")
 
 // wireMessage is any JSON-RPC 2.0 message.
 type wireMessage struct {
@@ -371,7 +376,7 @@ func (c *Conn) dispatch(m *wireMessage) {
 	} else {
 		err = &ResponseError{Code: CodeMethodNotFound, Message: "no handler: " + m.Method}
 	}
-	if m.ID == nil {
+	if m.ID == nil || errors.Is(err, ErrNoReply) {
 		return
 	}
 	reply := &wireMessage{ID: m.ID}

@@ -93,6 +93,10 @@ type Options struct {
 	// there (with Edit or SetText) to make the edit stale. It runs on the
 	// connection's reader goroutine and must not call the server.
 	BeforeApplyEdit func(e *Editor, params json.RawMessage)
+
+	// Unanswered holds the methods of the server's requests the editor
+	// never answers, as a client that hangs on them.
+	Unanswered []string
 }
 
 // VSCode returns the options of VS Code with vscode-languageclient 9 over
@@ -330,6 +334,9 @@ func (e *Editor) handle(req *Request) (any, error) {
 		e.rec.mu.Lock()
 		e.rec.protocolError("%s sent to a client that %s", req.Method, why)
 		e.rec.mu.Unlock()
+	}
+	if slices.Contains(e.opt.Unanswered, req.Method) {
+		return nil, ErrNoReply
 	}
 	switch req.Method {
 	case "workspace/applyEdit":
