@@ -259,7 +259,8 @@ func (a *answers) schedule(ad *answerDoc, cut bool) {
 // changed meanwhile.
 func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	ad.run.Lock()
-	defer ad.run.Unlock()
+	done := sync.OnceFunc(ad.run.Unlock)
+	defer done()
 	a.mu.Lock()
 	if a.stopped || ad.gen != gen {
 		a.mu.Unlock()
@@ -316,6 +317,8 @@ func (a *answers) refresh(ad *answerDoc, gen uint64) {
 	}
 
 	if current && lensesChanged {
+		// The next refresh need not wait for the client's answer.
+		done()
 		a.refreshLenses(ctx)
 	}
 }

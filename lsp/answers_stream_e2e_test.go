@@ -362,3 +362,35 @@ func TestAnswerStreamResolvesEachBlockOnce(t *testing.T) {
 		})
 	}
 }
+
+// An editor that never answers workspace/codeLens/refresh holds up none
+// of the refreshes of an answer: each refresh waits for the one before,
+// but not for the client's answer to the lens refresh it asked for.
+func TestAnswerRefreshesWhileTheEditorHangsOnLenses(t *testing.T) {
+	dir := t.TempDir()
+	opt := fakeeditor.VSCode(dir)
+	opt.Args = []string{"--debounce", "1ms"}
+	opt.Unanswered = []string{"workspace/codeLens/refresh"}
+	e, _ := fakeeditor.StartReady(t, opt)
+	openFiles(t, e, dir, map[string]string{"a.go": "package a\n\nfunc one() int { return 1 }\n\nfunc two() int { return 2 }\n"})
+	chat := filepath.Join(dir, "chat.md")
+	u := fakeeditor.URI(chat)
+	first := "a.go\n```go\n<<<<<<< SEARCH\nfunc one() int { return 1 }\n=======\nfunc one() int { return 11 }\n>>>>>>> REPLACE\n```\n"
+	if err := e.Open(chat, "markdown", first); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitDiagnostics(u, finished(1), answerWait); err != nil {
+		t.Fatal(err)
+	}
+	if !waitRequest(e, "workspace/codeLens/refresh", true) {
+		t.Fatal("the lenses of the first block were not refreshed")
+	}
+	at := protocol.Position{Line: uint32(strings.Count(first, "\n"))}
+	second := "\na.go\n```go\n<<<<<<< SEARCH\nfunc two() int { return 2 }\n=======\nfunc two() int { return 22 }\n>>>>>>> REPLACE\n```\n"
+	if err := e.Edit(chat, &protocol.Range{Start: at, End: at}, second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WaitDiagnostics(u, finished(2), answerWait); err != nil {
+		t.Fatalf("the second block, while the editor has not answered the lens refresh: %v", err)
+	}
+}
