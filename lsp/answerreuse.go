@@ -28,14 +28,12 @@ type planned struct {
 	threshold float64
 	// targets are the files the blocks name, as the plan read them.
 	targets []targetStamp
-	// view is the view the plan read, res what it found.
-	view *workspace.View
-	res  *workspace.Result
-	// diags, places and states are each block's diagnostic, the places
-	// an ambiguous block resembles, and its state, as made from res. They
-	// are not changed once made: a refresh that moves a block copies them.
+	// res is what the plan found.
+	res *workspace.Result
+	// diags and states are each block's diagnostic and state, as made
+	// from res. They are not changed once made: a refresh that moves a
+	// block copies them.
 	diags  []protocol.Diagnostic
-	places [][]place
 	states []blockState
 }
 
@@ -118,7 +116,7 @@ func (a targetStamp) same(b targetStamp) bool {
 // newPlanned returns what a refresh planned: blocks, against the files
 // at targets in view, with threshold, found res.
 func newPlanned(view *workspace.View, h *history, blocks []dialect.Block, targets []string, threshold float64, res *workspace.Result) *planned {
-	p := &planned{roots: view.Roots(), threshold: threshold, view: view, res: res, keys: make([]planKey, len(blocks))}
+	p := &planned{roots: view.Roots(), threshold: threshold, res: res, keys: make([]planKey, len(blocks))}
 	for i, b := range blocks {
 		p.keys[i] = keyOf(b)
 	}
@@ -186,14 +184,12 @@ func (p *planned) extended(ctx context.Context, view *workspace.View, h *history
 		roots:     p.roots,
 		threshold: threshold,
 		targets:   p.targets,
-		view:      p.view,
 		res:       &workspace.Result{Blocks: append(p.res.Blocks[:n-1:n-1], r), Files: p.res.Files},
 	}
 	if abs := r.Abs(); abs != "" && !slices.ContainsFunc(p.targets, func(t targetStamp) bool { return t.abs == abs }) {
 		q.targets = append(p.targets[:len(p.targets):len(p.targets)], stampOf(view, h, abs))
 	}
 	q.diags = append(p.diags[:n-1:n-1], diag(last, &q.res.Blocks[n-1]))
-	q.places = append(p.places[:n-1:n-1], nil)
 	q.states = append(p.states[:n-1:n-1], blockState{span: last.Source, path: r.Path, status: r.Status, number: last.Number})
 	return q
 }

@@ -359,54 +359,36 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	a.mu.Lock()
 	p := ad.planned
 	a.mu.Unlock()
-	if !p.current(view, a.s.history, blocks, threshold) {
-		p = p.extended(ctx, view, a.s.history, blocks, threshold, func(b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
+	// When nothing the plan read changed, or nothing but the block still
+	// being written, each block's diagnostic says what it said, on the
+	// lines where the block stands now.
+	st.planReused = p.current(view, a.s.history, blocks, threshold)
+	if !st.planReused {
+		diag := func(b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
 			return diagnose(m, caps, &targetFiles{s: a.s, view: view}, b, r)
-		})
-		if p != nil {
-			a.mu.Lock()
-			if ad.gen == gen {
-				ad.planned = p
-			}
-			a.mu.Unlock()
 		}
+		if q := p.extended(ctx, view, a.s.history, blocks, threshold, diag); q != nil {
+			p, st.planReused = q, true
+		} else if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps, m); err != nil {
+			return nil, nil, err
+		}
+		a.mu.Lock()
+		if ad.gen == gen {
+			ad.planned = p
+		}
+		a.mu.Unlock()
 	}
-	if p != nil {
-		// Nothing the plan read changed, but for the block still being
-		// written: each block's diagnostic says what it said, on the
-		// lines where the block stands now.
-		st.planReused = true
-		diags, states := p.moved(m, caps.enc, blocks)
-		st.blocks = states
-		return diags, st, nil
-	}
-	diags := make([]protocol.Diagnostic, len(blocks))
-	st.blocks = make([]blockState, len(blocks))
-	if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps); err != nil {
-		return nil, nil, err
-	}
-	files := targetFiles{s: a.s, view: p.view, res: p.res}
-	p.places = make([][]place, len(blocks))
-	for i, b := range blocks {
-		r := &p.res.Blocks[i]
-		p.places[i] = files.places(r)
-		st.blocks[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: p.places[i]}
-		diags[i] = diagnose(m, caps, &files, b, r)
-	}
-	p.diags, p.states = diags, st.blocks
-	a.mu.Lock()
-	if ad.gen == gen {
-		ad.planned = p
-	}
-	a.mu.Unlock()
+	diags, states := p.moved(m, caps.enc, blocks)
+	st.blocks = states
 	return diags, st, nil
 }
 
 // plan resolves blocks as graft.apply would, each block on its own
 // (workspace.PlanOptions.KeepGoing), against the documents as they are
-// now, and returns what it read and found (see planned). view is the view
+// now, and returns what it read and found (see planned), with each
+// block's diagnostic on its lines of the answer m. view is the view
 // blocks were parsed in.
-func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities) (*planned, error) {
+func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities, m *span.Mapper) (*planned, error) {
 	targets := map[string]bool{}
 	var files []string
 	for _, b := range blocks {
@@ -451,7 +433,16 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 		return nil, err
 	}
 	refuseUnsupported(res, caps)
-	return newPlanned(view, a.s.history, blocks, files, threshold, res), nil
+	p := newPlanned(view, a.s.history, blocks, files, threshold, res)
+	t := targetFiles{s: a.s, view: view, res: res}
+	p.diags = make([]protocol.Diagnostic, len(blocks))
+	p.states = make([]blockState, len(blocks))
+	for i, b := range blocks {
+		r := &res.Blocks[i]
+		p.states[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: t.places(r)}
+		p.diags[i] = diagnose(m, caps, &t, b, r)
+	}
+	return p, nil
 }
 
 // setTargets records the files the answer names, unless the refresh of
