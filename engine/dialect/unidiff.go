@@ -64,7 +64,7 @@ func parseUnifiedDiff(doc *document) []Block {
 		memo = &udMemo{}
 		if prev := doc.prev.ud; prev != nil {
 			for k := len(prev.points) - 1; k >= 0; k-- {
-				if pt := prev.points[k]; pt.horizon < doc.changed && pt.line <= n {
+				if pt := prev.points[k]; pt.line+1 < doc.changed && pt.line <= n {
 					start, p.fence = pt.line, pt.fence
 					// The last parse's memo is done with: its
 					// points are taken over, not copied.
@@ -79,9 +79,7 @@ func parseUnifiedDiff(doc *document) []Block {
 	recording := memo != nil
 	for i := start; i < n; i++ {
 		if recording {
-			// Reading lines[i-1] looked at most two lines ahead: at
-			// lines[i+1], or at the end of the text when that is n.
-			memo.points = append(memo.points, udPoint{line: i, horizon: i + 1, fence: p.fence})
+			memo.points = append(memo.points, udPoint{line: i, fence: p.fence})
 		}
 		line := doc.lines[i]
 		if p.fileStart(i) {
@@ -109,12 +107,13 @@ type udMemo struct {
 }
 
 // A udPoint is where the unified-diff parser stood before reading
-// lines[line], having only followed the code fences: horizon is the last
-// line it read (len(lines): the end of the text), fence the fence it was
-// in.
+// lines[line], having only followed the code fences, in fence. Reading
+// lines[line-1] looked at most two lines ahead, at lines[line+1] (the end
+// of the text when that is len(lines)): a text whose lines up to that one
+// are the same stands there the same.
 type udPoint struct {
-	line, horizon int
-	fence         fence
+	line  int
+	fence fence
 }
 
 // fileStart reports whether the diff of a file starts at lines[i].
