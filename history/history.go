@@ -73,12 +73,13 @@ func (h *History) Versions(abs string) []engine.Version {
 	return vs
 }
 
-// Record keeps the text a write replaced in the journal, if any.
-func (h *History) Record(abs, before string) {
+// Record keeps the text a write replaced, and the text it wrote, in the
+// journal, if any.
+func (h *History) Record(abs, before, after string) {
 	if h.Journal == nil {
 		return
 	}
-	if err := h.Journal.Record(abs, before); err != nil {
+	if err := h.Journal.Record(abs, before, after); err != nil {
 		h.warn("%s: %v", h.Journal.By, err)
 	}
 }

@@ -23,23 +23,36 @@ func newJournal(t testing.TB) (*Journal, string) {
 	return j, root
 }
 
+// TestJournalRecordsPrivatelyMostRecentFirst records writes as graft
+// apply makes them: each replaced text, and the text the last write
+// wrote, most recent first, the text a write wrote and the next replaced
+// kept once, as replaced.
 func TestJournalRecordsPrivatelyMostRecentFirst(t *testing.T) {
 	j, root := newJournal(t)
 	clock := time.Date(2026, 11, 26, 22, 10, 0, 0, time.UTC)
 	j.Now = func() time.Time { return clock }
 	abs := filepath.Join(root, "a.go")
-	for _, text := range []string{"one\n", "two\n", "two\n"} {
-		if err := j.Record(abs, text); err != nil {
+	for _, w := range [][2]string{{"one\n", "two\n"}, {"two\n", "three\n"}, {"three\n", "three\n"}} {
+		if err := j.Record(abs, w[0], w[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	clock = clock.Add(3 * time.Minute)
 	vs := j.Versions(abs)
-	if len(vs) != 2 || vs[0].Text != "two\n" || vs[1].Text != "one\n" {
+	if len(vs) != 3 || vs[0].Text != "three\n" || vs[1].Text != "two\n" || vs[2].Text != "one\n" {
 		t.Fatalf("versions %+v", vs)
 	}
-	if !strings.Contains(vs[0].Name, "the text graft apply replaced at") || !strings.HasSuffix(vs[0].Name, "(3 minutes ago)") {
-		t.Errorf("name %q", vs[0].Name)
+	for i, did := range []string{"wrote", "replaced", "replaced"} {
+		if !strings.Contains(vs[i].Name, "the text graft apply "+did+" at") || !strings.HasSuffix(vs[i].Name, "(3 minutes ago)") {
+			t.Errorf("version %d: name %q, want what graft apply %s", i, vs[i].Name, did)
+		}
+	}
+	created := filepath.Join(root, "new.go")
+	if err := j.Record(created, "", "made\n"); err != nil {
+		t.Fatal(err)
+	}
+	if vs := j.Versions(created); len(vs) != 1 || vs[0].Text != "made\n" || !strings.Contains(vs[0].Name, "wrote") {
+		t.Errorf("a file graft apply created: versions %+v, want the text it wrote", vs)
 	}
 	for _, d := range []string{j.Dir(), filepath.Dir(j.Dir())} {
 		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
@@ -47,11 +60,13 @@ func TestJournalRecordsPrivatelyMostRecentFirst(t *testing.T) {
 		}
 	}
 	ents, _ := os.ReadDir(j.Dir())
-	if len(ents) != 1 {
-		t.Fatalf("%d files in the journal", len(ents))
+	if len(ents) != 2 {
+		t.Fatalf("%d files in the journal, want 2", len(ents))
 	}
-	if fi, _ := ents[0].Info(); fi.Mode().Perm() != 0o600 {
-		t.Errorf("journal file mode %v, want 0600", fi.Mode())
+	for _, e := range ents {
+		if fi, _ := e.Info(); fi.Mode().Perm() != 0o600 {
+			t.Errorf("journal file mode %v, want 0600", fi.Mode())
+		}
 	}
 	if vs := j.Versions(filepath.Join(root, "b.go")); len(vs) != 0 {
 		t.Errorf("another file has versions %+v", vs)
@@ -67,20 +82,20 @@ func TestJournalBounds(t *testing.T) {
 	j.Now = func() time.Time { return clock }
 	abs := filepath.Join(root, "a.go")
 	for i := range MaxVersions + 5 {
-		j.Record(abs, fmt.Sprintf("v%d\n", i))
+		j.Record(abs, fmt.Sprintf("v%d\n", i), fmt.Sprintf("v%d\n", i+1))
 	}
-	if vs := j.Versions(abs); len(vs) != MaxVersions || vs[0].Text != fmt.Sprintf("v%d\n", MaxVersions+4) {
+	if vs := j.Versions(abs); len(vs) != MaxVersions || vs[0].Text != fmt.Sprintf("v%d\n", MaxVersions+5) {
 		t.Fatalf("%d versions, first %q", len(vs), vs[0].Text)
 	}
 	clock = clock.Add(MaxAge + time.Hour)
 	if vs := j.Versions(abs); len(vs) != 0 {
 		t.Errorf("%d versions older than MaxAge", len(vs))
 	}
-	j.Record(abs, "new\n")
-	if vs := j.Versions(abs); len(vs) != 1 {
-		t.Errorf("%d versions after recording past MaxAge, want 1", len(vs))
+	j.Record(abs, "new\n", "newer\n")
+	if vs := j.Versions(abs); len(vs) != 2 {
+		t.Errorf("%d versions after recording past MaxAge, want 2", len(vs))
 	}
-	if err := j.Record(abs, strings.Repeat("x", MaxTextBytes+1)); err != nil || len(j.Versions(abs)) != 1 {
+	if err := j.Record(abs, strings.Repeat("x", MaxTextBytes+1), strings.Repeat("y", MaxTextBytes+1)); err != nil || len(j.Versions(abs)) != 2 {
 		t.Errorf("a text over MaxTextBytes was recorded: %v", err)
 	}
 }
@@ -90,7 +105,7 @@ func TestJournalRootBound(t *testing.T) {
 	big := strings.Repeat("line of text\n", (MaxTextBytes-1)/13)
 	// Twelve files of 8 MiB: past 64 MiB the least recently written go.
 	for i := range 12 {
-		if err := j.Record(filepath.Join(root, fmt.Sprintf("f%d.go", i)), big+fmt.Sprint(i)); err != nil {
+		if err := j.Record(filepath.Join(root, fmt.Sprintf("f%d.go", i)), big+fmt.Sprint(i), ""); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(2 * time.Millisecond) // distinct modification times
@@ -141,7 +156,7 @@ func TestJournalConcurrentRecords(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 20 {
-				j.Record(filepath.Join(root, fmt.Sprintf("f%d.go", i%3)), fmt.Sprintf("g%d i%d\n", g, i))
+				j.Record(filepath.Join(root, fmt.Sprintf("f%d.go", i%3)), fmt.Sprintf("g%d i%d\n", g, i), fmt.Sprintf("g%d i%d after\n", g, i))
 			}
 		}()
 	}
@@ -209,8 +224,8 @@ func BenchmarkJournal(b *testing.B) {
 	j, root := newJournal(b)
 	abs := filepath.Join(root, "a.go")
 	text := strings.Repeat("\tx := compute(a, b, c) // a line of code\n", 100<<10/41)
-	for i := range MaxVersions {
-		j.Record(abs, fmt.Sprint(i)+text)
+	for i := range MaxVersions / 2 {
+		j.Record(abs, fmt.Sprint(2*i)+text, fmt.Sprint(2*i+1)+text)
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -68,8 +68,9 @@ func StateDir() (string, error) {
 }
 
 // A Journal keeps, for the files of one workspace root, the texts Graft's
-// writes replaced, in a folder private to the user, one JSON file per
-// workspace file. Each is written whole to a temporary file and renamed,
+// writes replaced and the texts they wrote (an earlier version too, once
+// another hand changes the file), in a folder private to the user, one
+// JSON file per workspace file. Each is written whole to a temporary file and renamed,
 // so a reader never sees half of one; Record is called under the root's
 // lock (workspace.Apply), so two graft processes never record at once.
 type Journal struct {
@@ -119,11 +120,15 @@ type entry struct {
 	Versions []version `json:"versions"`
 }
 
-// A version is a text a write replaced, most recent first in an entry.
+// A version is a text a write replaced, or the text it wrote, most recent
+// first in an entry.
 type version struct {
 	At   time.Time `json:"at"`
 	By   string    `json:"by"`
 	Text string    `json:"text"`
+	// Wrote says the write wrote Text, which no later write has replaced
+	// since.
+	Wrote bool `json:"wrote,omitempty"`
 }
 
 func (j *Journal) now() time.Time {
@@ -163,8 +168,9 @@ func (j *Journal) read(rel string) entry {
 	return e
 }
 
-// Versions returns the texts Graft's writes replaced in the file at abs,
-// most recent first, each named by when and by what it was replaced.
+// Versions returns the texts Graft's writes replaced in the file at abs
+// and the text the last one wrote, most recent first, each named by when
+// and by what it was replaced or written.
 func (j *Journal) Versions(abs string) []engine.Version {
 	rel, ok := j.rel(abs)
 	if !ok {
@@ -176,7 +182,11 @@ func (j *Journal) Versions(abs string) []engine.Version {
 		if now.Sub(v.At) > MaxAge {
 			break
 		}
-		vs = append(vs, engine.Version{Name: fmt.Sprintf("the text %s replaced at %s (%s)", v.By, v.At.Local().Format("2006-01-02 15:04"), ago(now.Sub(v.At))), Text: v.Text})
+		did := "replaced"
+		if v.Wrote {
+			did = "wrote"
+		}
+		vs = append(vs, engine.Version{Name: fmt.Sprintf("the text %s %s at %s (%s)", v.By, did, v.At.Local().Format("2006-01-02 15:04"), ago(now.Sub(v.At))), Text: v.Text})
 	}
 	return vs
 }
@@ -201,20 +211,27 @@ func ago(d time.Duration) string {
 }
 
 // Record keeps before, the text of the file at abs that a write has just
-// replaced, as its most recent version, and drops what the bounds no
-// longer allow. It is called under the root's lock; a failure to record
-// is returned, never a reason to fail the write that was made.
-func (j *Journal) Record(abs, before string) error {
+// replaced, and after, the text it wrote, as its most recent versions,
+// and drops what the bounds no longer allow. The text the write before
+// wrote is most often before: it is kept once, as replaced now. An empty
+// text (a file created) is not kept. It is called under the root's lock;
+// a failure to record is returned, never a reason to fail the write that
+// was made.
+func (j *Journal) Record(abs, before, after string) error {
 	rel, ok := j.rel(abs)
-	if !ok || len(before) > MaxTextBytes {
+	if !ok {
 		return nil
 	}
 	now := j.now()
 	e := j.read(rel)
-	if len(e.Versions) > 0 && e.Versions[0].Text == before {
-		e.Versions[0].At = now
-	} else {
-		e.Versions = append([]version{{At: now, By: j.By, Text: before}}, e.Versions...)
+	for _, v := range []version{{At: now, By: j.By, Text: before}, {At: now, By: j.By, Text: after, Wrote: true}} {
+		switch {
+		case v.Text == "" || len(v.Text) > MaxTextBytes:
+		case len(e.Versions) > 0 && e.Versions[0].Text == v.Text:
+			e.Versions[0] = v
+		default:
+			e.Versions = append([]version{v}, e.Versions...)
+		}
 	}
 	keep := e.Versions[:0]
 	for _, v := range e.Versions {

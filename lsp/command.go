@@ -445,9 +445,10 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		if f.Exists {
 			s.verifier.expect(fe.uri, fe.after)
 		}
-		if f.Changed && f.Existed && f.Exists && f.NewAbs() == "" {
-			// What the edit replaced: a block quoting it later is stale.
-			s.history.Record(f.Abs(), f.Before)
+		if f.Changed && f.Exists && f.NewAbs() == "" {
+			// What the edit replaced, and what it made: a block quoting
+			// either later, at lines changed since, is stale.
+			s.history.Record(f.Abs(), f.Before, f.After)
 		}
 	}
 	return &applyResult{Applied: true}, nil

@@ -79,10 +79,11 @@ type fileHistory struct {
 type keptVersion struct {
 	text string
 	at   time.Time
-	// graft reports whether it is a text graft's own edit replaced;
-	// otherwise it is the buffer at version.
-	graft   bool
-	version int32
+	// graft reports whether it is a text graft's own edit replaced, or
+	// with wrote, the text it wrote; otherwise it is the buffer at
+	// version.
+	graft, wrote bool
+	version      int32
 }
 
 // newHistory returns an empty history reading the clock now.
@@ -156,12 +157,21 @@ func (h *history) changing(path string, buf *workspace.Buffer, changes []content
 }
 
 // Record keeps before, the text of the file at abs that an edit graft sent
-// the client has just replaced. It makes history a workspace.History.
-func (h *history) Record(abs, before string) {
+// the client has just replaced, and after, the text the edit made: the
+// buffer keeps it until it next changes, which may come sooner than a
+// version of the buffer is due (see history), and a block quoting it at
+// the lines that change then is stale. An empty text (before of a file
+// the edit created) is not kept. It makes history a workspace.History.
+func (h *history) Record(abs, before, after string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := h.fileLocked(abs)
-	f.keep(keptVersion{text: before, at: h.now(), graft: true})
+	now := h.now()
+	for _, v := range []keptVersion{{text: before, at: now, graft: true}, {text: after, at: now, graft: true, wrote: true}} {
+		if v.text != "" {
+			f.keep(v)
+		}
+	}
 	h.dropUnopenedLocked()
 }
 
@@ -202,7 +212,11 @@ func (h *history) Versions(abs string) []engine.Version {
 // minutes ago)", "the text graft replaced at 22:10 (3 minutes ago)".
 func (v keptVersion) name(now time.Time) string {
 	if v.graft {
-		return fmt.Sprintf("the text graft replaced at %s (%s)", v.at.Format("15:04:05"), ago(now.Sub(v.at)))
+		did := "replaced"
+		if v.wrote {
+			did = "wrote"
+		}
+		return fmt.Sprintf("the text graft %s at %s (%s)", did, v.at.Format("15:04:05"), ago(now.Sub(v.at)))
 	}
 	return fmt.Sprintf("the buffer at version %d (%s)", v.version, ago(now.Sub(v.at)))
 }

@@ -239,6 +239,50 @@ func TestStaleAfterPersonsEdit(t *testing.T) {
 	}
 }
 
+// TestStaleAfterPersonsEditOfGraftsEdit applies an edit through
+// graft.apply, then has the person change a line of it at once, sooner
+// than the server keeps a version of the buffer for typing; then a block
+// quoting the edit's lines as graft wrote them arrives: it is refused as
+// stale against the text graft wrote, and the person's change stays.
+func TestStaleAfterPersonsEditOfGraftsEdit(t *testing.T) {
+	for _, tc := range historyEditors {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
+			path := filepath.Join(dir, "sum.go")
+			if err := e.Open(path, "go", sumGo); err != nil {
+				t.Fatal(err)
+			}
+			r := applyAnswer(t, e, sumAnswer(sumLoop))
+			if !r.Applied || statuses(r.Blocks) != "applied" {
+				t.Fatalf("first edit: %+v", r)
+			}
+			written := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
+			waitText(t, e, path, written)
+
+			// The person types: total += xs[i] becomes total += 2 * xs[i].
+			if err := e.Edit(path, &protocol.Range{
+				Start: protocol.Position{Line: 5, Character: 11},
+				End:   protocol.Position{Line: 5, Character: 11},
+			}, "2 * "); err != nil {
+				t.Fatal(err)
+			}
+			typed := strings.Replace(written, "total += xs[i]", "total += 2 * xs[i]", 1)
+			if got := e.Text(path); got != typed {
+				t.Fatalf("typed text %q", got)
+			}
+
+			// The model quotes the loop as graft wrote it.
+			quoting := [2]string{sumLoop[1], strings.Replace(sumLoop[1], "total += xs[i]", "total += xs[i] * xs[i]", 1)}
+			r = applyAnswer(t, e, sumAnswer(quoting))
+			wantStale(t, r, "the text graft wrote at ")
+			if got := e.Text(path); got != typed {
+				t.Errorf("the stale block changed the buffer:\n%s", got)
+			}
+		})
+	}
+}
+
 // TestStaleRouted has the person change lines of the buffer, then an edit
 // routed over the editor link (as graft apply --editor and graft mcp send
 // one) quote them as they were: it fails as stale, and the buffer keeps

@@ -75,12 +75,17 @@ func TestHistoryKeepsBurstsNotKeystrokes(t *testing.T) {
 		t.Errorf("name %q, want %q", h.Versions(path)[1].Name, want)
 	}
 
-	// graft's own edit: its name wins over the buffer's for one text.
-	h.Record(path, "x\ny\nz\n")
+	// graft's own edit, coming in as a change of the buffer, then
+	// recorded: what it replaced, by graft's name, which wins over the
+	// buffer's for one text, and what it made, which the person's typing
+	// at once (before a version is due) would otherwise leave unkept.
 	clock.t = clock.t.Add(time.Minute)
 	change(t, h, path, buf, 5, typeAt(0, 0, "w"))
+	h.Record(path, "x\ny\nz\n", "w\ny\nz\n")
+	clock.t = clock.t.Add(time.Second)
 	vs = h.Versions(path)
-	if len(vs) != 3 || vs[0].Text != "x\ny\nz\n" || !strings.HasPrefix(vs[0].Name, "the text graft replaced at 22:12:06 (a minute ago)") {
+	if len(vs) != 4 || vs[0].Text != "w\ny\nz\n" || vs[0].Name != "the text graft wrote at 22:13:06 (a second ago)" ||
+		vs[1].Text != "x\ny\nz\n" || vs[1].Name != "the text graft replaced at 22:13:06 (a second ago)" {
 		t.Errorf("after graft's edit: %+v", vs)
 	}
 
@@ -93,15 +98,15 @@ func TestHistoryKeepsBurstsNotKeystrokes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := h.Versions(path); len(got) != 3 {
-		t.Errorf("full-text changes within the gap kept %d versions, want none: %q", len(got)-3, texts(h, path))
+	if got := h.Versions(path); len(got) != 4 {
+		t.Errorf("full-text changes within the gap kept %d versions, want none: %q", len(got)-4, texts(h, path))
 	}
 
 	// Closed, the file keeps its past, as a file graft edited unopened
 	// does.
 	h.closed(path)
-	if got := h.Versions(path); len(got) != 3 {
-		t.Errorf("kept %q after the close, want the 3 versions before it", texts(h, path))
+	if got := h.Versions(path); len(got) != 4 {
+		t.Errorf("kept %q after the close, want the 4 versions before it", texts(h, path))
 	}
 }
 
@@ -113,7 +118,7 @@ func TestHistoryClosedBounds(t *testing.T) {
 	for i := range historyUnopened + 3 {
 		path := fmt.Sprintf("/r/c%d.go", i)
 		h.opened(path, "c", 1)
-		h.Record(path, "before")
+		h.Record(path, "before", "c")
 	}
 	for i := range historyUnopened + 3 {
 		h.closed(fmt.Sprintf("/r/c%d.go", i))
@@ -145,20 +150,20 @@ func TestHistoryClosedBounds(t *testing.T) {
 func TestHistoryBounds(t *testing.T) {
 	h := newHistory(time.Now)
 	for i := range historyVersions + 5 {
-		h.Record("/r/a.go", fmt.Sprint(i))
+		h.Record("/r/a.go", fmt.Sprint(i), fmt.Sprint(i+1))
 	}
 	got := texts(h, "/r/a.go")
-	if len(got) != historyVersions || got[0] != fmt.Sprint(historyVersions+4) {
+	if len(got) != historyVersions || got[0] != fmt.Sprint(historyVersions+5) {
 		t.Errorf("kept %q", got)
 	}
 	big := strings.Repeat("x", historyBytes/3+1)
 	for i := range 3 {
-		h.Record("/r/b.go", fmt.Sprint(i)+big)
+		h.Record("/r/b.go", fmt.Sprint(i)+big, "")
 	}
 	if got := texts(h, "/r/b.go"); len(got) != 2 || got[0][0] != '2' {
 		t.Errorf("kept %d texts of %d bytes", len(got), len(big))
 	}
-	h.Record("/r/c.go", strings.Repeat("x", historyBytes+1))
+	h.Record("/r/c.go", strings.Repeat("x", historyBytes+1), strings.Repeat("y", historyBytes+1))
 	if got := texts(h, "/r/c.go"); len(got) != 0 {
 		t.Errorf("kept a text larger than historyBytes")
 	}
@@ -175,7 +180,7 @@ func TestHistoryBounds(t *testing.T) {
 	}
 	h.opened("/r/open.go", "o", 1)
 	for i := range historyUnopened + 3 {
-		h.Record(fmt.Sprintf("/r/u%d.go", i), "u")
+		h.Record(fmt.Sprintf("/r/u%d.go", i), "u", "")
 	}
 	if got := h.Versions("/r/u0.go"); got != nil {
 		t.Errorf("the least recently used unopened file kept")

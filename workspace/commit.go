@@ -202,8 +202,8 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 	if h := opt.Plan.History; h != nil {
 		// Under the lock: two processes never record at once.
 		for _, f := range res.Files {
-			if f.Changed && f.Err == nil && f.Existed && f.Exists && f.newAbs == "" {
-				h.Record(f.abs, f.Before)
+			if f.Changed && f.Err == nil && f.Exists && f.newAbs == "" {
+				h.Record(f.abs, f.Before, f.After)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graft-editor/graft/engine"
@@ -22,11 +23,15 @@ func (h *memHistory) Versions(abs string) []engine.Version {
 	return h.versions[abs]
 }
 
-func (h *memHistory) Record(abs, before string) {
+func (h *memHistory) Record(abs, before, after string) {
 	if h.versions == nil {
 		h.versions = map[string][]engine.Version{}
 	}
-	h.versions[abs] = append([]engine.Version{{Name: "the text before", Text: before}}, h.versions[abs]...)
+	for _, v := range []engine.Version{{Name: "the text before", Text: before}, {Name: "the text written", Text: after}} {
+		if v.Text != "" {
+			h.versions[abs] = append([]engine.Version{v}, h.versions[abs]...)
+		}
+	}
 }
 
 // TestApplyRecordsAndRefusesStale applies an edit, which Apply records,
@@ -50,10 +55,10 @@ func TestApplyRecordsAndRefusesStale(t *testing.T) {
 	if h.asked != 0 {
 		t.Errorf("an exact block asked for the history %d times", h.asked)
 	}
-	if got := h.versions[filepath.Join(root.Dir(), "s.go")]; len(got) != 1 || got[0].Text != v1 {
-		t.Fatalf("recorded %+v, want the text before", h.versions)
-	}
 	after, _ := os.ReadFile(filepath.Join(dir, "s.go"))
+	if got := h.versions[filepath.Join(root.Dir(), "s.go")]; len(got) != 2 || got[0].Text != string(after) || got[1].Text != v1 {
+		t.Fatalf("recorded %+v, want the text written, then the text before", h.versions)
+	}
 	stale := sr("s.go", "\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n", "\ttotal := 0\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\ttotal += x\n\t\t}\n\t}\n\treturn total\n")
 	res, err = Apply(ctx, root, []dialect.Block{stale}, opt)
 	if err != nil {
@@ -70,5 +75,43 @@ func TestApplyRecordsAndRefusesStale(t *testing.T) {
 	res, err = Plan(ctx, root.Links(), []dialect.Block{stale}, PlanOptions{})
 	if err != nil || res.Blocks[0].Reason() == "stale" {
 		t.Fatalf("without history: %v %+v", err, res.Blocks[0])
+	}
+}
+
+// TestApplyRecordsWhatItWrote applies an edit, which Apply records, then
+// has another hand (a person, a formatter) change a line the edit wrote,
+// then a block quoting the edit's lines as Apply wrote them: the block
+// fails as stale against the text written, and the other hand's change
+// stays; nothing of the block is merged into it.
+func TestApplyRecordsWhatItWrote(t *testing.T) {
+	v1 := "func div(a, b int) int {\n\treturn a / b\n}\n"
+	dir := newTree(t, map[string]string{"d.go": v1}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &memHistory{}
+	opt := ApplyOptions{Plan: PlanOptions{History: h}}
+	ctx := context.Background()
+	first := sr("d.go", "\treturn a / b\n", "\tif b == 0 {\n\t\tpanic(\"b is zero\")\n\t}\n\treturn a / b\n")
+	if res, err := Apply(ctx, root, []dialect.Block{first}, opt); err != nil || !res.OK() {
+		t.Fatalf("first Apply: %v %+v", err, res)
+	}
+	file := filepath.Join(dir, "d.go")
+	written, _ := os.ReadFile(file)
+	byHand := strings.Replace(string(written), `panic("b is zero")`, `panic("division by zero")`, 1)
+	if err := os.WriteFile(file, []byte(byHand), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stale := sr("d.go", "\tif b == 0 {\n\t\tpanic(\"b is zero\")\n\t}\n", "\tif b == 0 {\n\t\treturn 0\n\t}\n")
+	res, err := Apply(ctx, root, []dialect.Block{stale}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := res.Blocks[0]; b.Status != engine.StatusFailed || b.Reason() != "stale" || !strings.Contains(b.Message, "the text written") {
+		t.Errorf("a block quoting the text written, changed since: %s %q %s", b.Status, b.Reason(), b.Message)
+	}
+	if now, _ := os.ReadFile(file); string(now) != byHand {
+		t.Errorf("the stale block changed the file:\n%s", now)
 	}
 }

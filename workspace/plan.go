@@ -51,8 +51,12 @@ type History interface {
 	// recent first; none when it knows of none.
 	Versions(abs string) []engine.Version
 	// Record keeps before, the text of the file at abs that Apply has
-	// just replaced. It is called with the root locked.
-	Record(abs, before string)
+	// just replaced, and after, the text it wrote in its place: once
+	// another hand (a person, a formatter) changes the file, a block
+	// quoting after at the lines changed is as stale as one quoting
+	// before. before is empty for a file Apply created. It is called with
+	// the root locked.
+	Record(abs, before, after string)
 }
 
 // A Result is what a plan does: the fate of every block and the files that

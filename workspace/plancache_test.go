@@ -76,7 +76,7 @@ func TestPlanCacheFindsWhatAFullPlanFinds(t *testing.T) {
 				o.Open(filepath.Join(dir, name), text, version)
 			}
 			if s.version != "" {
-				hist.Record(filepath.Join(dir, "a.go"), s.version)
+				hist.Record(filepath.Join(dir, "a.go"), s.version, "")
 			}
 			view := o.View()
 			opt := PlanOptions{KeepGoing: true, History: hist}

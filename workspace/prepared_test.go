@@ -62,7 +62,7 @@ func TestPreparedFindsWhatAPlanWithoutFinds(t *testing.T) {
 			} else {
 				prepared.keep(abs, doc)
 			}
-			hist.Record(abs, before)
+			hist.Record(abs, before, after)
 			o.Open(abs, strings.Clone(after), int32(k+2)) // the editor's own copy
 		})
 	}

@@ -34,7 +34,8 @@ flags:
   --threshold F    minimum similarity for a fuzzy match, in (0, 1] (default %[2]g)
   --target FILE    the file for blocks that name no path
   --journal=false  neither consult nor write the journal of the texts graft
-                   replaced (also GRAFT_JOURNAL=off); see "stale" below
+                   replaced and wrote (also GRAFT_JOURNAL=off); see "stale"
+                   below
 %[3]s
 exit status: 0 every block applied or was already applied (or would, with
 --dry-run), 1 a block failed or was skipped, 2 bad usage or unreadable input, 130 interrupted
@@ -42,10 +43,11 @@ exit status: 0 every block applied or was already applied (or would, with
 finished or left as it was.
 
 stale: a block whose search is not in the file as written, but quotes an
-earlier version of it (a text graft apply or graft mcp replaced, kept in
-$XDG_STATE_HOME/graft/journal, else ~/.local/state/graft/journal; in a git
-repository, the staged file or the file at HEAD) at lines changed since,
-fails with reason "stale", the diff from then to now and the lines to quote.
+earlier version of it (a text graft apply or graft mcp replaced, or wrote
+and another hand changed since, kept in $XDG_STATE_HOME/graft/journal,
+else ~/.local/state/graft/journal; in a git repository, the staged file
+or the file at HEAD) at lines changed since, fails with reason "stale",
+the diff from then to now and the lines to quote.
 
 With --json, an error that stops graft before the report is printed as
 {"error": "...", "exitStatus": N} on stdout too.

@@ -40,7 +40,7 @@ flags:
                preview_edits reads the disk.
   --journal=false
                neither consult nor write the journal of the texts graft
-               replaced (also GRAFT_JOURNAL=off). With it, and in a git
+               replaced and wrote (also GRAFT_JOURNAL=off). With it, and in a git
                repository with the staged and HEAD versions, a block that
                quotes an earlier version at lines changed since fails as
                stale.

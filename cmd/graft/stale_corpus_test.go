@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/graft-editor/graft/internal/corpus"
 	"github.com/graft-editor/graft/workspace"
 )
@@ -217,4 +219,43 @@ func TestStaleCorpusGit(t *testing.T) {
 		tally.add(s.Name, ok, readText(t, file) != s.Now, what)
 	}
 	tally.check(t, "graft apply, git")
+}
+
+// TestStaleCorpusJournalAfterOthersEdit sends a sample of the corpus's
+// stale cases through graft apply with its journal, where the text the
+// stale block quotes is one graft apply wrote and another hand changed
+// since: graft apply writes the text before (a diff from the text after,
+// which holds none of the block's search), a person or a formatter then
+// makes the first edit, and the block quoting what graft apply wrote, in
+// lines changed since, is refused as stale against that text, and the
+// file is left as the other hand left it.
+func TestStaleCorpusJournalAfterOthersEdit(t *testing.T) {
+	graft := graftBinary(t)
+	env := append(childEnv(), "XDG_STATE_HOME="+t.TempDir(), "GRAFT_JOURNAL=")
+	var tally staleTally
+	for _, s := range staleSample(t) {
+		root, file := staleWorkspace(t, s)
+		if err := os.WriteFile(file, []byte(s.Now), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rel := corpus.AnswerPath(s.Case)
+		write := filepath.Join(t.TempDir(), "write.diff")
+		if err := os.WriteFile(write, []byte(udiff.Unified("a/"+rel, "b/"+rel, s.Now, s.Before)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, r, stderr := runStaleApply(t, graft, root, env, "--format", "unified-diff", write); code != 0 || readText(t, file) != s.Before {
+			t.Fatalf("%s: graft apply writing the text before: exit %d, %+v\n%s", s.Name, code, r.Blocks, stderr)
+		}
+		if err := os.WriteFile(file, []byte(s.Now), 0o644); err != nil { // by another hand
+			t.Fatal(err)
+		}
+		_, stale := staleAnswers(t, s)
+		code, r, _ := runStaleApply(t, graft, root, env, stale)
+		ok, what := staleVerdict(code, r)
+		if ok && !strings.Contains(r.Blocks[0].Message, "the text graft apply wrote at ") {
+			ok, what = false, "stale against another version: "+r.Blocks[0].Message
+		}
+		tally.add(s.Name, ok, readText(t, file) != s.Now, what)
+	}
+	tally.check(t, "graft apply, journal, another hand")
 }
