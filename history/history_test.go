@@ -236,3 +236,51 @@ func BenchmarkJournal(b *testing.B) {
 	b.ReportMetric(float64(dirSize(b, j.Dir()))/(1<<20), "disk-MiB/file")
 	b.ReportMetric(float64(MaxRootBytes>>20), "max-MiB/root")
 }
+
+// TestJournalSharedByRoots writes one file under two roots, a repository
+// and a folder in it, as graft apply run from each does: each root's
+// journal reads the versions the other recorded, most recent first, and
+// a root does not read those of a file outside it.
+func TestJournalSharedByRoots(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state", "graft", "journal")
+	repo := t.TempDir()
+	sub := filepath.Join(repo, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Date(2026, 11, 27, 11, 0, 0, 0, time.UTC)
+	open := func(root string) *Journal {
+		j, err := OpenJournal(state, root, "graft apply")
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.Now = func() time.Time { return clock }
+		return j
+	}
+	atRepo, atSub := open(repo), open(sub)
+	file := filepath.Join(sub, "m.py")
+	if err := atRepo.Record(file, "v1\n", "v2\n"); err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(time.Minute)
+	if err := atSub.Record(file, "v2\n", "v3\n"); err != nil {
+		t.Fatal(err)
+	}
+	want := "v3\n v2\n v1\n"
+	for name, j := range map[string]*Journal{"the repository": atRepo, "the folder": atSub} {
+		var got []string
+		for _, v := range j.Versions(file) {
+			got = append(got, v.Text)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s's journal reads %q, want %q", name, got, want)
+		}
+	}
+	outside := filepath.Join(repo, "other.py")
+	if err := atRepo.Record(outside, "o1\n", "o2\n"); err != nil {
+		t.Fatal(err)
+	}
+	if vs := atSub.Versions(outside); len(vs) != 0 {
+		t.Errorf("a root reads the versions of a file outside it: %+v", vs)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -74,8 +75,9 @@ func StateDir() (string, error) {
 // so a reader never sees half of one; Record is called under the root's
 // lock (workspace.Apply), so two graft processes never record at once.
 type Journal struct {
-	dir  string // the root's journal folder
-	root string // the root's real path
+	state string // the state directory, where every root's folder is
+	dir   string // the root's journal folder
+	root  string // the root's real path
 	// By names what wrote the files ("graft apply", "graft mcp").
 	By string
 	// Now is the clock; time.Now when nil.
@@ -95,8 +97,7 @@ func OpenJournal(state, root, by string) (*Journal, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256([]byte(real))
-	dir := filepath.Join(state, hex.EncodeToString(sum[:]))
+	dir := folder(state, real)
 	if err := os.MkdirAll(filepath.Dir(state), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
@@ -108,7 +109,14 @@ func OpenJournal(state, root, by string) (*Journal, error) {
 			return nil, fmt.Errorf("journal: %w", err)
 		}
 	}
-	return &Journal{dir: dir, root: real, By: by}, nil
+	return &Journal{state: state, dir: dir, root: real, By: by}, nil
+}
+
+// folder returns the journal folder, under the state directory state, of
+// the workspace root at the real path root.
+func folder(state, root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(state, hex.EncodeToString(sum[:]))
 }
 
 // Dir returns the root's journal folder.
@@ -138,30 +146,39 @@ func (j *Journal) now() time.Time {
 	return time.Now()
 }
 
-// rel returns the path of abs relative to the root, or false when it is
-// not under it.
-func (j *Journal) rel(abs string) (string, bool) {
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+// real returns the real path of abs, its links resolved, and its path
+// relative to the root; false when it is not under the root.
+func (j *Journal) real(abs string) (real, rel string, ok bool) {
+	real = abs
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		real = r
 	}
-	rel, err := filepath.Rel(j.root, abs)
+	rel, ok = under(j.root, real)
+	return real, rel, ok
+}
+
+// under returns the path of real relative to dir, slash-separated, or
+// false when it is not under it.
+func under(dir, real string) (string, bool) {
+	rel, err := filepath.Rel(dir, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
 }
 
-// file returns the journal file of the workspace file rel.
-func (j *Journal) file(rel string) string {
+// fileIn returns the journal file of the workspace file rel in the
+// journal folder dir.
+func fileIn(dir, rel string) string {
 	sum := sha256.Sum256([]byte(rel))
-	return filepath.Join(j.dir, hex.EncodeToString(sum[:16])+".json")
+	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
 }
 
-// read returns the entry of rel; an empty one when there is none or it
-// cannot be read.
-func (j *Journal) read(rel string) entry {
+// readIn returns the entry of rel in the journal folder dir; an empty one
+// when there is none or it cannot be read.
+func readIn(dir, rel string) entry {
 	var e entry
-	data, err := os.ReadFile(j.file(rel))
+	data, err := os.ReadFile(fileIn(dir, rel))
 	if err != nil || json.Unmarshal(data, &e) != nil || e.Path != rel {
 		return entry{Path: rel}
 	}
@@ -170,18 +187,41 @@ func (j *Journal) read(rel string) entry {
 
 // Versions returns the texts Graft's writes replaced in the file at abs
 // and the text the last one wrote, most recent first, each named by when
-// and by what it was replaced or written.
+// and by what it was replaced or written; at most MaxVersions.
+//
+// They are read from the journal of every root the file is under, not
+// only this one: graft apply run in a repository and then in one of its
+// folders (--root, or another working directory) writes the same file
+// under two roots, and a block quoting what the first run replaced is as
+// stale in the second. The folders of those roots are named by their
+// paths (see folder), each directory the file is in, and are private to
+// the user as the state directory is, which OpenJournal checked.
 func (j *Journal) Versions(abs string) []engine.Version {
-	rel, ok := j.rel(abs)
+	real, _, ok := j.real(abs)
 	if !ok {
 		return nil
 	}
-	now := j.now()
-	var vs []engine.Version
-	for _, v := range j.read(rel).Versions {
-		if now.Sub(v.At) > MaxAge {
+	var all []version
+	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
+		rel, _ := under(dir, real)
+		all = append(all, readIn(folder(j.state, dir), rel).Versions...)
+		if filepath.Dir(dir) == dir {
 			break
 		}
+	}
+	// Most recent first, each text once.
+	slices.SortStableFunc(all, func(a, b version) int { return b.At.Compare(a.At) })
+	now := j.now()
+	seen := map[string]bool{}
+	var vs []engine.Version
+	for _, v := range all {
+		if now.Sub(v.At) > MaxAge || len(vs) == MaxVersions {
+			break
+		}
+		if seen[v.Text] {
+			continue
+		}
+		seen[v.Text] = true
 		did := "replaced"
 		if v.Wrote {
 			did = "wrote"
@@ -218,12 +258,12 @@ func ago(d time.Duration) string {
 // a failure to record is returned, never a reason to fail the write that
 // was made.
 func (j *Journal) Record(abs, before, after string) error {
-	rel, ok := j.rel(abs)
+	_, rel, ok := j.real(abs)
 	if !ok {
 		return nil
 	}
 	now := j.now()
-	e := j.read(rel)
+	e := readIn(j.dir, rel)
 	for _, v := range []version{{At: now, By: j.By, Text: before}, {At: now, By: j.By, Text: after, Wrote: true}} {
 		switch {
 		case v.Text == "" || len(v.Text) > MaxTextBytes:
@@ -254,10 +294,10 @@ func (j *Journal) Record(abs, before, after string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(j.file(rel), data); err != nil {
+	if err := writeFile(fileIn(j.dir, rel), data); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	return j.prune(j.file(rel))
+	return j.prune(fileIn(j.dir, rel))
 }
 
 // writeFile writes data to name through a temporary file, private to the
