@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
@@ -35,7 +36,11 @@ type Version struct {
 //     the lines the edit changes (a stale quote carries the old code into
 //     the replacement: a renamed variable kept, a line the agent already
 //     rewrote written back), or an insertion or a deletion since slides
-//     into the lines the edit changes;
+//     into the lines the edit changes. Lines only respaced since (a
+//     formatter's work: as many lines, each indented as it was, with the
+//     same characters but white space) have not changed: the resolver
+//     reads a model's copy white space aside anyway, and applies its
+//     change to the lines as they are now;
 //   - and those lines are now where the resolver's match landed, or
 //     nowhere (the resolver found nothing, or they were deleted).
 //
@@ -282,9 +287,13 @@ func staleMatched(v Version, vlf string, vl, cur []string, vm *Match, m *Match) 
 // the version did not tell better where the model read it.
 func staleIn(v Version, vl, cur []string, va, vb int, change func() ([]string, []lcs.Diff), m *Match) *Error {
 	since := linesDiff(vl, cur)
+	var changed []lcs.Diff // what changed since, but respacing
 	near := false
 	for _, h := range since {
-		near = near || h.End >= va && h.Start <= vb
+		if !respaced(vl, cur, h) {
+			changed = append(changed, h)
+			near = near || h.End >= va && h.Start <= vb
+		}
 	}
 	if !near {
 		return nil // nothing changed since where the search stands
@@ -294,7 +303,7 @@ func staleIn(v Version, vl, cur []string, va, vb int, change func() ([]string, [
 		return nil
 	}
 	clash := false
-	for _, h := range since {
+	for _, h := range changed {
 		if h.End < va || h.Start > vb {
 			continue
 		}
@@ -353,6 +362,34 @@ func staleIn(v Version, vl, cur []string, va, vb int, change func() ([]string, [
 	}
 	e.Detail = b.String()
 	return e
+}
+
+// respaced reports whether the change h of lines a into lines b only
+// respaces them: as many lines, each with its indentation, and the same
+// characters but white space. Indentation is kept apart, as it is code in
+// some languages.
+func respaced(a, b []string, h lcs.Diff) bool {
+	n := h.End - h.Start
+	if n == 0 || h.ReplEnd-h.ReplStart != n {
+		return false
+	}
+	for k := range n {
+		x, y := a[h.Start+k], b[h.ReplStart+k]
+		if indentOf(x) != indentOf(y) || withoutSpace(x) != withoutSpace(y) {
+			return false
+		}
+	}
+	return true
+}
+
+// withoutSpace returns s without its white space.
+func withoutSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // spread returns the lines [start, end] of a over which the edit d (of a
