@@ -481,3 +481,105 @@ func TestCorpusStaleAfterOwnEdit(t *testing.T) {
 	t.Logf("stale after own edit, seed %d, %d cases per kind (stale: refused as stale with history; changed: the text changed with history; standing: said already applied; refused: for another reason; changed-0: the text changed without history):\n%s",
 		corpusFlags.Seed, n, b.String())
 }
+
+// TestCorpusRespacedSince makes the blocks agents send after a formatter
+// respaced what they wrote (corpus.RespacedCases): each quotes lines as
+// the agent wrote them compact, now spaced as the file is. Respacing is
+// no change of the code: with the text the agent wrote as history, each
+// block fares as it does without (never stale), and a block that applies
+// makes the text its change makes of the lines as they are now, byte for
+// byte, or white space aside on a line the change rewrote and the
+// formatter respaced. None may change the text otherwise. What does not
+// apply, the resolver refuses as it would any copy that is off in white
+// space: mostly a deletion whose replacement, white space aside, stands
+// in the lines beside it ("the edit may have been applied there before");
+// at least respacedFloor of every shape and change apply.
+func TestCorpusRespacedSince(t *testing.T) {
+	g := corpusGenerator(t)
+	n := corpusFlags.PerKind(testing.Short())
+	type row struct{ blocks, applied, refused, wrong int }
+	rows := map[string]*row{}
+	var wrong []string
+	for _, k := range corpus.Kinds() {
+		cases, err := g.Cases(k.Name, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			for _, rc := range g.RespacedCases(c) {
+				key := rc.Shape + "/" + rc.Change
+				r := rows[key]
+				if r == nil {
+					r = &row{}
+					rows[key] = r
+				}
+				r.blocks++
+				got, outs := engine.ApplyEdits(rc.Now, []engine.Edit{rc.Block}, engine.Options{History: []engine.Version{{Name: "the text the agent wrote", Text: rc.Before}}})
+				without, wouts := engine.ApplyEdits(rc.Now, []engine.Edit{rc.Block}, engine.Options{})
+				switch {
+				case got != without || outs[0].Status != wouts[0].Status:
+					r.wrong++
+					wrong = append(wrong, fmt.Sprintf("%s (%s): with history %s; without %s", rc.Name, rc.Variant, strings.Join(corpus.Summaries(outs), "; "), strings.Join(corpus.Summaries(wouts), "; ")))
+				case sameRespaced(got, rc.Want, rc.WantLoose):
+					r.applied++
+				case got != rc.Now:
+					r.wrong++
+					wrong = append(wrong, fmt.Sprintf("%s (%s): %s\n%s", rc.Name, rc.Variant, strings.Join(corpus.Summaries(outs), "; "),
+						corpus.Clip(udiff.Unified("want", "got", rc.Want, got), 16, reportIndent)))
+				default:
+					r.refused++
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-26s %7s %8s %8s %6s\n", "shape/change", "blocks", "applied", "refused", "wrong")
+	for _, shape := range corpus.StaleShapes() {
+		for _, change := range corpus.StaleChanges() {
+			key := shape + "/" + change
+			r := rows[key]
+			if r == nil {
+				t.Errorf("no respaced block %s", key)
+				continue
+			}
+			fmt.Fprintf(&b, "%-26s %7d %7.1f%% %8d %6d\n", key, r.blocks, 100*float64(r.applied)/float64(max(1, r.blocks)), r.refused, r.wrong)
+			if r.wrong > 0 {
+				t.Errorf("%s: %d of %d blocks fared otherwise with history, or changed the text otherwise than their change", key, r.wrong, r.blocks)
+			}
+			if float64(r.applied) < respacedFloor*float64(r.blocks) {
+				t.Errorf("%s: %d of %d blocks applied, want at least %.0f%%", key, r.applied, r.blocks, 100*respacedFloor)
+			}
+		}
+	}
+	for _, w := range wrong[:min(len(wrong), 5)] {
+		t.Log(w)
+	}
+	t.Logf("respaced since, seed %d, %d cases per kind (applied: as its change makes the lines now; refused: the text left as it is; wrong: otherwise, or otherwise than without history):\n%s",
+		corpusFlags.Seed, n, b.String())
+}
+
+// respacedFloor is the least share of every shape and change of
+// TestCorpusRespacedSince that applies: 65-95% on seeds 1-3 (27 November
+// 2026), the rest refused by the resolver, as without history.
+const respacedFloor = 0.6
+
+// sameRespaced reports whether got is want, byte for byte, or with loose,
+// line for line, each line as want has it or indented the same and equal
+// white space aside.
+func sameRespaced(got, want string, loose bool) bool {
+	if got == want || !loose {
+		return got == want
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	if len(gl) != len(wl) {
+		return false
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for i := range gl {
+		x, y := gl[i], wl[i]
+		if x != y && (len(x)-len(strings.TrimLeft(x, " \t")) != len(y)-len(strings.TrimLeft(y, " \t")) || x[:len(x)-len(strings.TrimLeft(x, " \t"))] != y[:len(y)-len(strings.TrimLeft(y, " \t"))] || squeeze(x) != squeeze(y)) {
+			return false
+		}
+	}
+	return true
+}
