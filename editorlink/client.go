@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -71,9 +72,11 @@ func (e *ServerError) Error() string { return "graft serve: " + e.Message }
 // deadline: the server's own limit, and some.
 const defaultReplyTimeout = 3 * time.Minute
 
-// Lookup returns the socket of the graft serve that serves root, in the
-// directory Dir returns, after checking that one answers there as the
-// user. It returns an error wrapping ErrNoServer when none does (and
+// Lookup returns the socket of the graft serve that serves root, or the
+// nearest folder above it (an editor with the repository open serves
+// graft apply run in one of its folders: the files may be open there),
+// in the directory Dir returns, after checking that one answers there as
+// the user. It returns an error wrapping ErrNoServer when none does (and
 // ErrLinkDisabled too when none can), an *UnreachableError when one may
 // but cannot be reached safely (an insecure directory wraps
 // ErrInsecureDir), and ctx's error, wrapped, when ctx ends first.
@@ -86,8 +89,10 @@ func Lookup(ctx context.Context, root string) (string, error) {
 	return path, nil
 }
 
-// Send sends req to the graft serve that serves root (in the directory
-// Dir returns; req.Root is set to root) and returns its reply. The errors
+// Send sends req to the graft serve that serves root, or the nearest
+// folder above it, as Lookup finds it (in the directory Dir returns;
+// req.Root is set to root, which confines the request) and returns its
+// reply. The errors
 // are Lookup's, a *ServerError when the server refused the request or
 // failed to handle it, one wrapping ErrNoReply when the request went to
 // the server but its reply did not come back (the editor may then have
@@ -134,9 +139,29 @@ func send(ctx context.Context, dir, root string, req *Request) (*Reply, error) {
 	return &rep, nil
 }
 
-// dial connects to the socket of root in dir and checks that the server
-// runs as the user. Its errors are Lookup's.
+// dial connects to the socket of root in dir, or else of the nearest
+// folder above root that has a server, and checks that the server runs
+// as the user. Its errors are Lookup's, for root's own socket when no
+// folder has one.
 func dial(ctx context.Context, dir, root string) (*net.UnixConn, string, error) {
+	c, path, err := dialRoot(ctx, dir, root)
+	if !errors.Is(err, ErrNoServer) || errors.Is(err, ErrLinkDisabled) {
+		return c, path, err
+	}
+	real, rerr := realPath(root)
+	if rerr != nil {
+		return nil, "", err
+	}
+	for up := filepath.Dir(real); up != real; real, up = up, filepath.Dir(up) {
+		if c, path, uerr := dialRoot(ctx, dir, up); !errors.Is(uerr, ErrNoServer) {
+			return c, path, uerr
+		}
+	}
+	return nil, "", err
+}
+
+// dialRoot is dial for root's own socket.
+func dialRoot(ctx context.Context, dir, root string) (*net.UnixConn, string, error) {
 	if err := linkSupport(); err != nil {
 		return nil, "", fmt.Errorf("%w (%w)", ErrLinkDisabled, err)
 	}

@@ -18,8 +18,9 @@ import (
 )
 
 // A Handler handles one request for the workspace root, the real path of
-// one of the roots the server serves. An error is sent to the client as
-// the reply's Error.
+// one of the roots the server serves or of a folder in one (graft apply
+// run there), to which the request is confined. An error is sent to the
+// client as the reply's Error.
 type Handler func(ctx context.Context, root string, req *Request) (*Reply, error)
 
 // ServerOptions configure a Server. The zero value is the default.
@@ -457,7 +458,8 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 		c.CloseWrite()
 		return
 	}
-	if real, err := realPath(req.Root); err != nil || real != root {
+	real, err := realPath(req.Root)
+	if err != nil || !within(root, real) {
 		reply(&Reply{Error: fmt.Sprintf("request for root %q refused: this socket serves %s", req.Root, root)})
 		return
 	}
@@ -470,7 +472,7 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 		s.log.Info("editor link: the client hung up before its reply; cancelling its request")
 		hangUp(errHungUp)
 	})
-	rep := s.handle(hctx, root, req)
+	rep := s.handle(hctx, real, req)
 	stop()
 	reply(rep)
 }

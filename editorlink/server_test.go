@@ -274,3 +274,51 @@ func TestARequestForAnotherRootIsRefused(t *testing.T) {
 		t.Fatal("the handler ran")
 	}
 }
+
+// TestSendFromAFolderInsideTheRoot sends from a folder inside the root a
+// server serves, where no server serves the folder itself: the request
+// goes to the server of the root above, for the folder, which the handler
+// is given to confine it to. A folder beside the root finds no server,
+// and a request naming a root above the socket's is refused.
+func TestSendFromAFolderInsideTheRoot(t *testing.T) {
+	dir, root := socketDir(t), t.TempDir()
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := &echo{}
+	startServer(t, dir, root, ServerOptions{}, h.handle)
+	realSub, _ := realPath(sub)
+	rep, err := send(sendCtx(t), dir, sub, &Request{Text: "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Blocks) != 1 || rep.Blocks[0].Path != realSub+":hello" {
+		t.Errorf("reply %+v, want the handler given %s", rep, realSub)
+	}
+	rootSocket, _ := SocketPath(dir, root)
+	if c, path, err := dial(sendCtx(t), dir, sub); err != nil {
+		t.Errorf("dial from the folder: %v", err)
+	} else {
+		c.Close()
+		if path != rootSocket {
+			t.Errorf("dial from the folder: %s, want the root's socket %s", path, rootSocket)
+		}
+	}
+	if _, err := send(sendCtx(t), dir, filepath.Dir(root), &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
+		t.Errorf("the folder above the root: %v, want ErrNoServer", err)
+	}
+
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: rootSocket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := writeMessage(c, &Request{Root: filepath.Dir(root), Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	var r Reply
+	if err := readMessage(c, maxReply, &r); err != nil || !strings.Contains(r.Error, "refused") {
+		t.Fatalf("a request for the folder above: reply %+v, %v; want a refusal", r, err)
+	}
+}

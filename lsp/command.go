@@ -31,12 +31,13 @@ type commandParams struct {
 	Atomic bool `json:"atomic"`
 	// Format forces a dialect.
 	Format string `json:"format"`
-	// Root, when set, is the workspace folder the blocks are confined
-	// to: a relative name is resolved in it rather than in the first
-	// folder that has it, and a block naming a file out of it (another
-	// folder's included) fails as outside the workspace root, as it does
-	// on the disk route. Requests routed from graft apply and graft mcp
-	// set it to the root they were run in.
+	// Root, when set, is the workspace folder, or the folder inside one,
+	// the blocks are confined to (its real path): a relative name is
+	// resolved in it rather than in the first folder that has it, and a
+	// block naming a file out of it (another folder's included) fails as
+	// outside the workspace root, as it does on the disk route. Requests
+	// routed from graft apply and graft mcp set it to the root they were
+	// run in.
 	Root string `json:"root,omitempty"`
 	// Answer names an open document whose edit blocks are the text, at
 	// the version the command was made for.
@@ -267,9 +268,9 @@ func (s *server) view(cp commandParams) (*workspace.View, error) {
 	if cp.Root == "" {
 		return view, nil
 	}
-	root := folder(view, cp.Root)
-	if root == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "root %s is not a workspace folder of this editor", cp.Root)
+	root, err := s.subs.within(view, cp.Root)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "root %v", err)
 	}
 	return view.Within(root), nil
 }

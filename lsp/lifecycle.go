@@ -204,6 +204,7 @@ func (s *server) setFolders(folders []protocol.WorkspaceFolder) {
 	for _, r := range old {
 		r.Close()
 	}
+	s.subs.reset()
 	if s.state == running {
 		s.announceRoots()
 	}

@@ -123,7 +123,7 @@ type RouteBlock struct {
 }
 
 // Route runs req, for the workspace root root (one the server serves, as
-// Options.Roots named it), as graft.suggest when req.Suggest is set and
+// Options.Roots named it, or a folder in one: graft apply run there), as graft.suggest when req.Suggest is set and
 // as graft.apply otherwise, and returns the command's reply. When the
 // editor refuses the whole edit as made for a buffer version it no longer
 // has (the person typed meanwhile) and applied none of it, the request is
@@ -415,10 +415,10 @@ func (r *router) enqueue(ctx context.Context, reply jsonrpc2.Replier, call *json
 	return r.h(ctx, reply, call)
 }
 
-// checkRouteRoot returns an error when root is not one of the server's
-// roots.
+// checkRouteRoot returns an error when root is neither one of the
+// server's roots nor a folder in one.
 func (s *server) checkRouteRoot(root string) error {
-	if folder(s.docs.View(), root) == nil {
+	if _, err := s.subs.within(s.docs.View(), root); err != nil {
 		return fmt.Errorf("this graft serve no longer serves %s", root)
 	}
 	return nil

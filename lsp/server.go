@@ -150,6 +150,9 @@ type server struct {
 	prepared workspace.Prepared
 	// route lets requests from outside the connection into its queue.
 	route router
+	// subs keeps the folders inside the workspace folders that routed
+	// requests are confined to.
+	subs subRoots
 }
 
 // A lifecycle is where a connection stands in the protocol's life.
@@ -182,6 +185,7 @@ func newServer(opt Options) *server {
 
 // stop ends the server's background work.
 func (s *server) stop() {
+	s.subs.reset()
 	s.answers.stop()
 	s.suggestions.stop()
 	s.verifier.stop()

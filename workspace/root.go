@@ -59,6 +59,29 @@ func (r *Root) Close() error { return r.fsys.Close() }
 // Dir returns the absolute path of the root, symbolic links evaluated.
 func (r *Root) Dir() string { return r.dir }
 
+// Sub returns the workspace rooted at dir, a directory inside r (its real
+// path, or r's own): what graft apply run there confines its names to. It
+// is opened through r, so that no link leads it out of r. The caller
+// closes it.
+func (r *Root) Sub(dir string) (*Root, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	if !r.contains(real) {
+		return nil, fmt.Errorf("workspace root %s: %w %s", dir, ErrOutsideRoot, r.dir)
+	}
+	rel, err := filepath.Rel(r.dir, real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	fsys, err := r.fsys.OpenRoot(rel)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	return &Root{dir: real, fsys: fsys}, nil
+}
+
 // Path maps name to an absolute path inside the root. name is a path as an
 // edit wrote it: relative to the root (slash-separated), or absolute. Its
 // longest existing prefix is resolved through symbolic links, so the path

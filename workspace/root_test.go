@@ -216,3 +216,51 @@ func TestLinksKeepsALastLinkComponent(t *testing.T) {
 		}
 	}
 }
+
+// TestRootSub opens folders inside a root as roots of their own, as the
+// server confines a request from graft apply run in one: a folder inside
+// is one, named by its real path; the root itself too; a folder outside,
+// or one a link inside leads out to, is refused.
+func TestRootSub(t *testing.T) {
+	outside := t.TempDir()
+	dir := newTree(t, map[string]string{"a/b/x.go": "package b\n"}, nil)
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, tc := range []struct {
+		dir string
+		ok  bool
+	}{
+		{filepath.Join(root.Dir(), "a", "b"), true},
+		{root.Dir(), true},
+		{outside, false},
+		{filepath.Join(root.Dir(), "out"), false},
+		{filepath.Join(root.Dir(), "none"), false},
+	} {
+		sub, err := root.Sub(tc.dir)
+		if (err == nil) != tc.ok {
+			t.Errorf("Sub(%s): %v, want ok %v", tc.dir, err, tc.ok)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if _, err := sub.Path("../../../x"); !errors.Is(err, ErrOutsideRoot) {
+			t.Errorf("Sub(%s): a name above it: %v, want ErrOutsideRoot", tc.dir, err)
+		}
+		sub.Close()
+	}
+	sub, err := root.Sub(filepath.Join(root.Dir(), "a", "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if p, err := sub.Path("x.go"); err != nil || p != filepath.Join(root.Dir(), "a", "b", "x.go") {
+		t.Errorf("x.go in a/b: %s, %v", p, err)
+	}
+}

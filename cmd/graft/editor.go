@@ -31,10 +31,12 @@ const (
 
 // editorUsage documents --editor in graft help apply.
 const editorUsage = `  --editor MODE    auto (default): when an editor's graft serve serves the
-                   root, send the answer there, so that it lands in the
-                   editor's buffers; else apply it to the disk. always: fail
-                   (status 2) when no graft serve serves the root. never:
-                   always apply to the disk. --dry-run always reads the disk.
+                   root, or a folder above it, send the answer there, so
+                   that it lands in the editor's buffers (confined to the
+                   root, as on the disk); else apply it to the disk.
+                   always: fail (status 2) when no graft serve serves the
+                   root. never: always apply to the disk. --dry-run always
+                   reads the disk.
                    auto and always fail (status 2, nothing written) when the
                    editor link cannot be used safely (its directory open to
                    others, say): an editor may have the files open.

@@ -541,3 +541,70 @@ func TestEditorLinkWaitsForInitialized(t *testing.T) {
 	}
 	waitSocket(t, sockets, root, true)
 }
+
+// TestEditorRouteFromAFolderOfTheWorkspace runs graft apply in a folder
+// of the workspace the editor has open, as an agent's shell does after a
+// cd, and with --root naming it: the answer goes to the editor that
+// serves the workspace above, confined to the folder as on the disk, and
+// the disk is not written behind the editor's back.
+func TestEditorRouteFromAFolderOfTheWorkspace(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	sub := filepath.Join(root, "pkg", "util")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const utilDisk = "package util\n\nfunc Half(x int) int {\n\treturn x / 2\n}\n"
+	util := filepath.Join(sub, "util.go")
+	if err := os.WriteFile(util, []byte(utilDisk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startEditor(t, root, sockets)
+	answer := "util.go\n<<<<<<< SEARCH\n\treturn x / 2\n=======\n\treturn x >> 1\n>>>>>>> REPLACE\n"
+	for _, run := range []struct {
+		name string
+		dir  string
+		args []string
+	}{
+		{"in the folder", sub, []string{"apply", "--json"}},
+		{"with --root", root, []string{"apply", "--json", "--root", sub}},
+	} {
+		t.Run(run.name, func(t *testing.T) {
+			if err := os.WriteFile(util, []byte(utilDisk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, stderr, code := runGraft(t, sockets, run.dir, answer, run.args...)
+			if code != 0 {
+				t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+			}
+			var rep struct {
+				Via    string `json:"via"`
+				Blocks []struct {
+					Path   string `json:"path"`
+					Status string `json:"status"`
+				} `json:"blocks"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 1 {
+				t.Fatalf("report: %v\n%s", err, out)
+			}
+			if rep.Via != "editor" || rep.Blocks[0].Path != "util.go" || rep.Blocks[0].Status != "already-applied" && rep.Blocks[0].Status != "applied" {
+				t.Errorf("report: via %q, %+v; want via the editor, util.go applied", rep.Via, rep.Blocks)
+			}
+			if got := e.Text(util); !strings.Contains(got, "return x >> 1") {
+				t.Errorf("util.go's buffer:\n%s", got)
+			}
+			if got := readFile(t, util); got != utilDisk {
+				t.Errorf("the disk changed behind the editor:\n%s", got)
+			}
+		})
+	}
+	t.Run("a name above the folder is outside its root", func(t *testing.T) {
+		up := "../../main.go\n<<<<<<< SEARCH\n\treturn 41\n=======\n\treturn 42\n>>>>>>> REPLACE\n"
+		out, stderr, code := runGraft(t, sockets, sub, up, "apply")
+		if code != 1 || !strings.Contains(out+stderr, "outside") {
+			t.Errorf("status %d, want 1 with the block outside the root:\n%s\n%s", code, out, stderr)
+		}
+		if got := e.Text(filepath.Join(root, "main.go")); got != editorBuffer {
+			t.Errorf("main.go's buffer changed:\n%s", got)
+		}
+	})
+}

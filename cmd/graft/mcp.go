@@ -34,10 +34,10 @@ flags:
                client's first MCP root, else the current directory)
   --editor MODE
                auto (default): when an editor's graft serve serves the root,
-               send edit and apply_edits there, so that they land in its
-               buffers; else write the disk. always: refuse the edits when
-               no graft serve serves the root. never: always write the disk.
-               preview_edits reads the disk.
+               or a folder above it, send edit and apply_edits there, so
+               that they land in its buffers; else write the disk. always:
+               refuse the edits when no graft serve serves the root. never:
+               always write the disk. preview_edits reads the disk.
   --journal=false
                neither consult nor write the journal of the texts graft
                replaced and wrote (also GRAFT_JOURNAL=off). With it, and in a git
