@@ -185,9 +185,33 @@ func readIn(dir, rel string) entry {
 	return e
 }
 
-// Versions returns the texts Graft's writes replaced in the file at abs
-// and the text the last one wrote, most recent first, each named by when
-// and by what it was replaced or written; at most MaxVersions.
+// An Entry is one text a journal keeps of a file: a text a write
+// replaced, or the text it wrote.
+type Entry struct {
+	// Text is the file's text.
+	Text string
+	// At is when the write was made.
+	At time.Time
+	// By names what wrote ("graft apply", "graft mcp", "graft serve").
+	By string
+	// Wrote says the write wrote Text, which no later write has replaced
+	// since; otherwise the write replaced it.
+	Wrote bool
+}
+
+// Name is how a message calls the text e keeps, at now: "the text graft
+// apply replaced at 2026-11-26 22:10 (3 minutes ago)".
+func (e Entry) Name(now time.Time) string {
+	did := "replaced"
+	if e.Wrote {
+		did = "wrote"
+	}
+	return fmt.Sprintf("the text %s %s at %s (%s)", e.By, did, e.At.Local().Format("2006-01-02 15:04"), ago(now.Sub(e.At)))
+}
+
+// Entries returns the texts Graft's writes replaced in the file at abs
+// and the text the last one wrote, most recent first, each text once; at
+// most MaxVersions, none older than MaxAge.
 //
 // They are read from the journal of every root the file is under, not
 // only this one: graft apply run in a repository and then in one of its
@@ -196,7 +220,7 @@ func readIn(dir, rel string) entry {
 // stale in the second. The folders of those roots are named by their
 // paths (see folder), each directory the file is in, and are private to
 // the user as the state directory is, which OpenJournal checked.
-func (j *Journal) Versions(abs string) []engine.Version {
+func (j *Journal) Entries(abs string) []Entry {
 	real, _, ok := j.real(abs)
 	if !ok {
 		return nil
@@ -209,24 +233,30 @@ func (j *Journal) Versions(abs string) []engine.Version {
 			break
 		}
 	}
-	// Most recent first, each text once.
 	slices.SortStableFunc(all, func(a, b version) int { return b.At.Compare(a.At) })
 	now := j.now()
 	seen := map[string]bool{}
-	var vs []engine.Version
+	var es []Entry
 	for _, v := range all {
-		if now.Sub(v.At) > MaxAge || len(vs) == MaxVersions {
+		if now.Sub(v.At) > MaxAge || len(es) == MaxVersions {
 			break
 		}
-		if seen[v.Text] {
-			continue
+		if !seen[v.Text] {
+			seen[v.Text] = true
+			es = append(es, Entry{Text: v.Text, At: v.At, By: v.By, Wrote: v.Wrote})
 		}
-		seen[v.Text] = true
-		did := "replaced"
-		if v.Wrote {
-			did = "wrote"
-		}
-		vs = append(vs, engine.Version{Name: fmt.Sprintf("the text %s %s at %s (%s)", v.By, did, v.At.Local().Format("2006-01-02 15:04"), ago(now.Sub(v.At))), Text: v.Text})
+	}
+	return es
+}
+
+// Versions returns the entries of the file at abs (see Entries) as the
+// resolver takes them, each named by when and by what it was replaced or
+// written.
+func (j *Journal) Versions(abs string) []engine.Version {
+	now := j.now()
+	var vs []engine.Version
+	for _, e := range j.Entries(abs) {
+		vs = append(vs, engine.Version{Name: e.Name(now), Text: e.Text})
 	}
 	return vs
 }
@@ -258,19 +288,38 @@ func ago(d time.Duration) string {
 // a failure to record is returned, never a reason to fail the write that
 // was made.
 func (j *Journal) Record(abs, before, after string) error {
+	return j.RecordWrites(abs, []Write{{Before: before, After: after}})
+}
+
+// A Write is one write of a file: the text it replaced and the text it
+// wrote, and when (now, when zero).
+type Write struct {
+	Before, After string
+	At            time.Time
+}
+
+// RecordWrites records the writes of the file at abs, in the order they
+// were made, as Record records one, rewriting the file's journal once.
+func (j *Journal) RecordWrites(abs string, ws []Write) error {
 	_, rel, ok := j.real(abs)
 	if !ok {
 		return nil
 	}
 	now := j.now()
 	e := readIn(j.dir, rel)
-	for _, v := range []version{{At: now, By: j.By, Text: before}, {At: now, By: j.By, Text: after, Wrote: true}} {
-		switch {
-		case v.Text == "" || len(v.Text) > MaxTextBytes:
-		case len(e.Versions) > 0 && e.Versions[0].Text == v.Text:
-			e.Versions[0] = v
-		default:
-			e.Versions = append([]version{v}, e.Versions...)
+	for _, w := range ws {
+		at := w.At
+		if at.IsZero() {
+			at = now
+		}
+		for _, v := range []version{{At: at, By: j.By, Text: w.Before}, {At: at, By: j.By, Text: w.After, Wrote: true}} {
+			switch {
+			case v.Text == "" || len(v.Text) > MaxTextBytes:
+			case len(e.Versions) > 0 && e.Versions[0].Text == v.Text:
+				e.Versions[0] = v
+			default:
+				e.Versions = append([]version{v}, e.Versions...)
+			}
 		}
 	}
 	keep := e.Versions[:0]

@@ -450,6 +450,7 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 			// What the edit replaced, and what it made: a block quoting
 			// either later, at lines changed since, is stale.
 			s.history.Record(f.Abs(), f.Before, f.After)
+			s.journals.record(s.docs.Roots(), f.Abs(), f.Before, f.After)
 		}
 	}
 	return &applyResult{Applied: true}, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/engine"
+	hist "github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -52,10 +53,52 @@ const (
 type history struct {
 	// now is the clock; time.Now but in tests.
 	now func() time.Time
+	// journal, when set, returns what the journal on disk keeps of the
+	// file at abs (see Journal): it is read once for each file, the first
+	// time the history meets it, and its entries kept as graft's.
+	journal func(abs string) []hist.Entry
 
 	mu    sync.Mutex
 	files map[string]*fileHistory // by clean absolute path
 	seq   uint64                  // orders fileHistory.used
+	// read holds the files whose journal was read, at most
+	// maxJournalRead: beyond, it starts again (reading a journal again
+	// keeps nothing twice).
+	read map[string]bool
+}
+
+// maxJournalRead bounds the files history.read remembers.
+const maxJournalRead = 4096
+
+// readJournal keeps what the journal holds of the file at abs, the first
+// time it is asked for that file; it reads the disk without h.mu held.
+func (h *history) readJournal(abs string) {
+	if h.journal == nil {
+		return
+	}
+	h.mu.Lock()
+	done := h.read[abs]
+	if !done {
+		if h.read == nil || len(h.read) == maxJournalRead {
+			h.read = map[string]bool{}
+		}
+		h.read[abs] = true
+	}
+	h.mu.Unlock()
+	if done {
+		return
+	}
+	entries := h.journal(abs)
+	if len(entries) == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := h.fileLocked(abs)
+	for _, e := range slices.Backward(entries) {
+		f.keep(keptVersion{text: e.Text, at: e.At, graft: true, wrote: e.Wrote, by: e.By})
+	}
+	h.dropUnopenedLocked()
 }
 
 // A fileHistory is the past of one file.
@@ -84,6 +127,9 @@ type keptVersion struct {
 	// version.
 	graft, wrote bool
 	version      int32
+	// by names what made the edit when the journal kept it ("graft
+	// apply"); empty for the server's own.
+	by string
 }
 
 // newHistory returns an empty history reading the clock now.
@@ -107,6 +153,7 @@ func (h *history) fileLocked(path string) *fileHistory {
 // opened records that the client opened the file at path with text at
 // version: the first version of its past.
 func (h *history) opened(path, text string, version int32) {
+	h.readJournal(path)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := h.fileLocked(path)
@@ -163,6 +210,7 @@ func (h *history) changing(path string, buf *workspace.Buffer, changes []content
 // the lines that change then is stale. An empty text (before of a file
 // the edit created) is not kept. It makes history a workspace.History.
 func (h *history) Record(abs, before, after string) {
+	h.readJournal(abs)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := h.fileLocked(abs)
@@ -194,6 +242,7 @@ func (h *history) closed(path string) {
 // Versions returns the texts kept of the file at abs, most recent first,
 // each named as a message calls it. It makes history a workspace.History.
 func (h *history) Versions(abs string) []engine.Version {
+	h.readJournal(abs)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := h.files[abs]
@@ -212,11 +261,14 @@ func (h *history) Versions(abs string) []engine.Version {
 // minutes ago)", "the text graft replaced at 22:10 (3 minutes ago)".
 func (v keptVersion) name(now time.Time) string {
 	if v.graft {
-		did := "replaced"
+		who, did := "graft", "replaced"
+		if v.by != "" {
+			who = v.by
+		}
 		if v.wrote {
 			did = "wrote"
 		}
-		return fmt.Sprintf("the text graft %s at %s (%s)", did, v.at.Format("15:04:05"), ago(now.Sub(v.at)))
+		return fmt.Sprintf("the text %s %s at %s (%s)", who, did, v.at.Format("15:04:05"), ago(now.Sub(v.at)))
 	}
 	return fmt.Sprintf("the buffer at version %d (%s)", v.version, ago(now.Sub(v.at)))
 }
@@ -240,9 +292,10 @@ func ago(d time.Duration) string {
 	return fmt.Sprintf("%d hours ago", int(d/time.Hour))
 }
 
-// keep puts v first among the versions of f, in place of one with the
-// same text (graft's name wins over the buffer's, as the more telling),
-// and drops the oldest beyond the bounds.
+// keep puts v among the versions of f by its time, most recent first
+// (first, for a version kept now), in place of one with the same text
+// (graft's name wins over the buffer's, as the more telling), and drops
+// the oldest beyond the bounds.
 func (f *fileHistory) keep(v keptVersion) {
 	if len(v.text) > historyBytes {
 		return
@@ -259,9 +312,13 @@ func (f *fileHistory) keep(v keptVersion) {
 			break
 		}
 	}
-	f.versions = append(f.versions, keptVersion{})
-	copy(f.versions[1:], f.versions)
-	f.versions[0] = v
+	// Most recent first: a version read from the journal may be older
+	// than those kept already.
+	at := slices.IndexFunc(f.versions, func(o keptVersion) bool { return !o.at.After(v.at) })
+	if at < 0 {
+		at = len(f.versions)
+	}
+	f.versions = slices.Insert(f.versions, at, v)
 	f.bytes += len(v.text)
 	for len(f.versions) > historyVersions {
 		f.drop(f.thinnest())

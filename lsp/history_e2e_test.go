@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/graft-editor/graft/editorlink"
 	"github.com/graft-editor/graft/internal/test/fakeeditor"
+	"github.com/graft-editor/graft/internal/test/testenv"
 )
 
 // These tests drive the built graft serve over a document whose text
@@ -281,6 +283,93 @@ func TestStaleAfterPersonsEditOfGraftsEdit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStaleAcrossRestartsAndRoutes keeps the history where the server's
+// memory does not reach: graft serve records its edits in the journal
+// graft apply keeps, and reads a file's journal the first time it meets
+// the file. So a block quoting the text before an edit is stale after the
+// editor restarted in between (the person saved and quit, and opened the
+// file again), and after the edit was graft apply's on the disk, before
+// the editor opened the file.
+func TestStaleAcrossRestartsAndRoutes(t *testing.T) {
+	after := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
+	t.Run("the editor restarted", func(t *testing.T) {
+		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+		path := filepath.Join(dir, "sum.go")
+		opt := fakeeditor.VSCode(dir)
+		opt.State = t.TempDir()
+		first, _ := fakeeditor.StartReady(t, opt)
+		if err := first.Open(path, "go", sumGo); err != nil {
+			t.Fatal(err)
+		}
+		if r := applyAnswer(t, first, sumAnswer(sumLoop)); !r.Applied {
+			t.Fatalf("first edit: %+v", r)
+		}
+		waitText(t, first, path, after)
+		if err := os.WriteFile(path, []byte(after), 0o644); err != nil { // saved
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := first.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+		first.Exit()
+
+		second, _ := fakeeditor.StartReady(t, opt)
+		if err := second.Open(path, "go", after); err != nil {
+			t.Fatal(err)
+		}
+		r := applyAnswer(t, second, sumAnswer(sumPositive))
+		wantStale(t, r, "the text graft serve replaced at ")
+		if got := second.Text(path); got != after {
+			t.Errorf("the stale block changed the buffer:\n%s", got)
+		}
+	})
+	t.Run("--journal=false", func(t *testing.T) {
+		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+		path := filepath.Join(dir, "sum.go")
+		opt := fakeeditor.VSCode(dir)
+		opt.State = t.TempDir()
+		opt.Args = []string{"--journal=false"}
+		e, _ := fakeeditor.StartReady(t, opt)
+		if err := e.Open(path, "go", sumGo); err != nil {
+			t.Fatal(err)
+		}
+		if r := applyAnswer(t, e, sumAnswer(sumLoop)); !r.Applied {
+			t.Fatalf("first edit: %+v", r)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := e.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if ents, err := os.ReadDir(opt.State); err != nil || len(ents) != 0 {
+			t.Errorf("the state folder holds %d entries (%v), want none", len(ents), err)
+		}
+	})
+	t.Run("graft apply edited the file before", func(t *testing.T) {
+		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo, "first.md": sumAnswer(sumLoop)})
+		path := filepath.Join(dir, "sum.go")
+		state := t.TempDir()
+		cmd := exec.Command(testenv.Build(t), "apply", "--editor", "never", "first.md")
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "XDG_STATE_HOME="+state, "GRAFT_JOURNAL=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("graft apply: %v\n%s", err, out)
+		}
+		opt := fakeeditor.VSCode(dir)
+		opt.State = state
+		e, _ := fakeeditor.StartReady(t, opt)
+		if err := e.Open(path, "go", after); err != nil {
+			t.Fatal(err)
+		}
+		r := applyAnswer(t, e, sumAnswer(sumPositive))
+		wantStale(t, r, "the text graft apply replaced at ")
+		if got := e.Text(path); got != after {
+			t.Errorf("the stale block changed the buffer:\n%s", got)
+		}
+	})
 }
 
 // TestStaleRouted has the person change lines of the buffer, then an edit

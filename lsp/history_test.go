@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	hist "github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
 )
@@ -270,5 +271,40 @@ func TestHistoryThinsWithAge(t *testing.T) {
 	}
 	if ages[len(ages)-2] < 4*time.Minute {
 		t.Errorf("nothing kept from before the last %v but the opened text", ages[len(ages)-2])
+	}
+}
+
+// TestHistoryReadsTheJournalOnce gives the history a journal: a file's
+// entries are read the first time the history meets the file (opened,
+// asked about, or edited), once, and kept by their time behind the newer
+// versions, named by what made them.
+func TestHistoryReadsTheJournalOnce(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 11, 27, 11, 0, 0, 0, time.UTC)}
+	h := newHistory(clock.now)
+	reads := map[string]int{}
+	h.journal = func(abs string) []hist.Entry {
+		reads[abs]++
+		if abs != "/r/a.go" {
+			return nil
+		}
+		return []hist.Entry{
+			{Text: "written\n", At: clock.t.Add(-time.Minute), By: "graft apply", Wrote: true},
+			{Text: "replaced\n", At: clock.t.Add(-2 * time.Minute), By: "graft apply"},
+		}
+	}
+	h.opened("/r/a.go", "now\n", 1)
+	h.opened("/r/a.go", "now\n", 1)
+	vs := h.Versions("/r/a.go")
+	if got := texts(h, "/r/a.go"); strings.Join(got, "") != "now\nwritten\nreplaced\n" {
+		t.Fatalf("versions %q, want the opened text, then the journal's, most recent first", got)
+	}
+	if want := "the text graft apply wrote at 10:59:00 (a minute ago)"; vs[1].Name != want {
+		t.Errorf("name %q, want %q", vs[1].Name, want)
+	}
+	h.Versions("/r/b.go")
+	h.Versions("/r/b.go")
+	h.Record("/r/b.go", "b1\n", "b2\n")
+	if reads["/r/a.go"] != 1 || reads["/r/b.go"] != 1 {
+		t.Errorf("journal reads %v, want one a file", reads)
 	}
 }

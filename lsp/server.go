@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
+	hist "github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -42,6 +43,10 @@ type Options struct {
 	// PanicOn names a method whose handler panics, to test that a panic
 	// never kills the server. Empty in normal use.
 	PanicOn string
+	// Journal, when set, opens the journal of a workspace folder (see
+	// Journal): graft apply's and graft mcp's history of its files, which
+	// the server reads and adds its own edits to.
+	Journal func(root string) (Journal, error)
 	// Roots, when set, is called with the workspace folders the server
 	// serves (absolute paths, links evaluated) and a Router for requests
 	// from outside the connection, once initialize named the folders and
@@ -153,6 +158,8 @@ type server struct {
 	// subs keeps the folders inside the workspace folders that routed
 	// requests are confined to.
 	subs subRoots
+	// journals are the workspace folders' journals, opened as needed.
+	journals *journals
 }
 
 // A lifecycle is where a connection stands in the protocol's life.
@@ -177,6 +184,10 @@ func newServer(opt Options) *server {
 		settings: defaultSettings(),
 		history:  newHistory(time.Now),
 	}
+	s.journals = &journals{open: opt.Journal, log: opt.Logger}
+	if opt.Journal != nil {
+		s.history.journal = func(abs string) []hist.Entry { return s.journals.entries(s.docs.Roots(), abs) }
+	}
 	s.answers = newAnswers(s)
 	s.suggestions = newSuggestions(s)
 	s.verifier = newVerifier(s)
@@ -186,6 +197,7 @@ func newServer(opt Options) *server {
 // stop ends the server's background work.
 func (s *server) stop() {
 	s.subs.reset()
+	s.journals.stop()
 	s.answers.stop()
 	s.suggestions.stop()
 	s.verifier.stop()

@@ -349,7 +349,7 @@ func resolve(roots []*Root, name string, isOpen func(abs string) bool) (string, 
 			if err == nil {
 				return abs, nil
 			}
-			if refusal == nil || r.contains(p) {
+			if refusal == nil || r.Contains(p) {
 				refusal = err // the root the name is in says best why not
 			}
 		}
@@ -373,7 +373,7 @@ func resolve(roots []*Root, name string, isOpen func(abs string) bool) (string, 
 
 // inAny reports whether the clean absolute path p lies in one of roots.
 func inAny(roots []*Root, p string) bool {
-	return slices.ContainsFunc(roots, func(r *Root) bool { return r.contains(p) })
+	return slices.ContainsFunc(roots, func(r *Root) bool { return r.Contains(p) })
 }
 
 // holder returns the innermost of roots that holds the clean absolute path
@@ -381,7 +381,7 @@ func inAny(roots []*Root, p string) bool {
 func holder(roots []*Root, abs string) *Root {
 	var in *Root
 	for _, r := range roots {
-		if r.contains(abs) && (in == nil || len(r.Dir()) > len(in.Dir())) {
+		if r.Contains(abs) && (in == nil || len(r.Dir()) > len(in.Dir())) {
 			in = r
 		}
 	}

@@ -68,7 +68,7 @@ func (r *Root) Sub(dir string) (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root: %w", err)
 	}
-	if !r.contains(real) {
+	if !r.Contains(real) {
 		return nil, fmt.Errorf("workspace root %s: %w %s", dir, ErrOutsideRoot, r.dir)
 	}
 	rel, err := filepath.Rel(r.dir, real)
@@ -112,9 +112,9 @@ func (r *Root) resolve(name string) (real, link string, err error) {
 	if err != nil {
 		return "", "", &fs.PathError{Op: "resolve", Path: name, Err: err}
 	}
-	if !r.contains(real) {
+	if !r.Contains(real) {
 		err := ErrOutsideRoot
-		if r.contains(p) {
+		if r.Contains(p) {
 			err = fmt.Errorf("%w: a symbolic link leads to %s", ErrOutsideRoot, real)
 		}
 		return "", "", &fs.PathError{Op: "resolve", Path: name, Err: err}
@@ -122,7 +122,7 @@ func (r *Root) resolve(name string) (real, link string, err error) {
 	link = real
 	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if dir, err := evalExisting(filepath.Dir(p)); err == nil {
-			if l := filepath.Join(dir, filepath.Base(p)); l != r.dir && r.contains(l) {
+			if l := filepath.Join(dir, filepath.Base(p)); l != r.dir && r.Contains(l) {
 				link = l
 			}
 		}
@@ -160,7 +160,7 @@ func checkName(name string) error {
 // Rel returns abs relative to the root, slash-separated, for reports. A
 // path outside the root is returned whole.
 func (r *Root) Rel(abs string) string {
-	if !r.contains(abs) {
+	if !r.Contains(abs) {
 		return filepath.ToSlash(abs)
 	}
 	rel, err := filepath.Rel(r.dir, abs)
@@ -173,7 +173,7 @@ func (r *Root) Rel(abs string) string {
 // local returns abs as a path relative to the root, as the os.Root takes
 // it, or an error wrapping ErrOutsideRoot.
 func (r *Root) local(abs string) (string, error) {
-	if !r.contains(abs) {
+	if !r.Contains(abs) {
 		return "", &fs.PathError{Op: "resolve", Path: abs, Err: ErrOutsideRoot}
 	}
 	rel, err := filepath.Rel(r.dir, abs)
@@ -183,9 +183,9 @@ func (r *Root) local(abs string) (string, error) {
 	return rel, nil
 }
 
-// contains reports whether the clean absolute path p is the root or lies
-// under it.
-func (r *Root) contains(p string) bool {
+// Contains reports whether the clean absolute path p is the root or lies
+// under it, as a path Path returns does; p's links are not evaluated.
+func (r *Root) Contains(p string) bool {
 	rel, err := filepath.Rel(r.dir, p)
 	if err != nil {
 		return false
@@ -255,7 +255,7 @@ func (r *Root) follow(rel string) (string, error) {
 		var abs string
 		if filepath.IsAbs(target) {
 			abs = filepath.Clean(target)
-			if !r.contains(abs) {
+			if !r.Contains(abs) {
 				if real, err := evalExisting(abs); err == nil {
 					abs = real
 				}

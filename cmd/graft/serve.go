@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/graft-editor/graft/editorlink"
+	"github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/lsp"
 )
 
@@ -36,6 +37,12 @@ flags:
   --log-level LEVEL  debug, info, warn or error (default info); the client's
                      initializationOptions.logLevel overrides it
   --editor-link=false  do not listen for edits from graft apply and graft mcp
+  --journal=false    neither read nor write the journal of the texts graft
+                     replaced and wrote (also GRAFT_JOURNAL=off): the
+                     history graft apply and graft mcp keep, which the
+                     server reads and adds its own edits to, so that a
+                     block quoting an earlier text is stale on every route,
+                     and after the editor restarts
 `
 
 // runServe is graft serve.
@@ -48,6 +55,7 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	panicOn := fs.String("inject-panic", "", "") // for tests: a method whose handler panics
 	debounce := fs.Duration("debounce", 0, "")   // for tests and benchmarks: the wait before diagnostics refresh
 	link := fs.Bool("editor-link", true, "")
+	journal := fs.Bool("journal", true, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -88,6 +96,15 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 		Level:    &level,
 		PanicOn:  *panicOn,
 		Debounce: *debounce,
+	}
+	if *journal && !history.JournalOff() {
+		opt.Journal = func(root string) (lsp.Journal, error) {
+			state, err := history.StateDir()
+			if err != nil {
+				return nil, err
+			}
+			return history.OpenJournal(state, root, "graft serve")
+		}
 	}
 	if *link {
 		// The router is known once the server has its folders.

@@ -77,9 +77,9 @@ func TestCodeServer(t *testing.T) {
 		config:     filepath.Join(root, "config.yaml"),
 		userData:   filepath.Join(root, "user-data"),
 		extensions: filepath.Join(root, "extensions"),
-		// code-server keeps its own files under the XDG folders: not in
-		// the user's home.
-		env: []string{"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg-config"), "XDG_DATA_HOME=" + filepath.Join(root, "xdg-data")},
+		// code-server keeps its own files under the XDG folders, and
+		// graft serve its journal: not in the user's home.
+		env: []string{"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg-config"), "XDG_DATA_HOME=" + filepath.Join(root, "xdg-data"), "XDG_STATE_HOME=" + filepath.Join(root, "xdg-state")},
 	}
 	if err := os.WriteFile(vs.config, []byte("auth: none\ncert: false\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -58,6 +58,10 @@ type Options struct {
 	Dir string
 	// Env, when set, is the server's environment.
 	Env []string
+	// State is the server's state folder (XDG_STATE_HOME, where the
+	// journal is); a new folder of the test's when empty, never the
+	// user's.
+	State string
 
 	// Folders are the workspace folders (directories): the first is sent as
 	// rootUri and rootPath, all of them as workspaceFolders.
@@ -172,6 +176,11 @@ func Start(tb testing.TB, opt Options) *Editor {
 		tb.Cleanup(func() { os.RemoveAll(sockets) })
 		cmd.Env = append(os.Environ(), "GRAFT_EDITOR_DIR="+sockets)
 	}
+	state := opt.State
+	if state == "" {
+		state = tb.TempDir()
+	}
+	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+state) // the last one counts
 	e := newEditor(tb, opt)
 	e.cmd = cmd
 	cmd.Stderr = &e.stderr
