@@ -48,23 +48,13 @@ func New(text string, start, end []int) *Cache {
 
 // unmeasured fills n with -1, by copies of doubling length rather than a
 // store per line. With keyed false and ends EndsNotYet, as New allocates
-// them, no line is known yet (see forget).
+// them, no line is known yet.
 func (c *Cache) unmeasured() {
 	if len(c.n) > 0 {
 		c.n[0] = -1
 		for k := 1; k < len(c.n); k *= 2 {
 			copy(c.n[k:], c.n[:k])
 		}
-	}
-}
-
-// forget marks lines [from, to) as neither measured nor hashed.
-func (c *Cache) forget(from, to int) {
-	for i := from; i < to; i++ {
-		c.n[i], c.keyed[i], c.ends[i] = -1, false, EndsNotYet
-	}
-	if from < to {
-		c.endsKnown = false
 	}
 }
 
@@ -80,8 +70,7 @@ func (c *Cache) Edited(text string, start, end []int, a, b, k int) *Cache {
 	carryAround(nc.ends, c.ends, a, b, k)
 	carryAround(nc.n, c.n, a, b, k)
 	carryAround(nc.sig, c.sig, a, b, k)
-	nc.endsSome = c.endsSome
-	nc.forget(a, a+k)
+	nc.endsSome = c.endsSome // the new lines [a, a+k) are unknown, as New left them
 	c.views.each(func(i int, s string) {
 		switch {
 		case i < a:

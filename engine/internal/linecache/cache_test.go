@@ -132,14 +132,17 @@ func TestEndsAreNotSentinels(t *testing.T) {
 	}
 }
 
-// TestNewForgets checks that a new cache knows nothing of any line, as
-// forget leaves a line.
-func TestNewForgets(t *testing.T) {
+// TestNewKnowsNothing checks that a new cache knows nothing of any line:
+// none measured (-1), hashed or with its ends looked at (EndsNotYet), as
+// Edited leaves the lines an edit wrote.
+func TestNewKnowsNothing(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3, 7, 64, 1000, 4097} {
 		text := strings.Repeat("a\n", n)
 		got := newCache(text)
 		want := &Cache{text: text, start: got.start, end: got.end, key: make([]uint64, n), keyed: make([]bool, n), ends: make([]uint32, n), n: make([]int32, n), sig: make([]uint64, n)}
-		want.forget(0, n)
+		for i := range n {
+			want.n[i], want.ends[i] = -1, EndsNotYet
+		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%d lines: the new cache is\n%+v\nwant\n%+v", n, got, want)
 		}
