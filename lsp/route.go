@@ -123,12 +123,13 @@ type RouteBlock struct {
 }
 
 // Route runs req, for the workspace root root (one the server serves, as
-// Options.Roots named it, or a folder in one: graft apply run there), as graft.suggest when req.Suggest is set and
-// as graft.apply otherwise, and returns the command's reply. When the
-// editor refuses the whole edit as made for a buffer version it no longer
-// has (the person typed meanwhile) and applied none of it, the request is
-// resolved again against the buffers as they are, up to three times in
-// all; an edit is never sent for a version it was not computed for.
+// Options.Roots named it, or a folder in one: graft apply run there), as
+// graft.suggest when req.Suggest is set and as graft.apply otherwise, and
+// returns the command's reply. When the editor refuses the whole edit as
+// made for a buffer version it no longer has (the person typed meanwhile)
+// and applied none of it, the request is resolved again against the
+// buffers as they are, up to three times in all; an edit is never sent
+// for a version it was not computed for.
 //
 // The request is confined to root: its relative names resolve there,
 // even when another folder of the editor has a file of the same name; a
@@ -418,8 +419,10 @@ func (r *router) enqueue(ctx context.Context, reply jsonrpc2.Replier, call *json
 // checkRouteRoot returns an error when root is neither one of the
 // server's roots nor a folder in one.
 func (s *server) checkRouteRoot(root string) error {
-	if _, err := s.subs.within(s.docs.View(), root); err != nil {
-		return fmt.Errorf("this graft serve no longer serves %s", root)
+	for _, r := range s.docs.Roots() {
+		if r.Contains(root) {
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("this graft serve no longer serves %s", root)
 }

@@ -17,8 +17,9 @@ const maxSubRoots = 8
 // of the repository the editor has open send their answers here, their
 // names relative to that folder, as on the disk. Each is opened through
 // its workspace folder once, and kept until the folders change; beyond
-// maxSubRoots, the least recently used is closed. Commands run one at a
-// time, so none closed is in use. It is safe for concurrent use.
+// maxSubRoots, the least recently used is closed. Only commands open
+// them, and commands run one at a time, so none closed is in use. It is
+// safe for concurrent use.
 type subRoots struct {
 	mu    sync.Mutex
 	roots []*workspace.Root // the most recently used last
