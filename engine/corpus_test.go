@@ -243,6 +243,10 @@ func TestCorpusAppliedTwice(t *testing.T) {
 	table := corpus.NewTable()
 	var total, said, apart, histSaid int
 	var histChanged, histUnsaid []string
+	// The same, after a person added a line at the end of the file, away
+	// from the edits, between the two sendings.
+	var away, awaySaid int
+	var awayChanged []string
 	var changed, unsaid, history []string
 	for _, k := range corpus.Kinds() {
 		if only != "" && k.Name != only {
@@ -287,6 +291,16 @@ func TestCorpusAppliedTwice(t *testing.T) {
 				default:
 					histUnsaid = append(histUnsaid, fmt.Sprintf("%s %s:%d: %s", c.Name, c.Path, c.Line, strings.Join(corpus.Summaries(houts), "; ")))
 				}
+				if now, ok := addedAway(c.File, c.Want); ok {
+					away++
+					agot, aouts := engine.ApplyEdits(now, c.Edits, engine.Options{History: []engine.Version{{Name: "the file before", Text: c.File}}})
+					switch {
+					case agot != now:
+						awayChanged = append(awayChanged, fmt.Sprintf("%s %s:%d: %s", c.Name, c.Path, c.Line, strings.Join(corpus.Summaries(aouts), "; ")))
+					case allStand(aouts):
+						awaySaid++
+					}
+				}
 				continue
 			}
 			total++
@@ -313,6 +327,14 @@ func TestCorpusAppliedTwice(t *testing.T) {
 	for _, h := range histChanged {
 		t.Logf("changed again with history: %s", h)
 	}
+	t.Logf("the same after a line added at the end of the file: %d of %d said every edit was already applied; %d changed their text again", awaySaid, away, len(awayChanged))
+	for _, h := range awayChanged {
+		t.Logf("changed again after a line added: %s", h)
+	}
+	if len(awayChanged) > 0 || float64(awaySaid) < corpusTwiceShare*float64(away) {
+		t.Errorf("after a line added away from the edits, %d of %d said already applied (want at least %.0f%%), %d changed again (want none)",
+			awaySaid, away, 100*corpusTwiceShare, len(awayChanged))
+	}
 	if float64(len(histChanged)) > corpusTwiceChanged*float64(total+apart) {
 		t.Errorf("%d of %d cases that need history changed their text a second time with it, want at most %.1f%% of all %d",
 			len(histChanged), apart, 100*corpusTwiceChanged, total+apart)
@@ -332,6 +354,20 @@ func TestCorpusAppliedTwice(t *testing.T) {
 		t.Errorf("%d of %d cases said every edit was already applied, want at least %.0f%%; the first others:\n%s",
 			said, total, 100*corpusTwiceShare, strings.Join(unsaid[:min(len(unsaid), 8)], "\n"))
 	}
+}
+
+// addedAway returns after with a line added at its end, as a person adds
+// one between two sendings of an answer, when the edits that made after
+// of before left the last three lines alone.
+func addedAway(before, after string) (string, bool) {
+	if !strings.HasSuffix(after, "\n") {
+		return "", false
+	}
+	b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
+	if len(b) < 4 || len(a) < 4 || strings.Join(b[len(b)-4:], "\n") != strings.Join(a[len(a)-4:], "\n") {
+		return "", false
+	}
+	return after + "// added by a person\n", true
 }
 
 // deletionsOnly reports whether every edit deletes text without context:

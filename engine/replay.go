@@ -1,6 +1,11 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff/lcs"
+)
 
 // An answer applied whole and sent again can tell nothing block by block:
 // when its second block rewrote what its first wrote (a chained answer),
@@ -10,11 +15,15 @@ import "fmt"
 // file had before it, makes the file as it is.
 
 // Replayed reports whether the edits, applied in order to one of the
-// versions in history, make exactly text: an answer applied before, sent
-// again. It then returns one match per edit saying that its change stands,
-// at the lines it wrote, as the later edits moved them. Every edit must
-// apply to the version and at least one must change it; opt's history is
-// not consulted for the versions themselves.
+// versions in history, make text: an answer applied before, sent again.
+// The file may have changed since elsewhere (a person's edit, another
+// block's), as long as no change since touches the lines the edits wrote,
+// nor the lines beside them: what they wrote stands, and what they took
+// out is gone. It then returns one match per edit saying that its change
+// stands, at the lines it wrote, as the later edits (and the changes
+// since) moved them. Every edit must apply to the version and at least
+// one must change it; opt's history is not consulted for the versions
+// themselves.
 func Replayed(text string, edits []Edit, history []Version, opt Options) ([]*Match, bool) {
 	opt.History = nil
 	for _, v := range history {
@@ -51,21 +60,44 @@ func replay(text string, edits []Edit, v Version, opt Options) ([]*Match, bool) 
 		changed = true
 		wrote[i], after[i] = [2]int{m.StartLine, max(m.StartLine, m.EndLine+delta)}, len(doc.d.moved)
 	}
-	if !changed || doc.Text() != text {
+	if !changed {
 		return nil, false
+	}
+	// The lines each edit wrote, in the text the edits made.
+	spans := make([][2]int, len(edits))
+	for i := range edits {
+		later := doc.d.moved[after[i]:]
+		spans[i] = [2]int{later.forward(wrote[i][0]), later.forward(wrote[i][1])}
+	}
+	var since []lcs.Diff // from the text the edits made to text
+	if made := doc.Text(); made != text {
+		since = linesDiff(splitLines(toLF(strings.TrimPrefix(made, bom))), splitLines(toLF(strings.TrimPrefix(text, bom))))
+		for _, h := range since {
+			for _, sp := range spans {
+				if h.Start <= sp[1] && sp[0]-1 <= h.End {
+					return nil, false // a change since touches what the edits wrote
+				}
+			}
+		}
+	}
+	makes := "the file as it is"
+	if len(since) > 0 {
+		makes = "these lines as they are, and the file changed since elsewhere"
 	}
 	ms := make([]*Match, len(edits))
 	for i := range edits {
-		later := doc.d.moved[after[i]:]
-		a, b := later.forward(wrote[i][0]), later.forward(wrote[i][1])
+		a, b := spans[i][0], spans[i][1]
+		if len(since) > 0 {
+			a, b = mapLine(since, a-1, false)+1, mapLine(since, b, true)
+		}
 		ms[i] = &Match{
 			Strategy:       "history",
 			Score:          1,
 			StartLine:      a,
 			EndLine:        max(a, b),
 			AlreadyApplied: true,
-			Notes: []string{fmt.Sprintf("already applied at lines %d-%d: this answer, applied to %s, makes the file as it is; nothing changed",
-				a, max(a, b), v.Name)},
+			Notes: []string{fmt.Sprintf("already applied at lines %d-%d: this answer, applied to %s, makes %s; nothing changed",
+				a, max(a, b), v.Name, makes)},
 		}
 	}
 	return ms, true
