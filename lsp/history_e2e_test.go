@@ -87,6 +87,26 @@ func wantStale(t *testing.T, r applyReply, name string) {
 	}
 }
 
+// editedByGraft starts an editor on a folder holding sum.go, opens it, and
+// applies sumLoop to it through graft.apply; it returns the editor, the
+// file and its text after the edit.
+func editedByGraft(t *testing.T, opt func(folders ...string) fakeeditor.Options) (e *fakeeditor.Editor, path, after string) {
+	t.Helper()
+	dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+	e, _ = fakeeditor.StartReady(t, opt(dir))
+	path = filepath.Join(dir, "sum.go")
+	if err := e.Open(path, "go", sumGo); err != nil {
+		t.Fatal(err)
+	}
+	r := applyAnswer(t, e, sumAnswer(sumLoop))
+	if !r.Applied || statuses(r.Blocks) != "applied" {
+		t.Fatalf("first edit: %+v", r)
+	}
+	after = strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
+	waitText(t, e, path, after)
+	return e, path, after
+}
+
 // TestStaleAfterOwnEdit applies an edit through graft.apply, then a block
 // quoting the text before it, over the lines it changed: the block is
 // refused as stale against the text graft replaced, and the buffer keeps
@@ -95,21 +115,10 @@ func wantStale(t *testing.T, r applyReply, name string) {
 func TestStaleAfterOwnEdit(t *testing.T) {
 	for _, tc := range historyEditors {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
-			path := filepath.Join(dir, "sum.go")
-			if err := e.Open(path, "go", sumGo); err != nil {
-				t.Fatal(err)
-			}
-			r := applyAnswer(t, e, sumAnswer(sumLoop))
-			if !r.Applied || statuses(r.Blocks) != "applied" {
-				t.Fatalf("first edit: %+v", r)
-			}
-			after := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
-			waitText(t, e, path, after)
+			e, path, after := editedByGraft(t, tc.opt)
 			edits := len(e.AppliedEdits())
 
-			r = applyAnswer(t, e, sumAnswer(sumPositive))
+			r := applyAnswer(t, e, sumAnswer(sumPositive))
 			wantStale(t, r, "the text graft replaced at ")
 			if got := e.Text(path); got != after {
 				t.Errorf("the stale block changed the buffer:\n%s", got)
@@ -153,18 +162,7 @@ func TestStaleAfterOwnEdit(t *testing.T) {
 func TestStaleAfterClose(t *testing.T) {
 	for _, tc := range historyEditors {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
-			path := filepath.Join(dir, "sum.go")
-			if err := e.Open(path, "go", sumGo); err != nil {
-				t.Fatal(err)
-			}
-			r := applyAnswer(t, e, sumAnswer(sumLoop))
-			if !r.Applied || statuses(r.Blocks) != "applied" {
-				t.Fatalf("first edit: %+v", r)
-			}
-			after := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
-			waitText(t, e, path, after)
+			e, path, after := editedByGraft(t, tc.opt)
 			// The person saves and closes the file.
 			if err := os.WriteFile(path, []byte(after), 0o644); err != nil {
 				t.Fatal(err)
@@ -174,7 +172,7 @@ func TestStaleAfterClose(t *testing.T) {
 			}
 			edits := len(e.AppliedEdits())
 
-			r = applyAnswer(t, e, sumAnswer(sumPositive))
+			r := applyAnswer(t, e, sumAnswer(sumPositive))
 			wantStale(t, r, "the text graft replaced at ")
 			if data, err := os.ReadFile(path); err != nil || string(data) != after {
 				t.Errorf("the stale block changed the file (%v):\n%s", err, data)
@@ -249,18 +247,7 @@ func TestStaleAfterPersonsEdit(t *testing.T) {
 func TestStaleAfterPersonsEditOfGraftsEdit(t *testing.T) {
 	for _, tc := range historyEditors {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
-			path := filepath.Join(dir, "sum.go")
-			if err := e.Open(path, "go", sumGo); err != nil {
-				t.Fatal(err)
-			}
-			r := applyAnswer(t, e, sumAnswer(sumLoop))
-			if !r.Applied || statuses(r.Blocks) != "applied" {
-				t.Fatalf("first edit: %+v", r)
-			}
-			written := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
-			waitText(t, e, path, written)
+			e, path, written := editedByGraft(t, tc.opt)
 
 			// The person types: total += xs[i] becomes total += 2 * xs[i].
 			if err := e.Edit(path, &protocol.Range{
@@ -276,7 +263,7 @@ func TestStaleAfterPersonsEditOfGraftsEdit(t *testing.T) {
 
 			// The model quotes the loop as graft wrote it.
 			quoting := [2]string{sumLoop[1], strings.Replace(sumLoop[1], "total += xs[i]", "total += xs[i] * xs[i]", 1)}
-			r = applyAnswer(t, e, sumAnswer(quoting))
+			r := applyAnswer(t, e, sumAnswer(quoting))
 			wantStale(t, r, "the text graft wrote at ")
 			if got := e.Text(path); got != typed {
 				t.Errorf("the stale block changed the buffer:\n%s", got)

@@ -63,10 +63,7 @@ func (g *Generator) RespacedCases(c Case) []RespacedCase {
 	rng := rand.New(rand.NewPCG(g.seed, h.Sum64()))
 	lines := textLines(now)
 	var out []RespacedCase
-	for range 4 {
-		if len(out) > 0 {
-			break
-		}
+	for try := 0; try < 4 && len(out) == 0; try++ {
 		// A run of lines of which at least two compact.
 		start := rng.IntN(len(lines))
 		end := min(len(lines), start+2+rng.IntN(5))
@@ -94,38 +91,21 @@ func (g *Generator) RespacedCases(c Case) []RespacedCase {
 		for i := start; i < end; i++ {
 			d.changed[i] = before[i] != lines[i]
 		}
-		for _, shape := range StaleShapes() {
-			for _, change := range StaleChanges() {
-				for range 6 {
-					a, b, ok := d.quote(shape)
-					if !ok {
-						continue
-					}
-					repl, what, ok := d.rewrite(change, a, b)
-					if !ok {
-						continue
-					}
-					search := strings.Join(before[a:b], "\n") + "\n"
-					if !d.keep(a, b, search, repl) {
-						continue
-					}
-					want, loose := respacedWant(lines, before, a, b, repl)
-					out = append(out, RespacedCase{
-						Name:      fmt.Sprintf("%s %s/%s", c.Name, shape, change),
-						Case:      c,
-						Before:    d.before,
-						Now:       now,
-						Block:     engine.Edit{Path: c.Path, Old: search, New: repl},
-						Want:      want,
-						WantLoose: loose,
-						Shape:     shape,
-						Change:    change,
-						Variant:   fmt.Sprintf("lines %d-%d compacted; the block quotes lines %d-%d: %s", start+1, end, a+1, b, what),
-					})
-					break
-				}
-			}
-		}
+		d.blocks(func(shape, change string, a, b int, search, repl, what string) {
+			want, loose := respacedWant(lines, before, a, b, repl)
+			out = append(out, RespacedCase{
+				Name:      fmt.Sprintf("%s %s/%s", c.Name, shape, change),
+				Case:      c,
+				Before:    d.before,
+				Now:       now,
+				Block:     engine.Edit{Path: c.Path, Old: search, New: repl},
+				Want:      want,
+				WantLoose: loose,
+				Shape:     shape,
+				Change:    change,
+				Variant:   fmt.Sprintf("lines %d-%d compacted; the block quotes lines %d-%d: %s", start+1, end, a+1, b, what),
+			})
+		})
 	}
 	return out
 }

@@ -151,38 +151,48 @@ func (g *Generator) StaleCases(c Case) []StaleCase {
 		}
 	}
 	var out []StaleCase
+	st.blocks(func(shape, change string, a, b int, search, repl, what string) {
+		out = append(out, StaleCase{
+			Name:    fmt.Sprintf("%s %s/%s", c.Name, shape, change),
+			Case:    c,
+			Before:  c.File,
+			Now:     c.Want,
+			First:   first,
+			Stale:   engine.Edit{Path: first.Path, Old: search, New: repl},
+			Shape:   shape,
+			Change:  change,
+			Line:    a + 1,
+			Variant: fmt.Sprintf("lines %d-%d of the text before: %s", a+1, b, what),
+		})
+	})
+	return out
+}
+
+// blocks draws the stale blocks of d: for each shape and change
+// (StaleShapes, StaleChanges), at most one, in six tries, that keep
+// takes; emit receives each, with the lines [a, b) it quotes, its search
+// and replacement, and what its change does.
+func (d *staleDraft) blocks(emit func(shape, change string, a, b int, search, repl, what string)) {
 	for _, shape := range StaleShapes() {
 		for _, change := range StaleChanges() {
 			for range 6 {
-				a, b, ok := st.quote(shape)
+				a, b, ok := d.quote(shape)
 				if !ok {
 					continue
 				}
-				repl, what, ok := st.rewrite(change, a, b)
+				repl, what, ok := d.rewrite(change, a, b)
 				if !ok {
 					continue
 				}
-				search := strings.Join(st.lines[a:b], "\n") + "\n"
-				if !st.keep(a, b, search, repl) {
+				search := strings.Join(d.lines[a:b], "\n") + "\n"
+				if !d.keep(a, b, search, repl) {
 					continue
 				}
-				out = append(out, StaleCase{
-					Name:    fmt.Sprintf("%s %s/%s", c.Name, shape, change),
-					Case:    c,
-					Before:  c.File,
-					Now:     c.Want,
-					First:   first,
-					Stale:   engine.Edit{Path: first.Path, Old: search, New: repl},
-					Shape:   shape,
-					Change:  change,
-					Line:    a + 1,
-					Variant: fmt.Sprintf("lines %d-%d of the text before: %s", a+1, b, what),
-				})
+				emit(shape, change, a, b, search, repl, what)
 				break
 			}
 		}
 	}
-	return out
 }
 
 // plain returns text with LF line endings and no byte order mark, as a
