@@ -62,6 +62,18 @@ func (s *staleTally) add(name string, stale, changed bool, what string) {
 	}
 }
 
+// judge counts the stale block of sc, which graft apply answered with
+// code and r: refused as stale against a version whose name holds
+// version, and the file left as sc.Now.
+func (s *staleTally) judge(t *testing.T, sc corpus.StaleCase, code int, r workspace.Report, file, version string) {
+	t.Helper()
+	ok, what := staleVerdict(code, r)
+	if ok && !strings.Contains(r.Blocks[0].Message, version) {
+		ok, what = false, "stale against another version: "+r.Blocks[0].Message
+	}
+	s.add(sc.Name, ok, readText(t, file) != sc.Now, what)
+}
+
 // check logs the tally and fails t unless staleShare of the blocks were
 // refused as stale and none changed the file.
 func (s *staleTally) check(t *testing.T, route string) {
@@ -171,11 +183,7 @@ func TestStaleCorpusJournal(t *testing.T) {
 			t.Fatalf("%s: the first edit: exit %d, %+v\n%s", s.Name, code, r.Blocks, stderr)
 		}
 		code, r, _ := runStaleApply(t, graft, root, env, stale)
-		ok, what := staleVerdict(code, r)
-		if ok && !strings.Contains(r.Blocks[0].Message, "the text graft apply replaced at ") {
-			ok, what = false, "stale against another version: "+r.Blocks[0].Message
-		}
-		tally.add(s.Name, ok, readText(t, file) != s.Now, what)
+		tally.judge(t, s, code, r, file, "the text graft apply replaced at ")
 	}
 	tally.check(t, "graft apply, journal")
 }
@@ -212,11 +220,7 @@ func TestStaleCorpusGit(t *testing.T) {
 		}
 		_, stale := staleAnswers(t, s)
 		code, r, _ := runStaleApply(t, graft, root, env, "--journal=false", stale)
-		ok, what := staleVerdict(code, r)
-		if ok && !strings.Contains(r.Blocks[0].Message, "the file at HEAD (commit "+commit+")") {
-			ok, what = false, "stale without naming commit "+commit+": "+r.Blocks[0].Message
-		}
-		tally.add(s.Name, ok, readText(t, file) != s.Now, what)
+		tally.judge(t, s, code, r, file, "the file at HEAD (commit "+commit+")")
 	}
 	tally.check(t, "graft apply, git")
 }
@@ -251,11 +255,7 @@ func TestStaleCorpusJournalAfterOthersEdit(t *testing.T) {
 		}
 		_, stale := staleAnswers(t, s)
 		code, r, _ := runStaleApply(t, graft, root, env, stale)
-		ok, what := staleVerdict(code, r)
-		if ok && !strings.Contains(r.Blocks[0].Message, "the text graft apply wrote at ") {
-			ok, what = false, "stale against another version: "+r.Blocks[0].Message
-		}
-		tally.add(s.Name, ok, readText(t, file) != s.Now, what)
+		tally.judge(t, s, code, r, file, "the text graft apply wrote at ")
 	}
 	tally.check(t, "graft apply, journal, another hand")
 }
