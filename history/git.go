@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -27,6 +28,9 @@ type Git struct {
 // from HEAD's, then HEAD's, most recent first.
 func (g Git) Versions(abs string) []engine.Version {
 	dir, base := filepath.Dir(abs), "./"+filepath.Base(abs)
+	if !inRepository(dir) {
+		return nil
+	}
 	head, ok := g.show(dir, "HEAD:"+base)
 	var vs []engine.Version
 	if staged, sok := g.show(dir, ":"+base); sok && (!ok || staged != head) {
@@ -40,6 +44,23 @@ func (g Git) Versions(abs string) []engine.Version {
 		vs = append(vs, engine.Version{Name: name, Text: head})
 	}
 	return vs
+}
+
+// inRepository reports whether dir may be in a git repository: a folder
+// at or above it holds .git, or GIT_DIR names one. Elsewhere git is not
+// run at all: a look-up costs a few stats rather than two processes.
+func inRepository(dir string) bool {
+	if os.Getenv("GIT_DIR") != "" {
+		return true
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
 }
 
 // show returns the text of a git object named like "HEAD:./a.go".

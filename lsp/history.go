@@ -57,6 +57,10 @@ type history struct {
 	// file at abs (see Journal): it is read once for each file, the first
 	// time the history meets it, and its entries kept as graft's.
 	journal func(abs string) []hist.Entry
+	// git, when set, returns the versions git keeps of the file at abs
+	// (its staged and HEAD texts, hist.Git), as graft apply consults
+	// them: read once for each file, and given after the texts kept.
+	git func(abs string) []engine.Version
 
 	mu    sync.Mutex
 	files map[string]*fileHistory // by clean absolute path
@@ -65,6 +69,52 @@ type history struct {
 	// maxJournalRead: beyond, it starts again (reading a journal again
 	// keeps nothing twice).
 	read map[string]bool
+	// gitOf holds the reads of git's versions, by file, at most
+	// maxJournalRead.
+	gitOf map[string]*gitRead
+}
+
+// A gitRead is the read of git's versions of one file: done is closed
+// once versions holds them.
+type gitRead struct {
+	done     chan struct{}
+	versions []engine.Version
+}
+
+// readGit returns the read of git's versions of the file at abs, and
+// whether the caller is to make it (run): the first caller for a file.
+func (h *history) readGit(abs string) (rd *gitRead, mine bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if rd := h.gitOf[abs]; rd != nil {
+		return rd, false
+	}
+	if h.gitOf == nil || len(h.gitOf) == maxJournalRead {
+		h.gitOf = map[string]*gitRead{}
+	}
+	rd = &gitRead{done: make(chan struct{})}
+	h.gitOf[abs] = rd
+	return rd, true
+}
+
+// run reads git's versions of the file at abs.
+func (rd *gitRead) run(git func(abs string) []engine.Version, abs string) {
+	defer close(rd.done)
+	rd.versions = git(abs)
+}
+
+// gitVersions returns git's versions of the file at abs: read now, the
+// first time, or as a read under way finds them.
+func (h *history) gitVersions(abs string) []engine.Version {
+	if h.git == nil {
+		return nil
+	}
+	rd, mine := h.readGit(abs)
+	if mine {
+		rd.run(h.git, abs)
+	}
+	<-rd.done
+	return rd.versions
 }
 
 // maxJournalRead bounds the files history.read remembers.
@@ -154,6 +204,13 @@ func (h *history) fileLocked(path string) *fileHistory {
 // version: the first version of its past.
 func (h *history) opened(path, text string, version int32) {
 	h.readJournal(path)
+	if h.git != nil {
+		// git takes milliseconds: the document is opened meanwhile, and
+		// the first plan that needs the versions waits for them.
+		if rd, mine := h.readGit(path); mine {
+			go rd.run(h.git, path)
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := h.fileLocked(path)
@@ -240,19 +297,25 @@ func (h *history) closed(path string) {
 }
 
 // Versions returns the texts kept of the file at abs, most recent first,
-// each named as a message calls it. It makes history a workspace.History.
+// each named as a message calls it, then git's staged and HEAD texts of
+// it. It makes history a workspace.History.
 func (h *history) Versions(abs string) []engine.Version {
 	h.readJournal(abs)
+	git := h.gitVersions(abs)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	f := h.files[abs]
-	if f == nil {
-		return nil
+	var out []engine.Version
+	if f := h.files[abs]; f != nil {
+		now := h.now()
+		out = make([]engine.Version, len(f.versions), len(f.versions)+len(git))
+		for i, v := range f.versions {
+			out[i] = engine.Version{Name: v.name(now), Text: v.text}
+		}
 	}
-	now := h.now()
-	out := make([]engine.Version, len(f.versions))
-	for i, v := range f.versions {
-		out[i] = engine.Version{Name: v.name(now), Text: v.text}
+	for _, v := range git {
+		if !slices.ContainsFunc(out, func(o engine.Version) bool { return o.Text == v.Text }) {
+			out = append(out, v)
+		}
 	}
 	return out
 }

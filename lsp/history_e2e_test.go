@@ -274,11 +274,12 @@ func TestStaleAfterPersonsEditOfGraftsEdit(t *testing.T) {
 
 // TestStaleAcrossRestartsAndRoutes keeps the history where the server's
 // memory does not reach: graft serve records its edits in the journal
-// graft apply keeps, and reads a file's journal the first time it meets
-// the file. So a block quoting the text before an edit is stale after the
-// editor restarted in between (the person saved and quit, and opened the
-// file again), and after the edit was graft apply's on the disk, before
-// the editor opened the file.
+// graft apply keeps, and reads a file's journal and git's versions of it
+// the first time it meets the file. So a block quoting the text before an
+// edit is stale after the editor restarted in between (the person saved
+// and quit, and opened the file again), after the edit was graft apply's
+// on the disk before the editor opened the file, and when the edit was
+// made since the last commit, before the editor opened the file.
 func TestStaleAcrossRestartsAndRoutes(t *testing.T) {
 	after := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
 	t.Run("the editor restarted", func(t *testing.T) {
@@ -334,6 +335,31 @@ func TestStaleAcrossRestartsAndRoutes(t *testing.T) {
 		}
 		if ents, err := os.ReadDir(opt.State); err != nil || len(ents) != 0 {
 			t.Errorf("the state folder holds %d entries (%v), want none", len(ents), err)
+		}
+	})
+	t.Run("changed since the commit, before the editor opened it", func(t *testing.T) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("no git")
+		}
+		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-qm", "sum"}} {
+			cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		path := filepath.Join(dir, "sum.go")
+		if err := os.WriteFile(path, []byte(after), 0o644); err != nil { // by another hand
+			t.Fatal(err)
+		}
+		e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
+		if err := e.Open(path, "go", after); err != nil {
+			t.Fatal(err)
+		}
+		r := applyAnswer(t, e, sumAnswer(sumPositive))
+		wantStale(t, r, "the file at HEAD (commit ")
+		if got := e.Text(path); got != after {
+			t.Errorf("the stale block changed the buffer:\n%s", got)
 		}
 	})
 	t.Run("graft apply edited the file before", func(t *testing.T) {

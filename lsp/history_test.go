@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/graft-editor/graft/engine"
 	hist "github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/lsp/internal/span"
 	"github.com/graft-editor/graft/workspace"
@@ -306,5 +308,37 @@ func TestHistoryReadsTheJournalOnce(t *testing.T) {
 	h.Record("/r/b.go", "b1\n", "b2\n")
 	if reads["/r/a.go"] != 1 || reads["/r/b.go"] != 1 {
 		t.Errorf("journal reads %v, want one a file", reads)
+	}
+}
+
+// TestHistoryAsksGitOnce gives the history git: a file's staged and HEAD
+// texts are read once, started when the file is opened and waited for by
+// the first look-up, and given after the texts kept, each text once.
+func TestHistoryAsksGitOnce(t *testing.T) {
+	h := newHistory(time.Now)
+	var mu sync.Mutex
+	asked := map[string]int{}
+	release := make(chan struct{})
+	h.git = func(abs string) []engine.Version {
+		<-release
+		mu.Lock()
+		asked[abs]++
+		mu.Unlock()
+		return []engine.Version{{Name: "the file at HEAD (commit abc1234)", Text: "head\n"}, {Name: "the staged file", Text: "now\n"}}
+	}
+	h.opened("/r/a.go", "now\n", 1) // does not wait for git
+	close(release)
+	vs := h.Versions("/r/a.go")
+	if len(vs) != 2 || vs[0].Text != "now\n" || vs[1].Name != "the file at HEAD (commit abc1234)" {
+		t.Fatalf("versions %+v, want the opened text, then HEAD's (the staged text is the opened one)", vs)
+	}
+	h.Versions("/r/a.go")
+	h.Versions("/r/b.go")
+	h.Record("/r/b.go", "b1\n", "b2\n")
+	h.Versions("/r/b.go")
+	mu.Lock()
+	defer mu.Unlock()
+	if asked["/r/a.go"] != 1 || asked["/r/b.go"] != 1 {
+		t.Errorf("git asked %v, want once a file", asked)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
+	"github.com/graft-editor/graft/engine"
 	hist "github.com/graft-editor/graft/history"
 	"github.com/graft-editor/graft/workspace"
 )
@@ -47,6 +48,10 @@ type Options struct {
 	// Journal): graft apply's and graft mcp's history of its files, which
 	// the server reads and adds its own edits to.
 	Journal func(root string) (Journal, error)
+	// Git, when set, returns the versions git keeps of the file at abs
+	// (hist.Git.Versions: the staged and HEAD texts), which the stale
+	// check consults after the server's own, as graft apply does.
+	Git func(abs string) []engine.Version
 	// Roots, when set, is called with the workspace folders the server
 	// serves (absolute paths, links evaluated) and a Router for requests
 	// from outside the connection, once initialize named the folders and
@@ -188,6 +193,7 @@ func newServer(opt Options) *server {
 	if opt.Journal != nil {
 		s.history.journal = func(abs string) []hist.Entry { return s.journals.entries(s.docs.Roots(), abs) }
 	}
+	s.history.git = opt.Git
 	s.answers = newAnswers(s)
 	s.suggestions = newSuggestions(s)
 	s.verifier = newVerifier(s)

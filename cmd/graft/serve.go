@@ -97,6 +97,7 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 		PanicOn:  *panicOn,
 		Debounce: *debounce,
 	}
+	opt.Git = history.Git{}.Versions
 	if *journal && !history.JournalOff() {
 		opt.Journal = func(root string) (lsp.Journal, error) {
 			state, err := history.StateDir()
