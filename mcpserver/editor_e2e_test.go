@@ -219,3 +219,30 @@ func TestEditorRouteRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorRouteFromAFolder runs graft mcp rooted in a folder of the
+// workspace an editor has open: its edit goes to that editor, confined to
+// the folder, and the disk behind the editor is not written.
+func TestEditorRouteFromAFolder(t *testing.T) {
+	root, sockets := editorWorkspace(t)
+	sub := filepath.Join(root, "cmd")
+	util := writeFiles(t, sub, map[string]string{"util.go": "package main\n\nfunc half(x int) int { return x / 2 }\n"})
+	e := startEditor(t, root, sockets)
+	s := start(t, startOptions{
+		args: []string{"--root", util, "--editor", "auto"},
+		env:  append(os.Environ(), editorlink.DirEnv+"="+sockets),
+	})
+	res := s.call("edit", map[string]any{"path": "util.go", "old_string": "x / 2", "new_string": "x >> 1"})
+	if res.IsError {
+		t.Fatalf("edit: %s", text(res))
+	}
+	if r := report(t, res); r.Via != "editor" || r.Applied != 1 || r.Blocks[0].Path != "util.go" {
+		t.Errorf("via %q, applied %d, blocks %+v; want util.go applied via the editor:\n%s", r.Via, r.Applied, r.Blocks, text(res))
+	}
+	if got := e.Text(filepath.Join(sub, "util.go")); !strings.Contains(got, "x >> 1") {
+		t.Errorf("util.go's buffer:\n%s", got)
+	}
+	if got := readFile(t, sub, "util.go"); strings.Contains(got, "x >> 1") {
+		t.Errorf("the disk changed behind the editor:\n%s", got)
+	}
+}
