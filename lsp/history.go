@@ -72,7 +72,13 @@ type history struct {
 	// gitOf holds the reads of git's versions, by file, at most
 	// maxJournalRead.
 	gitOf map[string]*gitRead
+	// gitSlots bounds the reads of git's versions under way: an editor
+	// that restores a session opens dozens of files at once.
+	gitSlots chan struct{}
 }
+
+// maxGitReads bounds the reads of git's versions under way at once.
+const maxGitReads = 2
 
 // A gitRead is the read of git's versions of one file: done is closed
 // once versions holds them.
@@ -97,9 +103,11 @@ func (h *history) readGit(abs string) (rd *gitRead, mine bool) {
 	return rd, true
 }
 
-// run reads git's versions of the file at abs.
-func (rd *gitRead) run(git func(abs string) []engine.Version, abs string) {
+// run reads git's versions of the file at abs, once one of slots is free.
+func (rd *gitRead) run(slots chan struct{}, git func(abs string) []engine.Version, abs string) {
 	defer close(rd.done)
+	slots <- struct{}{}
+	defer func() { <-slots }()
 	rd.versions = git(abs)
 }
 
@@ -111,7 +119,7 @@ func (h *history) gitVersions(abs string) []engine.Version {
 	}
 	rd, mine := h.readGit(abs)
 	if mine {
-		rd.run(h.git, abs)
+		rd.run(h.gitSlots, h.git, abs)
 	}
 	<-rd.done
 	return rd.versions
@@ -184,7 +192,7 @@ type keptVersion struct {
 
 // newHistory returns an empty history reading the clock now.
 func newHistory(now func() time.Time) *history {
-	return &history{now: now, files: map[string]*fileHistory{}}
+	return &history{now: now, files: map[string]*fileHistory{}, gitSlots: make(chan struct{}, maxGitReads)}
 }
 
 // fileLocked returns the past of the file at path, made if need be.
@@ -208,7 +216,7 @@ func (h *history) opened(path, text string, version int32) {
 		// git takes milliseconds: the document is opened meanwhile, and
 		// the first plan that needs the versions waits for them.
 		if rd, mine := h.readGit(path); mine {
-			go rd.run(h.git, path)
+			go rd.run(h.gitSlots, h.git, path)
 		}
 	}
 	h.mu.Lock()

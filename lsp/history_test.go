@@ -342,3 +342,34 @@ func TestHistoryAsksGitOnce(t *testing.T) {
 		t.Errorf("git asked %v, want once a file", asked)
 	}
 }
+
+// TestHistoryBoundsGitReads opens more files than maxGitReads at once, as
+// an editor restoring a session does: at most maxGitReads reads of git run
+// together, and every file's versions come.
+func TestHistoryBoundsGitReads(t *testing.T) {
+	h := newHistory(time.Now)
+	var mu sync.Mutex
+	running, most := 0, 0
+	h.git = func(abs string) []engine.Version {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return []engine.Version{{Name: "the file at HEAD", Text: "head " + abs + "\n"}}
+	}
+	for i := range 10 {
+		h.opened(fmt.Sprintf("/r/f%d.go", i), "now\n", 1)
+	}
+	for i := range 10 {
+		if vs := h.Versions(fmt.Sprintf("/r/f%d.go", i)); len(vs) != 2 {
+			t.Fatalf("f%d: versions %+v, want the opened text and HEAD's", i, vs)
+		}
+	}
+	if most > maxGitReads {
+		t.Errorf("%d reads of git at once, want at most %d", most, maxGitReads)
+	}
+}
