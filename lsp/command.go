@@ -446,11 +446,12 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		if f.Exists {
 			s.verifier.expect(fe.uri, fe.after)
 		}
-		if f.Changed && f.Exists && f.NewAbs() == "" {
-			// What the edit replaced, and what it made: a block quoting
-			// either later, at lines changed since, is stale.
-			s.history.Record(f.Abs(), f.Before, f.After)
-			s.journals.record(s.docs.Roots(), f.Abs(), f.Before, f.After)
+		if f.Changed && f.Exists {
+			// What the edit replaced, and what it made, under the name
+			// the file has after it: a block quoting either later, at
+			// lines changed since, is stale.
+			s.history.Record(f.AbsAfter(), f.Before, f.After)
+			s.journals.record(s.docs.Roots(), f.AbsAfter(), f.Before, f.After)
 		}
 	}
 	return &applyResult{Applied: true}, nil

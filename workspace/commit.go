@@ -202,8 +202,10 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 	if h := opt.Plan.History; h != nil {
 		// Under the lock: two processes never record at once.
 		for _, f := range res.Files {
-			if f.Changed && f.Err == nil && f.Exists && f.newAbs == "" {
-				h.Record(f.abs, f.Before, f.After)
+			if f.Changed && f.Err == nil && f.Exists {
+				// A moved file's history is its new name's: a block naming
+				// that and quoting the text from before the move is stale.
+				h.Record(f.AbsAfter(), f.Before, f.After)
 			}
 		}
 	}

@@ -929,3 +929,12 @@ func (f *FileChange) Abs() string { return f.abs }
 // NewAbs returns the absolute path a move puts the file at; empty when
 // it stays.
 func (f *FileChange) NewAbs() string { return f.newAbs }
+
+// AbsAfter returns the absolute path the file has after the plan: where a
+// move puts it, else where it is.
+func (f *FileChange) AbsAfter() string {
+	if f.newAbs != "" {
+		return f.newAbs
+	}
+	return f.abs
+}
