@@ -446,12 +446,12 @@ func (s *server) send(ctx context.Context, p *plan, label string) (*applyResult,
 		if f.Exists {
 			s.verifier.expect(fe.uri, fe.after)
 		}
-		if f.Changed && f.Exists {
+		if f.Changed {
 			// What the edit replaced, and what it made, under the name
 			// the file has after it: a block quoting either later, at
 			// lines changed since, is stale.
-			s.history.Record(f.AbsAfter(), f.Before, f.After)
-			s.journals.record(s.docs.Roots(), f.AbsAfter(), f.Before, f.After)
+			s.history.Record(f.AbsAfter(), f.Before, f.TextAfter())
+			s.journals.record(s.docs.Roots(), f.AbsAfter(), f.Before, f.TextAfter())
 		}
 	}
 	return &applyResult{Applied: true}, nil

@@ -202,10 +202,12 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 	if h := opt.Plan.History; h != nil {
 		// Under the lock: two processes never record at once.
 		for _, f := range res.Files {
-			if f.Changed && f.Err == nil && f.Exists {
+			if f.Changed && f.Err == nil {
 				// A moved file's history is its new name's: a block naming
 				// that and quoting the text from before the move is stale.
-				h.Record(f.AbsAfter(), f.Before, f.After)
+				// A deleted file's text is kept too, for the file created
+				// at its name later.
+				h.Record(f.AbsAfter(), f.Before, f.TextAfter())
 			}
 		}
 	}

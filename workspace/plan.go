@@ -930,6 +930,15 @@ func (f *FileChange) Abs() string { return f.abs }
 // it stays.
 func (f *FileChange) NewAbs() string { return f.newAbs }
 
+// TextAfter returns the file's text after the plan: After, or "" for a
+// file it deletes.
+func (f *FileChange) TextAfter() string {
+	if !f.Exists {
+		return ""
+	}
+	return f.After
+}
+
 // AbsAfter returns the absolute path the file has after the plan: where a
 // move puts it, else where it is.
 func (f *FileChange) AbsAfter() string {
