@@ -32,7 +32,9 @@ before(async () => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), "graft-mcp-node-")));
   writeFileSync(join(dir, "demo.go"), original);
   client = new Client({ name: "graft-node-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--root", dir], stderr: "inherit" }));
+  // The environment whole: the SDK passes on only a few variables, and
+  // graft mcp keeps its journal under XDG_STATE_HOME, the test's.
+  await client.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--root", dir], env: process.env, stderr: "inherit" }));
 });
 
 after(async () => {
