@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
@@ -375,21 +374,11 @@ func respaced(a, b []string, h lcs.Diff) bool {
 	}
 	for k := range n {
 		x, y := a[h.Start+k], b[h.ReplStart+k]
-		if indentOf(x) != indentOf(y) || withoutSpace(x) != withoutSpace(y) {
+		if indentOf(x) != indentOf(y) || !equalNoSpace(x, y) {
 			return false
 		}
 	}
 	return true
-}
-
-// withoutSpace returns s without its white space.
-func withoutSpace(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // spread returns the lines [start, end] of a over which the edit d (of a
