@@ -611,9 +611,10 @@ func sameRespaced(got, want string, loose bool) bool {
 		return false
 	}
 	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	indent := func(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 	for i := range gl {
 		x, y := gl[i], wl[i]
-		if x != y && (len(x)-len(strings.TrimLeft(x, " \t")) != len(y)-len(strings.TrimLeft(y, " \t")) || x[:len(x)-len(strings.TrimLeft(x, " \t"))] != y[:len(y)-len(strings.TrimLeft(y, " \t"))] || squeeze(x) != squeeze(y)) {
+		if x != y && (indent(x) != indent(y) || squeeze(x) != squeeze(y)) {
 			return false
 		}
 	}
