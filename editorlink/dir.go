@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -103,10 +102,4 @@ func ensureDir(dir string) error {
 		return fmt.Errorf("editor link directory: %w", err)
 	}
 	return CheckDir(dir, os.Getuid())
-}
-
-// within reports whether the real path p is root or a path under it.
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/graft-editor/graft/workspace"
 	"go.uber.org/zap"
 )
 
@@ -459,7 +460,7 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 		return
 	}
 	real, err := realPath(req.Root)
-	if err != nil || !within(root, real) {
+	if _, in := workspace.Within(root, real); err != nil || !in {
 		reply(&Reply{Error: fmt.Sprintf("request for root %q refused: this socket serves %s", req.Root, root)})
 		return
 	}

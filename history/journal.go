@@ -21,6 +21,7 @@ import (
 
 	"github.com/graft-editor/graft/editorlink"
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/workspace"
 )
 
 // The journal's bounds. A version is the whole text a write replaced: the
@@ -153,18 +154,8 @@ func (j *Journal) real(abs string) (real, rel string, ok bool) {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		real = r
 	}
-	rel, ok = under(j.root, real)
-	return real, rel, ok
-}
-
-// under returns the path of real relative to dir, slash-separated, or
-// false when it is not under it.
-func under(dir, real string) (string, bool) {
-	rel, err := filepath.Rel(dir, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
+	rel, ok = workspace.Within(j.root, real)
+	return real, filepath.ToSlash(rel), ok
 }
 
 // fileIn returns the journal file of the workspace file rel in the
@@ -227,8 +218,8 @@ func (j *Journal) Entries(abs string) []Entry {
 	}
 	var all []version
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
-		rel, _ := under(dir, real)
-		all = append(all, readIn(folder(j.state, dir), rel).Versions...)
+		rel, _ := workspace.Within(dir, real)
+		all = append(all, readIn(folder(j.state, dir), filepath.ToSlash(rel)).Versions...)
 		if filepath.Dir(dir) == dir {
 			break
 		}

@@ -186,11 +186,19 @@ func (r *Root) local(abs string) (string, error) {
 // Contains reports whether the clean absolute path p is the root or lies
 // under it, as a path Path returns does; p's links are not evaluated.
 func (r *Root) Contains(p string) bool {
-	rel, err := filepath.Rel(r.dir, p)
-	if err != nil {
-		return false
+	_, ok := Within(r.dir, p)
+	return ok
+}
+
+// Within returns the path of p relative to dir when the clean absolute
+// path p is dir or lies under it, and false otherwise. Links are not
+// evaluated: the paths are taken as they are spelt.
+func Within(dir, p string) (rel string, ok bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
 	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return rel, true
 }
 
 // evalExisting resolves the symbolic links of the longest existing prefix
