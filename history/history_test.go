@@ -164,7 +164,7 @@ func TestJournalConcurrentRecords(t *testing.T) {
 	ents, _ := os.ReadDir(j.Dir())
 	for _, e := range ents {
 		data, err := os.ReadFile(filepath.Join(j.Dir(), e.Name()))
-		var x entry
+		var x fileJournal
 		if err != nil || json.Unmarshal(data, &x) != nil || len(x.Versions) == 0 {
 			t.Errorf("%s is not a whole journal: %v", e.Name(), err)
 		}

@@ -123,21 +123,10 @@ func folder(state, root string) string {
 // Dir returns the root's journal folder.
 func (j *Journal) Dir() string { return j.dir }
 
-// An entry is the journal of one file.
-type entry struct {
-	Path     string    `json:"path"` // relative to the root, slash-separated
-	Versions []version `json:"versions"`
-}
-
-// A version is a text a write replaced, or the text it wrote, most recent
-// first in an entry.
-type version struct {
-	At   time.Time `json:"at"`
-	By   string    `json:"by"`
-	Text string    `json:"text"`
-	// Wrote says the write wrote Text, which no later write has replaced
-	// since.
-	Wrote bool `json:"wrote,omitempty"`
+// A fileJournal is the journal of one file, as a JSON file holds it.
+type fileJournal struct {
+	Path     string  `json:"path"`     // relative to the root, slash-separated
+	Versions []Entry `json:"versions"` // most recent first
 }
 
 func (j *Journal) now() time.Time {
@@ -165,13 +154,13 @@ func fileIn(dir, rel string) string {
 	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
 }
 
-// readIn returns the entry of rel in the journal folder dir; an empty one
-// when there is none or it cannot be read.
-func readIn(dir, rel string) entry {
-	var e entry
+// readIn returns the journal of the file rel in the journal folder dir;
+// an empty one when there is none or it cannot be read.
+func readIn(dir, rel string) fileJournal {
+	var e fileJournal
 	data, err := os.ReadFile(fileIn(dir, rel))
 	if err != nil || json.Unmarshal(data, &e) != nil || e.Path != rel {
-		return entry{Path: rel}
+		return fileJournal{Path: rel}
 	}
 	return e
 }
@@ -179,15 +168,15 @@ func readIn(dir, rel string) entry {
 // An Entry is one text a journal keeps of a file: a text a write
 // replaced, or the text it wrote.
 type Entry struct {
-	// Text is the file's text.
-	Text string
 	// At is when the write was made.
-	At time.Time
+	At time.Time `json:"at"`
 	// By names what wrote ("graft apply", "graft mcp", "graft serve").
-	By string
+	By string `json:"by"`
+	// Text is the file's text.
+	Text string `json:"text"`
 	// Wrote says the write wrote Text, which no later write has replaced
 	// since; otherwise the write replaced it.
-	Wrote bool
+	Wrote bool `json:"wrote,omitempty"`
 }
 
 // Name is how a message calls the text e keeps, at now: "the text graft
@@ -216,7 +205,7 @@ func (j *Journal) Entries(abs string) []Entry {
 	if !ok {
 		return nil
 	}
-	var all []version
+	var all []Entry
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
 		rel, _ := workspace.Within(dir, real)
 		all = append(all, readIn(folder(j.state, dir), filepath.ToSlash(rel)).Versions...)
@@ -224,7 +213,7 @@ func (j *Journal) Entries(abs string) []Entry {
 			break
 		}
 	}
-	slices.SortStableFunc(all, func(a, b version) int { return b.At.Compare(a.At) })
+	slices.SortStableFunc(all, func(a, b Entry) int { return b.At.Compare(a.At) })
 	now := j.now()
 	seen := map[string]bool{}
 	var es []Entry
@@ -234,7 +223,7 @@ func (j *Journal) Entries(abs string) []Entry {
 		}
 		if !seen[v.Text] {
 			seen[v.Text] = true
-			es = append(es, Entry{Text: v.Text, At: v.At, By: v.By, Wrote: v.Wrote})
+			es = append(es, v)
 		}
 	}
 	return es
@@ -303,13 +292,13 @@ func (j *Journal) RecordWrites(abs string, ws []Write) error {
 		if at.IsZero() {
 			at = now
 		}
-		for _, v := range []version{{At: at, By: j.By, Text: w.Before}, {At: at, By: j.By, Text: w.After, Wrote: true}} {
+		for _, v := range []Entry{{At: at, By: j.By, Text: w.Before}, {At: at, By: j.By, Text: w.After, Wrote: true}} {
 			switch {
 			case v.Text == "" || len(v.Text) > MaxTextBytes:
 			case len(e.Versions) > 0 && e.Versions[0].Text == v.Text:
 				e.Versions[0] = v
 			default:
-				e.Versions = append([]version{v}, e.Versions...)
+				e.Versions = append([]Entry{v}, e.Versions...)
 			}
 		}
 	}
