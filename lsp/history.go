@@ -65,13 +65,10 @@ type history struct {
 	mu    sync.Mutex
 	files map[string]*fileHistory // by clean absolute path
 	seq   uint64                  // orders fileHistory.used
-	// read holds the files whose journal was read, at most
-	// maxJournalRead: beyond, it starts again (reading a journal again
-	// keeps nothing twice).
-	read map[string]bool
-	// gitOf holds the reads of git's versions, by file, at most
-	// maxJournalRead.
-	gitOf map[string]*gitRead
+	// met holds what was read from the disk of each file the history met
+	// (its journal, git's versions), at most maxMet files: beyond, it
+	// starts again (reading again keeps nothing twice).
+	met map[string]*diskRead
 	// gitSlots bounds the reads of git's versions under way: an editor
 	// that restores a session opens dozens of files at once.
 	gitSlots chan struct{}
@@ -79,6 +76,31 @@ type history struct {
 
 // maxGitReads bounds the reads of git's versions under way at once.
 const maxGitReads = 2
+
+// maxMet bounds the files history.met remembers.
+const maxMet = 4096
+
+// A diskRead is what the history read from the disk of one file.
+type diskRead struct {
+	// journal says the journal was read.
+	journal bool
+	// git is the read of git's versions; nil before it starts.
+	git *gitRead
+}
+
+// metLocked returns what was read from the disk of the file at abs, made
+// if need be. h.mu is held.
+func (h *history) metLocked(abs string) *diskRead {
+	m := h.met[abs]
+	if m == nil {
+		if h.met == nil || len(h.met) == maxMet {
+			h.met = map[string]*diskRead{}
+		}
+		m = &diskRead{}
+		h.met[abs] = m
+	}
+	return m
+}
 
 // A gitRead is the read of git's versions of one file: done is closed
 // once versions holds them.
@@ -92,15 +114,12 @@ type gitRead struct {
 func (h *history) readGit(abs string) (rd *gitRead, mine bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if rd := h.gitOf[abs]; rd != nil {
-		return rd, false
+	m := h.metLocked(abs)
+	if m.git != nil {
+		return m.git, false
 	}
-	if h.gitOf == nil || len(h.gitOf) == maxJournalRead {
-		h.gitOf = map[string]*gitRead{}
-	}
-	rd = &gitRead{done: make(chan struct{})}
-	h.gitOf[abs] = rd
-	return rd, true
+	m.git = &gitRead{done: make(chan struct{})}
+	return m.git, true
 }
 
 // run reads git's versions of the file at abs, once one of slots is free.
@@ -125,9 +144,6 @@ func (h *history) gitVersions(abs string) []engine.Version {
 	return rd.versions
 }
 
-// maxJournalRead bounds the files history.read remembers.
-const maxJournalRead = 4096
-
 // readJournal keeps what the journal holds of the file at abs, the first
 // time it is asked for that file; it reads the disk without h.mu held.
 func (h *history) readJournal(abs string) {
@@ -135,13 +151,9 @@ func (h *history) readJournal(abs string) {
 		return
 	}
 	h.mu.Lock()
-	done := h.read[abs]
-	if !done {
-		if h.read == nil || len(h.read) == maxJournalRead {
-			h.read = map[string]bool{}
-		}
-		h.read[abs] = true
-	}
+	m := h.metLocked(abs)
+	done := m.journal
+	m.journal = true
 	h.mu.Unlock()
 	if done {
 		return
