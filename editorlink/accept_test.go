@@ -72,7 +72,7 @@ func TestAServerOutOfDescriptorsServesItsClientsWhenSomeAreFree(t *testing.T) {
 			t.Fatalf("connection %d of %d: %+v, %v", i, len(conns), rep, err)
 		}
 	}
-	if _, err := send(sendCtx(t), dir, root, &Request{Text: "after"}); err != nil {
+	if _, err := send(sendCtx(t), dir, root, nil, &Request{Text: "after"}); err != nil {
 		t.Fatalf("the request after: %v", err)
 	}
 }

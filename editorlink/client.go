@@ -5,11 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/graft-editor/graft/workspace"
 )
 
 // ErrNoServer is wrapped by the errors of Send and Lookup when no graft
@@ -72,16 +77,22 @@ func (e *ServerError) Error() string { return "graft serve: " + e.Message }
 // deadline: the server's own limit, and some.
 const defaultReplyTimeout = 3 * time.Minute
 
-// Lookup returns the socket of the graft serve that serves root, or the
-// nearest folder above it (an editor with the repository open serves
-// graft apply run in one of its folders: the files may be open there),
-// in the directory Dir returns, after checking that one answers there as
-// the user. It returns an error wrapping ErrNoServer when none does (and
-// ErrLinkDisabled too when none can), an *UnreachableError when one may
-// but cannot be reached safely (an insecure directory wraps
-// ErrInsecureDir), and ctx's error, wrapped, when ctx ends first.
-func Lookup(ctx context.Context, root string) (string, error) {
-	c, path, err := dial(ctx, Dir(), root)
+// Lookup returns the socket of the graft serve that serves a request
+// for root that changes files (absolute paths, as workspace.Root.Path
+// makes them; nil when they are not known yet), in the directory Dir
+// returns, after checking that one answers there as the user: the server
+// of root, or of the nearest folder above it (an editor with the
+// repository open serves graft apply run in one of its folders: the
+// files may be open there); else, when files are known, the server of a
+// folder inside root that holds every one of them (the editor has that
+// folder open, the agent runs at the top). It returns an error wrapping
+// ErrNoServer when none serves the request (and ErrLinkDisabled too when
+// none can); an *UnreachableError when one may but cannot be reached
+// safely (an insecure directory wraps ErrInsecureDir); a *SplitError
+// when the files lie in a served folder inside root and outside it, or
+// in two; and ctx's error, wrapped, when ctx ends first.
+func Lookup(ctx context.Context, root string, files []string) (string, error) {
+	c, path, err := dial(ctx, Dir(), root, files)
 	if err != nil {
 		return "", err
 	}
@@ -89,21 +100,20 @@ func Lookup(ctx context.Context, root string) (string, error) {
 	return path, nil
 }
 
-// Send sends req to the graft serve that serves root, or the nearest
-// folder above it, as Lookup finds it (in the directory Dir returns;
+// Send sends req to the graft serve that serves a request for root that
+// changes files, as Lookup finds it (in the directory Dir returns;
 // req.Root is set to root, which confines the request) and returns its
-// reply. The errors
-// are Lookup's, a *ServerError when the server refused the request or
-// failed to handle it, one wrapping ErrNoReply when the request went to
-// the server but its reply did not come back (the editor may then have
-// applied the edit), or the connection's, with nothing received. When ctx
-// ends, the error wraps ctx's error too.
-func Send(ctx context.Context, root string, req *Request) (*Reply, error) {
-	return send(ctx, Dir(), root, req)
+// reply. The errors are Lookup's, a *ServerError when the server refused
+// the request or failed to handle it, one wrapping ErrNoReply when the
+// request went to the server but its reply did not come back (the editor
+// may then have applied the edit), or the connection's, with nothing
+// received. When ctx ends, the error wraps ctx's error too.
+func Send(ctx context.Context, root string, files []string, req *Request) (*Reply, error) {
+	return send(ctx, Dir(), root, files, req)
 }
 
-func send(ctx context.Context, dir, root string, req *Request) (*Reply, error) {
-	c, _, err := dial(ctx, dir, root)
+func send(ctx context.Context, dir, root string, files []string, req *Request) (*Reply, error) {
+	c, _, err := dial(ctx, dir, root, files)
 	if err != nil {
 		return nil, err
 	}
@@ -140,10 +150,10 @@ func send(ctx context.Context, dir, root string, req *Request) (*Reply, error) {
 }
 
 // dial connects to the socket of root in dir, or else of the nearest
-// folder above root that has a server, and checks that the server runs
-// as the user. Its errors are Lookup's, for root's own socket when no
-// folder has one.
-func dial(ctx context.Context, dir, root string) (*net.UnixConn, string, error) {
+// folder above root that has a server, or else of the folder inside root
+// that holds the files, and checks that the server runs as the user. Its
+// errors are Lookup's, for root's own socket when no folder has one.
+func dial(ctx context.Context, dir, root string, files []string) (*net.UnixConn, string, error) {
 	c, path, err := dialRoot(ctx, dir, root)
 	if !errors.Is(err, ErrNoServer) || errors.Is(err, ErrLinkDisabled) {
 		return c, path, err
@@ -152,12 +162,119 @@ func dial(ctx context.Context, dir, root string) (*net.UnixConn, string, error) 
 	if rerr != nil {
 		return nil, "", err
 	}
-	for up := filepath.Dir(real); up != real; real, up = up, filepath.Dir(up) {
+	for up, down := filepath.Dir(real), real; up != down; down, up = up, filepath.Dir(up) {
 		if c, path, uerr := dialRoot(ctx, dir, up); !errors.Is(uerr, ErrNoServer) {
 			return c, path, uerr
 		}
 	}
-	return nil, "", err
+	if len(files) == 0 {
+		return nil, "", err
+	}
+	return dialBelow(ctx, dir, real, files, err)
+}
+
+// dialBelow is dial for the servers of the folders inside root, the real
+// path of the request's root: it connects to the one whose folder holds
+// every file, and returns a *SplitError when a served folder holds some
+// files and not all. none is the error when no served folder holds any.
+func dialBelow(ctx context.Context, dir, root string, files []string, none error) (*net.UnixConn, string, error) {
+	folders, lerr := below(dir, root)
+	if lerr != nil || len(folders) == 0 {
+		return nil, "", none
+	}
+	// The innermost folder that holds each file, of those with a live
+	// server.
+	holder := make([]*served, len(files))
+	conns := map[string]*net.UnixConn{}
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+	}()
+	for i, f := range files {
+		for k := range folders {
+			s := &folders[k]
+			if _, in := workspace.Within(s.root, f); !in || holder[i] != nil && len(holder[i].root) >= len(s.root) {
+				continue
+			}
+			c, seen := conns[s.socket]
+			if !seen {
+				var err error
+				c, _, err = dialRoot(ctx, dir, s.root)
+				switch {
+				case errors.Is(err, ErrNoServer):
+					c = nil // stale: nobody serves it
+				case err != nil:
+					return nil, "", err
+				}
+				conns[s.socket] = c
+			}
+			if c != nil {
+				holder[i] = s
+			}
+		}
+	}
+	split := &SplitError{Root: root, Served: map[string][]string{}}
+	for i, f := range files {
+		if holder[i] == nil {
+			split.Unserved = append(split.Unserved, f)
+			continue
+		}
+		split.Served[holder[i].root] = append(split.Served[holder[i].root], f)
+	}
+	switch {
+	case len(split.Served) == 0:
+		return nil, "", none
+	case len(split.Served) > 1 || len(split.Unserved) > 0:
+		return nil, "", split
+	}
+	s := holder[0]
+	c := conns[s.socket]
+	delete(conns, s.socket) // the caller's now
+	return c, s.socket, nil
+}
+
+// A SplitError is the error of Lookup and Send for a request whose files
+// an editor serves in part: some lie in a folder inside the request's
+// root that an editor's graft serve serves, and others outside it, or in
+// another such folder. Neither an editor nor the disk can take the
+// request whole, and writing the disk for some of it would go behind an
+// editor that may hold the files open: a client writes nothing, and says
+// to send the edits of each folder on their own.
+type SplitError struct {
+	// Root is the request's root, a real path.
+	Root string
+	// Served holds, for each served folder, the files of the request in
+	// it.
+	Served map[string][]string
+	// Unserved are the files in no served folder.
+	Unserved []string
+}
+
+func (e *SplitError) Error() string {
+	rel := func(p string) string {
+		if r, ok := workspace.Within(e.Root, p); ok {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	list := func(files []string) string {
+		names := make([]string, len(files))
+		for i, f := range files {
+			names[i] = rel(f)
+		}
+		return strings.Join(names, ", ")
+	}
+	var parts []string
+	for _, folder := range slices.Sorted(maps.Keys(e.Served)) {
+		parts = append(parts, fmt.Sprintf("%s (in %s/, which an editor's graft serve serves)", list(e.Served[folder]), rel(folder)))
+	}
+	if len(e.Unserved) > 0 {
+		parts = append(parts, fmt.Sprintf("%s (which no editor serves)", list(e.Unserved)))
+	}
+	return "the edits change " + strings.Join(parts, " and ")
 }
 
 // dialRoot is dial for root's own socket.

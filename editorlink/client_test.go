@@ -115,7 +115,7 @@ func TestLookupTellsNoServerFromUnreachable(t *testing.T) {
 
 // lookup is Lookup in dir.
 func lookup(ctx context.Context, dir, root string) (string, error) {
-	c, path, err := dial(ctx, dir, root)
+	c, path, err := dial(ctx, dir, root, nil)
 	if err != nil {
 		return "", err
 	}
@@ -156,7 +156,7 @@ func TestSendSaysWhetherTheRequestReachedTheServer(t *testing.T) {
 	t.Run("ended while the server handles it", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { <-arrived; cancel() }()
-		_, err := send(ctx, dir, root, &Request{Text: "x"})
+		_, err := send(ctx, dir, root, nil, &Request{Text: "x"})
 		if !errors.Is(err, ErrNoReply) || !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: want ErrNoReply and context.Canceled", err)
 		}
@@ -172,7 +172,7 @@ func TestSendSaysWhetherTheRequestReachedTheServer(t *testing.T) {
 	t.Run("ended before it was sent", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_, err := send(ctx, dir, root, &Request{Text: "x"})
+		_, err := send(ctx, dir, root, nil, &Request{Text: "x"})
 		if errors.Is(err, ErrNoReply) || !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: want context.Canceled without ErrNoReply", err)
 		}

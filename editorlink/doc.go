@@ -14,6 +14,15 @@
 // with no permission for group or others. The socket of a workspace root
 // is named after the SHA-256 of the root's real path (SocketPath), so that
 // every spelling of the root, through links or not, finds the same socket.
+// A client finds the server of its root, or of the nearest folder above
+// it (an editor with the repository open, graft apply run in one of its
+// folders). For the servers of folders below its root (an editor with
+// web/ open, an agent at the top), each server writes beside its socket
+// a root file that names its root (see registry.go), and a client that
+// knows which files a request changes sends it to the server of the
+// folder that holds them all. A request whose files lie in such a folder
+// and outside it goes nowhere (SplitError): the editor would take only
+// its own, and the disk the rest.
 //
 // One root has at most one socket: the first server to claim it keeps it.
 // A socket nobody answers on (its server was killed) is stale, and the
@@ -22,8 +31,8 @@
 // first editor exits, the next one takes over its workspace. Claims and
 // removals hold a lock on the directory (an flock on its file "lock"), so
 // that two servers never replace each other's sockets; a claim also
-// removes the stale sockets of other roots, so that killed servers do not
-// fill the directory. A server removes its socket when it stops,
+// removes the stale sockets of other roots, and root files whose socket is
+// gone, so that killed servers do not fill the directory. A server removes its socket when it stops,
 // only if the socket is still its own.
 //
 // # Who may connect

@@ -60,7 +60,7 @@ func FuzzServeConn(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if _, err := send(ctx, dir, root, &Request{Text: "after"}); err != nil {
+		if _, err := send(ctx, dir, root, nil, &Request{Text: "after"}); err != nil {
 			t.Fatalf("the request after: %v", err)
 		}
 	})

@@ -90,7 +90,7 @@ func TestAnotherUsersConnectionIsRefused(t *testing.T) {
 	}
 	// The server goes on serving its user.
 	os.Chmod(dir, 0o700)
-	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
+	if _, err := send(sendCtx(t), dir, root, nil, &Request{Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -99,7 +99,7 @@ func sendAsync(t *testing.T, dir, root string, req *Request) <-chan result {
 	ch := make(chan result, 1)
 	ctx := sendCtx(t)
 	go func() {
-		rep, err := send(ctx, dir, root, req)
+		rep, err := send(ctx, dir, root, nil, req)
 		ch <- result{rep, err}
 	}()
 	return ch
@@ -216,7 +216,7 @@ func TestConnectionsPastTheBoundAreRefusedAndTheRestServed(t *testing.T) {
 	startServer(t, dir, root, ServerOptions{MaxConns: 4, IdleTimeout: time.Minute}, h.handle)
 
 	idle := dialIdle(t, dir, root, 4)
-	_, err := send(sendCtx(t), dir, root, &Request{Text: "x"})
+	_, err := send(sendCtx(t), dir, root, nil, &Request{Text: "x"})
 	var se *ServerError
 	if !errors.As(err, &se) || !strings.Contains(se.Message, "4 connections") || !strings.Contains(se.Message, "nothing was applied") {
 		t.Fatalf("a connection past the bound: %v; want a ServerError saying so", err)
@@ -227,7 +227,7 @@ func TestConnectionsPastTheBoundAreRefusedAndTheRestServed(t *testing.T) {
 	// An idle connection that goes makes room.
 	idle[0].Close()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		_, err := send(sendCtx(t), dir, root, &Request{Text: "x"})
+		_, err := send(sendCtx(t), dir, root, nil, &Request{Text: "x"})
 		if err == nil {
 			break
 		}
@@ -244,7 +244,7 @@ func TestIdleConnectionsHoldUpNoRequest(t *testing.T) {
 
 	idle := dialIdle(t, dir, root, 40)
 	start := time.Now()
-	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
+	if _, err := send(sendCtx(t), dir, root, nil, &Request{Text: "x"}); err != nil {
 		t.Fatalf("a request behind %d idle connections: %v", len(idle), err)
 	}
 	if took := time.Since(start); took > 5*time.Second {

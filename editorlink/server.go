@@ -224,7 +224,7 @@ var errBusy = errors.New("a live graft serve holds the socket")
 // lost, and claims it again, every Retry, until ctx is done.
 func (s *Server) run(ctx context.Context, rl *rootLink) {
 	for {
-		ln, fi, err := s.claim(rl.path)
+		ln, fi, err := s.claim(rl.path, rl.root)
 		switch {
 		case err == nil:
 			s.log.Info("editor link listening", zap.String("root", rl.root), zap.String("socket", rl.path))
@@ -248,10 +248,11 @@ func (s *Server) run(ctx context.Context, rl *rootLink) {
 	}
 }
 
-// claim takes the socket at path: it listens there unless a live server
-// does, replacing a stale socket. It returns the listener and the
-// socket's file info, to remove it later only if it is still this one.
-func (s *Server) claim(path string) (*net.UnixListener, os.FileInfo, error) {
+// claim takes the socket at path, for root: it listens there unless a
+// live server does, replacing a stale socket, and writes its root file.
+// It returns the listener and the socket's file info, to remove it later
+// only if it is still this one.
+func (s *Server) claim(path, root string) (*net.UnixListener, os.FileInfo, error) {
 	if err := CheckDir(filepath.Dir(path), s.uid); err != nil {
 		return nil, nil, err
 	}
@@ -285,6 +286,11 @@ func (s *Server) claim(path string) (*net.UnixListener, os.FileInfo, error) {
 		ln.Close()
 		return nil, nil, fmt.Errorf("socket: %w", err)
 	}
+	if err := writeRootFile(path, root); err != nil {
+		// The socket still serves root and the folders in it; only
+		// clients in a folder above root will not find it.
+		s.log.Warn("editor link", zap.String("socket", path), zap.Error(err))
+	}
 	return ln, fi, nil
 }
 
@@ -301,7 +307,8 @@ func live(path string) bool {
 }
 
 // sweep removes the stale sockets of other roots in dir, which killed
-// servers left behind, so that the directory does not fill with them.
+// servers left behind, so that the directory does not fill with them,
+// and the root files of sockets gone.
 // The directory's lock is held, so that no socket is between its bind
 // and its listen.
 func (s *Server) sweep(dir, except string) {
@@ -311,6 +318,16 @@ func (s *Server) sweep(dir, except string) {
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
+		switch {
+		case strings.HasPrefix(e.Name(), ".root-") && e.Type().IsRegular():
+			os.Remove(p) // a root file a server died writing: they are written under the lock
+			continue
+		case strings.HasSuffix(p, ".root") && e.Type().IsRegular():
+			if _, err := os.Lstat(strings.TrimSuffix(p, ".root") + ".sock"); errors.Is(err, fs.ErrNotExist) {
+				os.Remove(p) // its socket is gone
+			}
+			continue
+		}
 		if p == except || e.Type()&fs.ModeSocket == 0 || !strings.HasSuffix(e.Name(), ".sock") {
 			continue
 		}
@@ -318,6 +335,7 @@ func (s *Server) sweep(dir, except string) {
 			c.Close()
 		} else if errors.Is(err, syscall.ECONNREFUSED) {
 			os.Remove(p)
+			os.Remove(rootFile(p))
 		}
 	}
 }
@@ -428,6 +446,7 @@ func (s *Server) release(path string, fi os.FileInfo) {
 		if err := os.Remove(path); err != nil {
 			s.log.Warn("editor link: removing socket", zap.Error(err))
 		}
+		os.Remove(rootFile(path))
 	}
 	s.log.Info("editor link closed", zap.String("socket", path))
 }
@@ -460,7 +479,9 @@ func (s *Server) serveConn(ctx context.Context, root string, c *net.UnixConn) {
 		return
 	}
 	real, err := realPath(req.Root)
-	if _, in := workspace.Within(root, real); err != nil || !in {
+	_, in := workspace.Within(root, real)
+	_, holds := workspace.Within(real, root)
+	if err != nil || !in && !holds {
 		reply(&Reply{Error: fmt.Sprintf("request for root %q refused: this socket serves %s", req.Root, root)})
 		return
 	}

@@ -86,22 +86,22 @@ func TestSendAndReply(t *testing.T) {
 	startServer(t, dir, root, ServerOptions{}, h.handle)
 	real, _ := realPath(root)
 
-	rep, err := send(sendCtx(t), dir, root, &Request{Text: "hello", Suggest: true})
+	rep, err := send(sendCtx(t), dir, root, nil, &Request{Text: "hello", Suggest: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !rep.Applied || len(rep.Blocks) != 1 || rep.Blocks[0].Path != real+":hello" || rep.Blocks[0].ID != "true" {
 		t.Errorf("reply %+v", rep)
 	}
-	_, err = send(sendCtx(t), dir, root, &Request{Text: "fail"})
+	_, err = send(sendCtx(t), dir, root, nil, &Request{Text: "fail"})
 	var se *ServerError
 	if !errors.As(err, &se) || !strings.Contains(se.Message, "refused it") {
 		t.Errorf("a handler's error: %v, want a ServerError", err)
 	}
-	if _, err := send(sendCtx(t), dir, t.TempDir(), &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
+	if _, err := send(sendCtx(t), dir, t.TempDir(), nil, &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
 		t.Errorf("another root: %v, want ErrNoServer", err)
 	}
-	if _, err := send(sendCtx(t), filepath.Join(dir, "none"), root, &Request{}); !errors.Is(err, ErrNoServer) {
+	if _, err := send(sendCtx(t), filepath.Join(dir, "none"), root, nil, &Request{}); !errors.Is(err, ErrNoServer) {
 		t.Errorf("no directory: %v, want ErrNoServer", err)
 	}
 }
@@ -142,7 +142,7 @@ func TestAStaleSocketIsReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := staleSocket(t, dir, root)
-	if _, err := send(sendCtx(t), dir, root, &Request{}); !errors.Is(err, ErrNoServer) {
+	if _, err := send(sendCtx(t), dir, root, nil, &Request{}); !errors.Is(err, ErrNoServer) {
 		t.Fatalf("a stale socket: %v, want ErrNoServer", err)
 	}
 	// Another root's stale socket goes too; a live one stays.
@@ -151,13 +151,13 @@ func TestAStaleSocketIsReplaced(t *testing.T) {
 	startServer(t, dir, liveRoot, ServerOptions{}, (&echo{}).handle)
 
 	startServer(t, dir, root, ServerOptions{}, (&echo{}).handle)
-	if _, err := send(sendCtx(t), dir, root, &Request{Text: "x"}); err != nil {
+	if _, err := send(sendCtx(t), dir, root, nil, &Request{Text: "x"}); err != nil {
 		t.Fatalf("after the stale socket %s was replaced: %v", path, err)
 	}
 	if _, err := os.Lstat(gone); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("another root's stale socket is left: %v", err)
 	}
-	if _, err := send(sendCtx(t), dir, liveRoot, &Request{Text: "x"}); err != nil {
+	if _, err := send(sendCtx(t), dir, liveRoot, nil, &Request{Text: "x"}); err != nil {
 		t.Errorf("another root's live server: %v", err)
 	}
 }
@@ -189,12 +189,12 @@ func TestTheFirstServerKeepsTheRootAndTheNextTakesOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(200 * time.Millisecond) // a few of its retries
-	if rep, err := send(sendCtx(t), dir, root, &Request{}); err != nil || rep.FailureReason != "first" {
+	if rep, err := send(sendCtx(t), dir, root, nil, &Request{}); err != nil || rep.FailureReason != "first" {
 		t.Fatalf("while both run: %+v, %v; want the first server", rep, err)
 	}
 	first.Close()
 	waitHeld(t, second, root, true)
-	if rep, err := send(sendCtx(t), dir, root, &Request{}); err != nil || rep.FailureReason != "second" {
+	if rep, err := send(sendCtx(t), dir, root, nil, &Request{}); err != nil || rep.FailureReason != "second" {
 		t.Fatalf("after the first exited: %+v, %v; want the second server", rep, err)
 	}
 }
@@ -210,7 +210,7 @@ func TestAnInsecureDirectoryIsRefused(t *testing.T) {
 	if len(s.Sockets()) != 0 {
 		t.Fatal("a socket in an insecure directory")
 	}
-	if _, err := send(sendCtx(t), dir, root, &Request{}); !errors.Is(err, ErrInsecureDir) {
+	if _, err := send(sendCtx(t), dir, root, nil, &Request{}); !errors.Is(err, ErrInsecureDir) {
 		t.Fatalf("Send through a 0755 directory: %v, want ErrInsecureDir", err)
 	}
 }
@@ -219,7 +219,7 @@ func TestAnOversizedRequestIsRefusedAndTheServerGoesOn(t *testing.T) {
 	dir, root := socketDir(t), t.TempDir()
 	h := &echo{}
 	startServer(t, dir, root, ServerOptions{MaxRequest: 4 << 10}, h.handle)
-	_, err := send(sendCtx(t), dir, root, &Request{Text: strings.Repeat("x", 1<<20)})
+	_, err := send(sendCtx(t), dir, root, nil, &Request{Text: strings.Repeat("x", 1<<20)})
 	if err == nil || !(strings.Contains(err.Error(), "too large") || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)) {
 		t.Fatalf("a 1 MiB request to a 4 KiB server: %v, want a refusal", err)
 	}
@@ -227,7 +227,7 @@ func TestAnOversizedRequestIsRefusedAndTheServerGoesOn(t *testing.T) {
 	if h.calls.Load() != 0 {
 		t.Fatal("the handler saw the oversized request")
 	}
-	if _, err := send(sendCtx(t), dir, root, &Request{Text: "small"}); err != nil {
+	if _, err := send(sendCtx(t), dir, root, nil, &Request{Text: "small"}); err != nil {
 		t.Fatalf("the next request: %v", err)
 	}
 }
@@ -279,7 +279,7 @@ func TestARequestForAnotherRootIsRefused(t *testing.T) {
 // server serves, where no server serves the folder itself: the request
 // goes to the server of the root above, for the folder, which the handler
 // is given to confine it to. A folder beside the root finds no server,
-// and a request naming a root above the socket's is refused.
+// and a request naming a root beside the socket's is refused.
 func TestSendFromAFolderInsideTheRoot(t *testing.T) {
 	dir, root := socketDir(t), t.TempDir()
 	sub := filepath.Join(root, "a", "b")
@@ -289,7 +289,7 @@ func TestSendFromAFolderInsideTheRoot(t *testing.T) {
 	h := &echo{}
 	startServer(t, dir, root, ServerOptions{}, h.handle)
 	realSub, _ := realPath(sub)
-	rep, err := send(sendCtx(t), dir, sub, &Request{Text: "hello"})
+	rep, err := send(sendCtx(t), dir, sub, nil, &Request{Text: "hello"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestSendFromAFolderInsideTheRoot(t *testing.T) {
 		t.Errorf("reply %+v, want the handler given %s", rep, realSub)
 	}
 	rootSocket, _ := SocketPath(dir, root)
-	if c, path, err := dial(sendCtx(t), dir, sub); err != nil {
+	if c, path, err := dial(sendCtx(t), dir, sub, nil); err != nil {
 		t.Errorf("dial from the folder: %v", err)
 	} else {
 		c.Close()
@@ -305,7 +305,7 @@ func TestSendFromAFolderInsideTheRoot(t *testing.T) {
 			t.Errorf("dial from the folder: %s, want the root's socket %s", path, rootSocket)
 		}
 	}
-	if _, err := send(sendCtx(t), dir, filepath.Dir(root), &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
+	if _, err := send(sendCtx(t), dir, filepath.Dir(root), nil, &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
 		t.Errorf("the folder above the root: %v, want ErrNoServer", err)
 	}
 
@@ -314,11 +314,100 @@ func TestSendFromAFolderInsideTheRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if err := writeMessage(c, &Request{Root: filepath.Dir(root), Text: "x"}); err != nil {
+	beside := filepath.Join(filepath.Dir(root), "beside")
+	if err := os.Mkdir(beside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeMessage(c, &Request{Root: beside, Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	var r Reply
 	if err := readMessage(c, maxReply, &r); err != nil || !strings.Contains(r.Error, "refused") {
-		t.Fatalf("a request for the folder above: reply %+v, %v; want a refusal", r, err)
+		t.Fatalf("a request for a folder beside: reply %+v, %v; want a refusal", r, err)
+	}
+}
+
+// TestSendFromAFolderAboveTheRoot sends from the top of a repository whose
+// folder web/ a server serves (the editor has web/ open, the agent runs
+// at the top): a request whose files all lie in web/ goes to that server,
+// for the top, which the handler is given; one with files in web/ and
+// outside it is refused whole with a SplitError naming both; one with no
+// file in web/, or whose files are not known, finds no server, and goes
+// to the disk. The server's root file, which tells the client about web/,
+// goes with the server; one a killed server left sends nothing anywhere.
+func TestSendFromAFolderAboveTheRoot(t *testing.T) {
+	dir, top := socketDir(t), t.TempDir()
+	top, _ = realPath(top)
+	web := filepath.Join(top, "web")
+	if err := os.Mkdir(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	inWeb, inTop := filepath.Join(web, "a.ts"), filepath.Join(top, "b.go")
+	h := &echo{}
+	s := startServer(t, dir, web, ServerOptions{}, h.handle)
+	webSocket, _ := SocketPath(dir, web)
+
+	rep, err := send(sendCtx(t), dir, top, []string{inWeb, filepath.Join(web, "lib", "new.ts")}, &Request{Text: "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Blocks) != 1 || rep.Blocks[0].Path != top+":hello" {
+		t.Errorf("reply %+v, want the handler given %s", rep, top)
+	}
+	t.Setenv(DirEnv, dir)
+	if got, err := Lookup(sendCtx(t), top, []string{inWeb}); err != nil || got != webSocket {
+		t.Errorf("Lookup from the top: %s, %v; want web's socket %s", got, err, webSocket)
+	}
+	if got, err := Inside(top); err != nil || len(got) != 1 || got[0] != web {
+		t.Errorf("Inside(top) = %v, %v; want [%s]", got, err, web)
+	}
+	if got, err := Inside(web); err != nil || len(got) != 0 {
+		t.Errorf("Inside(web) = %v, %v; want none: a root is not inside itself", got, err)
+	}
+
+	_, err = send(sendCtx(t), dir, top, []string{inWeb, inTop}, &Request{Text: "x"})
+	var split *SplitError
+	if !errors.As(err, &split) || len(split.Served[web]) != 1 || len(split.Unserved) != 1 {
+		t.Fatalf("files in web/ and outside it: %v, want a SplitError", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "web/a.ts (in web/") || !strings.Contains(msg, "b.go (which no editor serves)") {
+		t.Errorf("the SplitError says: %s", msg)
+	}
+	for _, files := range [][]string{{inTop}, nil} {
+		if _, err := send(sendCtx(t), dir, top, files, &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
+			t.Errorf("files %v: %v, want ErrNoServer", files, err)
+		}
+	}
+	if h.calls.Load() != 1 {
+		t.Errorf("the handler ran %d times, want once", h.calls.Load())
+	}
+
+	// The root file goes with the server; a stale one leads nowhere.
+	s.Close()
+	if _, err := os.Stat(rootFile(webSocket)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the root file outlived its server: %v", err)
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: webSocket, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close() // a socket nobody listens on, as a killed server leaves
+	if err := writeRootFile(webSocket, web); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := send(sendCtx(t), dir, top, []string{inWeb}, &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
+		t.Errorf("a killed server's root file: %v, want ErrNoServer", err)
+	}
+	// A root file that names another root than its socket's is not read.
+	other := filepath.Join(top, "other")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRootFile(webSocket, other); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := below(dir, top); len(got) != 0 {
+		t.Errorf("below read a root file that does not match its socket: %v", got)
 	}
 }

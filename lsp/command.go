@@ -37,7 +37,9 @@ type commandParams struct {
 	// block naming a file out of it (another folder's included) fails as
 	// outside the workspace root, as it does on the disk route. Requests
 	// routed from graft apply and graft mcp set it to the root they were
-	// run in.
+	// run in, which may also be a folder that holds workspace folders:
+	// names are then relative to it, and confined to the folders inside
+	// it.
 	Root string `json:"root,omitempty"`
 	// Answer names an open document whose edit blocks are the text, at
 	// the version the command was made for.
@@ -262,17 +264,27 @@ func (s *server) parse(cp commandParams, view *workspace.View) ([]dialect.Block,
 }
 
 // view returns the documents as they are now, as the blocks of cp see
-// them: within cp.Root when it is set.
+// them: within cp.Root when it is set, or under it when it holds
+// workspace folders.
 func (s *server) view(cp commandParams) (*workspace.View, error) {
 	view := s.docs.View()
 	if cp.Root == "" {
 		return view, nil
+	}
+	if under, ok := view.Under(cp.Root); ok && !inFolder(view, cp.Root) {
+		return under, nil
 	}
 	root, err := s.subs.within(view, cp.Root)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "root %v", err)
 	}
 	return view.Within(root), nil
+}
+
+// inFolder reports whether dir is a workspace folder of view or lies in
+// one.
+func inFolder(view *workspace.View, dir string) bool {
+	return slices.ContainsFunc(view.Roots(), func(r *workspace.Root) bool { return r.Contains(dir) })
 }
 
 // folder returns the root of view whose directory is dir, or nil.

@@ -412,7 +412,7 @@ func TestStaleRouted(t *testing.T) {
 	edit, _ := json.Marshal(map[string]any{"filePath": "sum.go", "oldString": sumPositive[0], "newString": sumPositive[1]})
 	var rep *editorlink.Reply
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		rep, err = editorlink.Send(context.Background(), dir, &editorlink.Request{Edits: []json.RawMessage{edit}})
+		rep, err = editorlink.Send(context.Background(), dir, nil, &editorlink.Request{Edits: []json.RawMessage{edit}})
 		if err == nil || time.Now().After(deadline) {
 			break
 		}

@@ -123,7 +123,9 @@ type RouteBlock struct {
 }
 
 // Route runs req, for the workspace root root (one the server serves, as
-// Options.Roots named it, or a folder in one: graft apply run there), as
+// Options.Roots named it, a folder in one: graft apply run there, or a
+// folder that holds some: graft apply run at the top of a repository
+// whose folder the editor has open), as
 // graft.suggest when req.Suggest is set and as graft.apply otherwise, and
 // returns the command's reply. When the editor refuses the whole edit as
 // made for a buffer version it no longer has (the person typed meanwhile)
@@ -135,7 +137,10 @@ type RouteBlock struct {
 // even when another folder of the editor has a file of the same name; a
 // block naming a file outside root (in another folder of the editor's
 // too, or through a symbolic link) fails as outside the workspace root,
-// as on the disk; and the report gives paths relative to root.
+// as on the disk; and the report gives paths relative to root. A request
+// for a folder that holds the server's roots is confined to those roots:
+// its names relative to that folder, a file outside them refused as
+// outside the workspace root.
 func (r *Router) Route(ctx context.Context, root string, req *RouteRequest) (*RouteReply, error) {
 	s := r.s
 	select {
@@ -417,10 +422,10 @@ func (r *router) enqueue(ctx context.Context, reply jsonrpc2.Replier, call *json
 }
 
 // checkRouteRoot returns an error when root is neither one of the
-// server's roots nor a folder in one.
+// server's roots, nor a folder in one, nor a folder that holds one.
 func (s *server) checkRouteRoot(root string) error {
 	for _, r := range s.docs.Roots() {
-		if r.Contains(root) {
+		if _, holds := workspace.Within(root, r.Dir()); holds || r.Contains(root) {
 			return nil
 		}
 	}

@@ -64,7 +64,7 @@ func BenchmarkRouteRoundTrip(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		rep, err := editorlink.Send(ctx, dir, &editorlink.Request{Edits: []json.RawMessage{edits[i%2]}})
+		rep, err := editorlink.Send(ctx, dir, nil, &editorlink.Request{Edits: []json.RawMessage{edits[i%2]}})
 		if err != nil {
 			b.Fatal(err)
 		}

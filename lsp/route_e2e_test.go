@@ -52,7 +52,7 @@ func TestRouteRefusedEveryTime(t *testing.T) {
 	edit, _ := json.Marshal(map[string]any{"filePath": "a.txt", "oldString": "x = 0", "newString": "x = 1"})
 	var rep *editorlink.Reply
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		rep, err = editorlink.Send(context.Background(), dir, &editorlink.Request{Edits: []json.RawMessage{edit}})
+		rep, err = editorlink.Send(context.Background(), dir, nil, &editorlink.Request{Edits: []json.RawMessage{edit}})
 		if err == nil || time.Now().After(deadline) {
 			break
 		}

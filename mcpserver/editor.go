@@ -11,6 +11,7 @@ import (
 
 	"github.com/graft-editor/graft/editorlink"
 	"github.com/graft-editor/graft/engine"
+	"github.com/graft-editor/graft/engine/dialect"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -59,10 +60,14 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 	if mode == EditorNever {
 		return nil, nil, false, nil
 	}
-	if _, err := editorlink.Lookup(ctx, root.Dir()); err != nil {
+	files := requestFiles(root, req)
+	if _, err := editorlink.Lookup(ctx, root.Dir(), files); err != nil {
+		var split *editorlink.SplitError
 		switch {
 		case ctx.Err() != nil:
 			return nil, nil, true, fmt.Errorf("not applied: the call was cancelled before the edits were sent to the editor; nothing changed: %w", err)
+		case errors.As(err, &split):
+			return nil, nil, true, splitError(err)
 		case !errors.Is(err, editorlink.ErrNoServer):
 			// An editor may have the files open: neither the editor nor
 			// the disk behind it.
@@ -80,7 +85,7 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 		}
 		return nil, nil, false, nil
 	}
-	reply, err := editorlink.Send(ctx, root.Dir(), req)
+	reply, err := editorlink.Send(ctx, root.Dir(), files, req)
 	if err != nil {
 		return nil, nil, true, s.sendError(ctx, err)
 	}
@@ -90,6 +95,42 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 		Content: []mcp.Content{&mcp.TextContent{Text: text}},
 		IsError: !reply.Applied || rep.Applied+rep.AlreadyApplied < len(rep.Blocks),
 	}, rep, true, nil
+}
+
+// splitError is the error of a tool whose edits change files in a folder
+// that an editor has open and files outside it (an
+// *editorlink.SplitError): nothing is written, and the model is told to
+// send each folder's edits in a call of their own.
+func splitError(err error) error {
+	return fmt.Errorf("not applied: %w. The editor takes only the files of its own folder into its buffers, and writing the others to the disk in the same call could leave the edits half applied. Nothing was written, to the editor or to the disk. "+
+		"Send the edits of each folder in a call of their own", err)
+}
+
+// requestFiles returns the files, absolute, that req's blocks change,
+// for editorlink to find the editor that serves them; the names root
+// refuses are left out, for the route that takes the request to refuse
+// them.
+func requestFiles(root *workspace.Root, req *editorlink.Request) []string {
+	var blocks []dialect.Block
+	if req.Text != "" {
+		b, _ := dialect.Parse(req.Text, dialect.Options{Exists: root.Exists})
+		blocks = append(blocks, b...)
+	}
+	if len(req.Edits) > 0 {
+		if text, err := json.Marshal(req.Edits); err == nil {
+			b, _ := dialect.Parse(string(text), dialect.Options{Format: dialect.StrReplace, Exists: root.Exists})
+			blocks = append(blocks, b...)
+		}
+	}
+	var files []string
+	for _, b := range blocks {
+		for _, name := range []string{b.Path, b.NewPath} {
+			if abs, err := root.Path(name); name != "" && err == nil {
+				files = append(files, abs)
+			}
+		}
+	}
+	return files
 }
 
 // sendError is the error of a tool whose edits editorlink.Send failed to

@@ -246,3 +246,64 @@ func TestEditorRouteFromAFolder(t *testing.T) {
 		t.Errorf("the disk changed behind the editor:\n%s", got)
 	}
 }
+
+// TestEditorRouteFromTheFolderAbove runs graft mcp at the top of a
+// repository whose folder web/ an editor has open, as an agent does: an
+// edit of a file in web/ lands in the editor's buffer; edits of web/ and
+// of a file outside it in one call are refused whole, nothing written,
+// and the model is told to send each folder's in a call of their own; an
+// edit outside web/ is written to the disk.
+func TestEditorRouteFromTheFolderAbove(t *testing.T) {
+	top, sockets := editorWorkspace(t)
+	const appBuffer = "package web\n\n// unsaved\nfunc port() int { return 80 }\n"
+	web := writeFiles(t, filepath.Join(top, "web"), map[string]string{"app.go": "package web\n\nfunc port() int { return 80 }\n"})
+	opt := fakeeditor.VSCode(web)
+	opt.Env = append(os.Environ(), editorlink.DirEnv+"="+sockets)
+	e, _ := fakeeditor.StartReady(t, opt)
+	app := filepath.Join(web, "app.go")
+	if err := e.Open(app, "go", appBuffer); err != nil {
+		t.Fatal(err)
+	}
+	waitListening(t, sockets, web)
+	s := start(t, startOptions{
+		args: []string{"--root", top, "--editor", "auto"},
+		env:  append(os.Environ(), editorlink.DirEnv+"="+sockets),
+	})
+
+	res := s.call("edit", map[string]any{"path": "web/app.go", "old_string": "return 80", "new_string": "return 8080"})
+	if res.IsError {
+		t.Fatalf("edit: %s", text(res))
+	}
+	if r := report(t, res); r.Via != "editor" || r.Applied != 1 || r.Blocks[0].Path != "web/app.go" {
+		t.Errorf("via %q, applied %d, blocks %+v; want web/app.go applied via the editor:\n%s", r.Via, r.Applied, r.Blocks, text(res))
+	}
+	if got := e.Text(app); got != strings.Replace(appBuffer, "return 80", "return 8080", 1) {
+		t.Errorf("app.go's buffer:\n%s", got)
+	}
+	if got := readFile(t, web, "app.go"); strings.Contains(got, "8080") {
+		t.Errorf("the disk changed behind the editor:\n%s", got)
+	}
+
+	both := "web/app.go\n<<<<<<< SEARCH\nreturn 8080\n=======\nreturn 8081\n>>>>>>> REPLACE\n\nmain.go\n<<<<<<< SEARCH\n\treturn 41\n=======\n\treturn 42\n>>>>>>> REPLACE\n"
+	res = s.call("apply_edits", map[string]any{"text": both})
+	if !res.IsError || !strings.Contains(text(res), "in a call of their own") || !strings.Contains(text(res), "main.go (which no editor serves)") {
+		t.Errorf("edits of web/ and main.go in one call: want a tool error telling to split them:\n%s", text(res))
+	}
+	if got := e.Text(app); strings.Contains(got, "8081") {
+		t.Errorf("app.go's buffer changed:\n%s", got)
+	}
+	if got := readFile(t, top, "main.go"); got != editorDisk {
+		t.Errorf("main.go changed on disk:\n%s", got)
+	}
+
+	res = s.call("edit", map[string]any{"path": "main.go", "old_string": "return 41", "new_string": "return 42"})
+	if res.IsError {
+		t.Fatalf("edit main.go: %s", text(res))
+	}
+	if r := report(t, res); r.Via != "disk" {
+		t.Errorf("main.go: via %q, want the disk, which no editor holds there", r.Via)
+	}
+	if got := readFile(t, top, "main.go"); !strings.Contains(got, "return 42") {
+		t.Errorf("main.go on disk:\n%s", got)
+	}
+}

@@ -33,11 +33,15 @@ func (s *server) review(ctx context.Context, root *workspace.Root, req *editorli
 	if mode, _ := ParseEditorMode(string(s.opt.Editor)); mode == EditorNever {
 		return nil, nil, errors.New("not sent for review: graft mcp runs with --editor never, and a review happens in the editor; nothing changed")
 	}
-	if _, err := editorlink.Lookup(ctx, root.Dir()); err != nil {
+	files := requestFiles(root, req)
+	if _, err := editorlink.Lookup(ctx, root.Dir(), files); err != nil {
+		if split := (*editorlink.SplitError)(nil); errors.As(err, &split) {
+			return nil, nil, fmt.Errorf("not sent for review: %w; nothing changed. An editor reviews the files of its own folder: send the edits of each folder in a call of their own", err)
+		}
 		return nil, nil, fmt.Errorf("not sent for review: a review needs an editor with this workspace open, running graft serve (%w); nothing changed", err)
 	}
 	req.Suggest = true
-	reply, err := editorlink.Send(ctx, root.Dir(), req)
+	reply, err := editorlink.Send(ctx, root.Dir(), files, req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("not sent for review: %w; nothing changed (suggestions apply nothing)", err)
 	}
@@ -61,7 +65,7 @@ func (s *server) review(ctx context.Context, root *workspace.Root, req *editorli
 	defer cancel()
 	var decided map[string]string
 	for {
-		d, err := editorlink.Send(wait, root.Dir(), &editorlink.Request{Decisions: ids})
+		d, err := editorlink.Send(wait, root.Dir(), files, &editorlink.Request{Decisions: ids})
 		switch {
 		case err != nil && wait.Err() == nil:
 			return nil, nil, fmt.Errorf("the editor closed, or its graft serve stopped, before the person decided (%w): %s; read the file before you go on",

@@ -183,8 +183,11 @@ func (o *Overlay) Read(ctx context.Context, name string) (Document, error) {
 // A View is safe for concurrent use.
 type View struct {
 	roots []*Root
-	open  map[string]frozen // by the clean path opened under
-	real  map[string]frozen // by real path, the buffer opened last
+	// base, when set, is the folder relative names are read in, one
+	// that holds the roots (see Under).
+	base string
+	open map[string]frozen // by the clean path opened under
+	real map[string]frozen // by real path, the buffer opened last
 
 	// paths holds what Path made of each name it was asked for: a view
 	// is a moment, and the blocks of an answer name the same few files,
@@ -264,6 +267,25 @@ func (v *View) Within(root *Root) *View {
 	return &View{roots: []*Root{root}, open: v.open, real: v.real}
 }
 
+// Under returns the view of a request made in dir, a folder that holds
+// some of v's roots (graft apply run at the top of a repository whose
+// folder the editor has open): the same buffers, names relative to dir,
+// confined to the roots inside it, a name that leads out of them refused
+// as outside the workspace root. Rel is relative to dir. ok is false when
+// no root of v lies inside dir.
+func (v *View) Under(dir string) (view *View, ok bool) {
+	var roots []*Root
+	for _, r := range v.roots {
+		if _, in := Within(dir, r.Dir()); in {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 {
+		return nil, false
+	}
+	return &View{roots: roots, base: dir, open: v.open, real: v.real}, true
+}
+
 // Path maps name as Overlay.Path does, over the view's roots and buffers,
 // each name once.
 func (v *View) Path(name string) (string, error) {
@@ -273,7 +295,7 @@ func (v *View) Path(name string) (string, error) {
 	if ok {
 		return r.abs, r.err
 	}
-	r.abs, r.err = resolve(v.roots, name, func(abs string) bool { _, ok := v.lookup(abs); return ok })
+	r.abs, r.err = v.resolve(name)
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.paths == nil {
@@ -286,8 +308,24 @@ func (v *View) Path(name string) (string, error) {
 	return r.abs, r.err
 }
 
+// resolve is Path, asking the disk and the buffers.
+func (v *View) resolve(name string) (string, error) {
+	isOpen := func(abs string) bool { _, ok := v.lookup(abs); return ok }
+	p := filepath.FromSlash(name)
+	if v.base == "" || name == "" || filepath.IsAbs(p) {
+		return resolve(v.roots, name, isOpen)
+	}
+	abs, err := resolve(v.roots, filepath.Join(v.base, p), isOpen)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		// Say the name as the edit wrote it.
+		err = &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
+	return abs, err
+}
+
 // Rel returns abs relative to the innermost of the view's roots that holds
-// it, as Overlay.Rel does, each path once.
+// it, as Overlay.Rel does, or to the folder of a view Under it; each path
+// once.
 func (v *View) Rel(abs string) string {
 	v.mu.Lock()
 	r, ok := v.rels[abs]
@@ -295,7 +333,11 @@ func (v *View) Rel(abs string) string {
 	if ok {
 		return r
 	}
-	r = rel(v.roots, abs)
+	if sub, in := Within(v.base, abs); v.base != "" && in {
+		r = filepath.ToSlash(sub)
+	} else {
+		r = rel(v.roots, abs)
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.rels == nil {

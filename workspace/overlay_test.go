@@ -307,6 +307,41 @@ func TestViewWithin(t *testing.T) {
 	wantRefusal(t, inA, filepath.Join(b, "both.go"), ErrOutsideRoot)
 }
 
+// A view under a folder that holds the roots reads names relative to that
+// folder, as graft apply run there wrote them, and confines them to the
+// roots inside it: the editor has web/ open, the agent works at the top.
+func TestViewUnder(t *testing.T) {
+	top := tree(t, map[string]string{"web/a.ts": "disk a\n", "web/lib/b.ts": "b\n", "api/x.go": "x\n", "top.md": "top\n"})
+	web := openRoot(t, filepath.Join(top, "web"))
+	o := NewOverlay(web)
+	o.Open(filepath.Join(top, "web", "a.ts"), "buffer a\n", 1)
+	v, ok := o.View().Under(top)
+	if !ok {
+		t.Fatal("Under(top) found no root inside it")
+	}
+	wantRead(t, v, "web/a.ts", "buffer a\n", true)
+	wantRead(t, v, "web/lib/b.ts", "b\n", true)
+	wantRead(t, v, "web/new.ts", "", false) // a file to create, inside web/
+	for _, name := range []string{"api/x.go", "top.md", "web/../api/x.go", "../outside.go", filepath.Join(top, "api", "x.go")} {
+		wantRefusal(t, v, name, ErrOutsideRoot)
+	}
+	if _, err := v.Path("api/x.go"); err == nil || !strings.Contains(err.Error(), "api/x.go") || strings.Contains(err.Error(), top) {
+		t.Errorf("the refusal should name the file as the edit wrote it: %v", err)
+	}
+	if got := v.Rel(filepath.Join(top, "web", "lib", "b.ts")); got != "web/lib/b.ts" {
+		t.Errorf("Rel = %q, want web/lib/b.ts, relative to the folder the request was made in", got)
+	}
+	if !v.Exists("web/lib/b.ts") || v.Exists("api/x.go") {
+		t.Error("Exists: want web/lib/b.ts, not api/x.go outside the roots")
+	}
+	if _, ok := o.View().Under(filepath.Join(top, "api")); ok {
+		t.Error("Under(api) found a root inside a folder that holds none")
+	}
+	if _, ok := o.View().Under(filepath.Join(top, "web", "lib")); ok {
+		t.Error("Under(web/lib): a folder inside a root is Within's, not Under's")
+	}
+}
+
 func TestOverlayNestedRoots(t *testing.T) {
 	outer := tree(t, map[string]string{"inner/x.go": "x\n"})
 	o := NewOverlay(openRoot(t, outer), openRoot(t, filepath.Join(outer, "inner")))

@@ -135,11 +135,17 @@ func runApply(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--target: %w", err), "")
 	}
-	if code, done := applyInEditor(ctx, f, root, target, stdin, stdout, stderr); done {
+	code, done, answers := applyInEditor(ctx, f, root, target, stdin, stdout, stderr)
+	if done {
 		return code
 	}
-	opt := dialect.Options{Format: f.format, Target: target, Exists: root.Exists}
-	blocks, err := readBlocks(ctx, f.files, stdin, opt, stderr)
+	if answers == nil {
+		answers, err = readAnswers(ctx, f.files, stdin, stderr)
+	}
+	var blocks []dialect.Block
+	if err == nil {
+		blocks, err = parseAnswers(answers, dialect.Options{Format: f.format, Target: target, Exists: root.Exists}, stderr)
+	}
 	if err != nil {
 		return applyError(stdout, stderr, f.json, orInterrupted(ctx, exitUsage), err, "")
 	}

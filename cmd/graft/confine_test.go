@@ -89,7 +89,7 @@ func TestEditorRouteKeepsToItsRoot(t *testing.T) {
 			t.Setenv(editorlink.DirEnv, sockets)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			rep, err := editorlink.Send(ctx, a, &editorlink.Request{Text: tc.answer})
+			rep, err := editorlink.Send(ctx, a, nil, &editorlink.Request{Text: tc.answer})
 			refused(t, rep, err)
 			unchanged(t)
 		})
@@ -99,7 +99,7 @@ func TestEditorRouteKeepsToItsRoot(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		answer := "<<<<<<< SEARCH\nsea\n=======\nESCAPED\n>>>>>>> REPLACE\n"
-		rep, err := editorlink.Send(ctx, a, &editorlink.Request{Text: answer, URI: string(fakeeditor.URI(secret))})
+		rep, err := editorlink.Send(ctx, a, nil, &editorlink.Request{Text: answer, URI: string(fakeeditor.URI(secret))})
 		refused(t, rep, err)
 		unchanged(t)
 	})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/graft-editor/graft/editorlink"
@@ -31,9 +32,12 @@ const (
 
 // editorUsage documents --editor in graft help apply.
 const editorUsage = `  --editor MODE    auto (default): when an editor's graft serve serves the
-                   root, or a folder above it, send the answer there, so
-                   that it lands in the editor's buffers (confined to the
-                   root, as on the disk); else apply it to the disk.
+                   root, or a folder above it, or the folder inside the root
+                   that holds every file the answer changes, send the answer
+                   there, so that it lands in the editor's buffers (confined
+                   to the root, as on the disk); else apply it to the disk.
+                   An answer for such a folder and for files outside it
+                   fails (status 2, nothing written).
                    always: fail (status 2) when no graft serve serves the
                    root. never: always apply to the disk. --dry-run always
                    reads the disk.
@@ -49,69 +53,95 @@ const editorUsage = `  --editor MODE    auto (default): when an editor's graft s
 `
 
 // applyInEditor is graft apply on the editor route: when f.editor asks for
-// it and a graft serve serves root, it reads the answers, sends them there
+// it and a graft serve serves root, or the folder inside it that holds
+// the files the answers change, it reads the answers, sends them there
 // and reports what the editor did; done is then true and code is graft
 // apply's exit status. done is false when the answers are for graft apply
-// to apply to the disk (nothing was read then).
-func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, target string, stdin io.Reader, stdout, stderr io.Writer) (code int, done bool) {
+// to apply to the disk: answers holds them when they were read here, to
+// learn which folder they change, and is nil when nothing was read.
+func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, target string, stdin io.Reader, stdout, stderr io.Writer) (code int, done bool, answers []answer) {
 	switch f.editor {
 	case editorNever:
 		if f.suggest {
-			return applyError(stdout, stderr, f.json, exitUsage, errors.New("--suggest shows suggestions in an editor: not with --editor never"), ""), true
+			return applyError(stdout, stderr, f.json, exitUsage, errors.New("--suggest shows suggestions in an editor: not with --editor never"), ""), true, nil
 		}
-		return 0, false
+		return 0, false, nil
 	case editorAuto, editorAlways:
 	default:
 		err := fmt.Errorf("--editor %q: want %s, %s or %s", f.editor, editorAuto, editorAlways, editorNever)
-		return applyError(stdout, stderr, f.json, exitUsage, err, "Run \"graft help apply\" for usage."), true
+		return applyError(stdout, stderr, f.json, exitUsage, err, "Run \"graft help apply\" for usage."), true, nil
 	}
 	if f.dryRun {
 		if f.suggest {
-			return applyError(stdout, stderr, f.json, exitUsage, errors.New("--suggest changes nothing already: not with --dry-run"), ""), true
+			return applyError(stdout, stderr, f.json, exitUsage, errors.New("--suggest changes nothing already: not with --dry-run"), ""), true, nil
 		}
-		return 0, false // changes nothing: the disk is read, as without an editor
+		return 0, false, nil // changes nothing: the disk is read, as without an editor
 	}
-	socket, err := editorlink.Lookup(ctx, root.Dir())
+	socket, err := editorlink.Lookup(ctx, root.Dir(), nil)
+	var files []string
+	if inside, _ := editorlink.Inside(root.Dir()); errors.Is(err, editorlink.ErrNoServer) && len(inside) > 0 {
+		// An editor may have a folder inside the root open: which
+		// folder the answers change says whether it is theirs.
+		answers, err = readAnswers(ctx, f.files, stdin, stderr)
+		if err != nil {
+			return applyError(stdout, stderr, f.json, orInterrupted(ctx, exitUsage), err, ""), true, nil
+		}
+		if _, files, err = editorAnswers(answers, f, root, target, io.Discard); err == nil {
+			socket, err = editorlink.Lookup(ctx, root.Dir(), files)
+		} else {
+			err = editorlink.ErrNoServer // the disk route says what is wrong with them
+		}
+	}
+	var split *editorlink.SplitError
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true
+		return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true, nil
+	case errors.As(err, &split):
+		return applyError(stdout, stderr, f.json, exitUsage, splitEditor(split), ""), true, nil
 	case !errors.Is(err, editorlink.ErrNoServer):
 		// An editor may have the files open: neither the editor nor the
 		// disk behind it, whatever the mode.
-		return applyError(stdout, stderr, f.json, exitUsage, unreachableEditor(err), ""), true
+		return applyError(stdout, stderr, f.json, exitUsage, unreachableEditor(err), ""), true, nil
 	case f.suggest:
 		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--suggest: %w", err),
-			"Suggestions are shown in an editor: open the workspace in one that runs graft serve."), true
+			"Suggestions are shown in an editor: open the workspace in one that runs graft serve."), true, nil
 	case f.editor == editorAlways:
 		// Status 2, as for a root that does not exist: nothing was
-		// tried, and the answer has not been read.
+		// tried, and the answer has not been read (unless an editor
+		// serves a folder inside the root, and the answer none of it).
 		return applyError(stdout, stderr, f.json, exitUsage, fmt.Errorf("--editor always: %w", err),
-			"Open the workspace in an editor that runs graft serve, or use --editor auto to apply to the disk when none does."), true
+			"Open the workspace in an editor that runs graft serve, or use --editor auto to apply to the disk when none does."), true, nil
 	default:
 		if errors.Is(err, editorlink.ErrLinkDisabled) {
 			fmt.Fprintf(stderr, "graft apply: not sending to the editor: %s; applying to the disk\n", escapeText(err.Error()))
 		}
-		return 0, false
+		return 0, false, answers
 	}
 	if f.threshold != engine.DefaultThreshold {
 		err := errors.New("--threshold cannot go to the editor, whose graft serve uses its own threshold setting: drop --threshold, or use --editor never")
-		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true
+		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true, nil
 	}
-	texts, err := readEditorAnswers(ctx, f, root, target, stdin, stderr)
+	if answers == nil {
+		answers, err = readAnswers(ctx, f.files, stdin, stderr)
+	}
+	var texts []string
+	if err == nil {
+		texts, files, err = editorAnswers(answers, f, root, target, stderr)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true
+			return applyError(stdout, stderr, f.json, exitInterrupted, editorInterrupted(0, 1, false), ""), true, nil
 		}
 		code := exitUsage
 		if errors.Is(err, workspace.ErrOutsideRoot) || errors.Is(err, workspace.ErrBadName) {
 			code = exitFailed // a block refused, as --editor never refuses it
 		}
-		return applyError(stdout, stderr, f.json, code, err, ""), true
+		return applyError(stdout, stderr, f.json, code, err, ""), true, nil
 	}
 	if len(texts) > 1 && f.atomic {
 		err := errors.New("--atomic with several answers: the editor takes one answer at a time; join them into one")
-		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true
+		return applyError(stdout, stderr, f.json, exitUsage, err, ""), true, nil
 	}
 	var uri string
 	if target != "" {
@@ -119,9 +149,9 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 	}
 	rep := editorReport{Via: "editor", Socket: socket, Blocks: []editorlink.Block{}, Files: []workspace.FileReport{}, EditorApplied: true, Suggest: f.suggest}
 	for i, text := range texts {
-		r, err := editorlink.Send(ctx, root.Dir(), &editorlink.Request{Text: text, URI: uri, Atomic: f.atomic, Format: f.format, Suggest: f.suggest})
+		r, err := editorlink.Send(ctx, root.Dir(), files, &editorlink.Request{Text: text, URI: uri, Atomic: f.atomic, Format: f.format, Suggest: f.suggest})
 		if err != nil {
-			return applyError(stdout, stderr, f.json, sendFailed(ctx, err), sendError(ctx, err, i, len(texts)), ""), true
+			return applyError(stdout, stderr, f.json, sendFailed(ctx, err), sendError(ctx, err, i, len(texts)), ""), true, nil
 		}
 		rep.add(r)
 	}
@@ -132,12 +162,26 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "graft apply: %v\n", err)
-		return exitFailed, true
+		return exitFailed, true, nil
 	}
 	if !rep.ok() {
-		return exitFailed, true
+		return exitFailed, true, nil
 	}
-	return exitOK, true
+	return exitOK, true, nil
+}
+
+// splitEditor is the error of graft apply when the answers change files
+// in a folder inside the root that an editor serves and files outside it
+// (see editorlink.SplitError): nothing is written, to the editor or to
+// the disk behind it.
+func splitEditor(split *editorlink.SplitError) error {
+	var folders []string
+	for f := range split.Served {
+		folders = append(folders, f)
+	}
+	slices.Sort(folders)
+	return fmt.Errorf("not applied: %w. The editor takes only the files of its own folder, and writing the others to the disk while it takes its own could leave the answer half applied. Nothing was written, to the editor or to the disk. "+
+		"Apply the edits of each folder on their own (graft apply --root %s for the editor's), or run with --editor never to write the disk anyway", split, folders[0])
 }
 
 // unreachableEditor is the error of graft apply when editorlink.Lookup
@@ -203,15 +247,12 @@ func editorInterrupted(done, n int, sent bool) error {
 	return fmt.Errorf("interrupted after %d of %d answers went to the editor and answer %d was sent, before it answered: the editor may have applied it; %s", done, n, done+1, check)
 }
 
-// readEditorAnswers reads the answers as graft apply does, and returns the
-// text of each that holds edit blocks; none is an error.
-func readEditorAnswers(ctx context.Context, f *applyFlags, root *workspace.Root, target string, stdin io.Reader, stderr io.Writer) ([]string, error) {
-	answers, err := readAnswers(ctx, f.files, stdin, stderr)
-	if err != nil {
-		return nil, err
-	}
+// editorAnswers returns the text of each of the answers that holds edit
+// blocks, and the files, absolute, that their blocks change; none is an
+// error.
+func editorAnswers(answers []answer, f *applyFlags, root *workspace.Root, target string, stderr io.Writer) (texts, files []string, err error) {
 	opt := dialect.Options{Format: f.format, Target: target, Exists: root.Exists}
-	var texts, names []string
+	var names []string
 	for _, a := range answers {
 		names = append(names, a.name)
 		blocks, err := dialect.Parse(a.text, opt)
@@ -222,17 +263,20 @@ func readEditorAnswers(ctx context.Context, f *applyFlags, root *workspace.Root,
 			}
 			continue
 		case err != nil:
-			return nil, fmt.Errorf("%s: %w", a.name, err)
+			return nil, nil, fmt.Errorf("%s: %w", a.name, err)
 		}
-		if err := confined(blocks, root); err != nil {
-			return nil, fmt.Errorf("%s: %w", a.name, err)
+		changed, err := confined(blocks, root)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", a.name, err)
 		}
 		texts = append(texts, a.text)
+		files = append(files, changed...)
 	}
 	if len(texts) == 0 {
-		return nil, fmt.Errorf("no edit blocks in %s", strings.Join(names, ", "))
+		return nil, nil, fmt.Errorf("no edit blocks in %s", strings.Join(names, ", "))
 	}
-	return texts, nil
+	slices.Sort(files)
+	return texts, slices.Compact(files), nil
 }
 
 // shownNumber returns the number of the block of a report as a person
@@ -245,26 +289,30 @@ func shownNumber(r workspace.BlockReport) int {
 	return r.Index + 1
 }
 
-// confined returns an error when a block names a path outside root. The
-// editor's graft serve refuses such a request as well (it may serve other
-// folders, which root does not include); checking here first says so
-// before anything is sent.
-func confined(blocks []dialect.Block, root *workspace.Root) error {
+// confined returns the files, absolute, that the blocks change, and an
+// error when a block names a path outside root. The editor's graft serve
+// refuses such a request as well (it may serve other folders, which root
+// does not include); checking here first says so before anything is
+// sent.
+func confined(blocks []dialect.Block, root *workspace.Root) ([]string, error) {
+	var files []string
 	for i, b := range blocks {
 		for _, name := range []string{b.Path, b.NewPath} {
 			if name == "" {
 				continue
 			}
-			if _, err := root.Path(name); err != nil {
+			abs, err := root.Path(name)
+			if err != nil {
 				n := b.Number
 				if n == 0 {
 					n = i + 1
 				}
-				return fmt.Errorf("block %d: %w; nothing was sent to the editor", n, err)
+				return nil, fmt.Errorf("block %d: %w; nothing was sent to the editor", n, err)
 			}
+			files = append(files, abs)
 		}
 	}
-	return nil
+	return files, nil
 }
 
 // editorReport is the JSON report of graft apply on the editor route:

@@ -242,7 +242,7 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 			}
 			held := make(chan sent, 1)
 			go func() {
-				rep, err := editorlink.Send(heldCtx, root, &editorlink.Request{Text: editorAnswer})
+				rep, err := editorlink.Send(heldCtx, root, nil, &editorlink.Request{Text: editorAnswer})
 				held <- sent{rep, err}
 			}()
 			e.waitArrived(t)
@@ -252,7 +252,7 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 				queuedCtx, cancelQueued := context.WithCancel(ctx)
 				ch := make(chan sent, 1)
 				go func() {
-					rep, err := editorlink.Send(queuedCtx, root, &editorlink.Request{Text: queuedAnswer})
+					rep, err := editorlink.Send(queuedCtx, root, nil, &editorlink.Request{Text: queuedAnswer})
 					ch <- sent{rep, err}
 				}()
 				// The link takes one request at a time: the second waits

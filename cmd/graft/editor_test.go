@@ -385,7 +385,7 @@ func TestEditorRouteSuggestShowsSuggestionsInTheEditor(t *testing.T) {
 	t.Setenv(editorlink.DirEnv, sockets)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	rep, err := editorlink.Send(ctx, root, &editorlink.Request{Text: editorAnswer, Suggest: true})
+	rep, err := editorlink.Send(ctx, root, nil, &editorlink.Request{Text: editorAnswer, Suggest: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -605,6 +605,104 @@ func TestEditorRouteFromAFolderOfTheWorkspace(t *testing.T) {
 		}
 		if got := e.Text(filepath.Join(root, "main.go")); got != editorBuffer {
 			t.Errorf("main.go's buffer changed:\n%s", got)
+		}
+	})
+}
+
+// TestEditorRouteFromTheFolderAbove runs graft apply at the top of a
+// repository whose folder web/ an editor has open, as an agent does: an
+// answer that changes web/ only lands in the editor's buffer, named as
+// the agent wrote it; one that changes web/ and a file outside it is
+// refused whole, nothing written anywhere, the error naming both and the
+// way out; one that changes no file of web/ is written to the disk, which
+// no editor holds there.
+func TestEditorRouteFromTheFolderAbove(t *testing.T) {
+	top, sockets := editorWorkspace(t)
+	web := filepath.Join(top, "web")
+	if err := os.Mkdir(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const appDisk = "package web\n\nfunc port() int {\n\treturn 80\n}\n"
+	const appBuffer = "package web\n\n// unsaved\nfunc port() int {\n\treturn 80\n}\n"
+	app := filepath.Join(web, "app.go")
+	if err := os.WriteFile(app, []byte(appDisk), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := fakeeditor.VSCode(web)
+	opt.Env = editorEnv(sockets)
+	e, _ := fakeeditor.StartReady(t, opt)
+	if err := e.Open(app, "go", appBuffer); err != nil {
+		t.Fatal(err)
+	}
+	served(t, e)
+	waitSocket(t, sockets, web, true)
+	main := filepath.Join(top, "main.go")
+	const toApp = "web/app.go\n<<<<<<< SEARCH\n\treturn 80\n=======\n\treturn 8080\n>>>>>>> REPLACE\n"
+
+	t.Run("an answer for a file in the editor's folder goes to the editor", func(t *testing.T) {
+		out, stderr, code := runGraft(t, sockets, top, toApp, "apply", "--json")
+		if code != 0 {
+			t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+		}
+		var rep struct {
+			Via    string `json:"via"`
+			Blocks []struct {
+				Path   string `json:"path"`
+				Status string `json:"status"`
+			} `json:"blocks"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 1 {
+			t.Fatalf("report: %v\n%s", err, out)
+		}
+		if rep.Via != "editor" || rep.Blocks[0].Path != "web/app.go" || rep.Blocks[0].Status != "applied" {
+			t.Errorf("report: via %q, %+v; want via the editor, web/app.go applied", rep.Via, rep.Blocks)
+		}
+		if got, want := e.Text(app), strings.Replace(appBuffer, "80", "8080", 1); got != want {
+			t.Errorf("app.go's buffer:\n%s\nwant:\n%s", got, want)
+		}
+		if got := readFile(t, app); got != appDisk {
+			t.Errorf("the disk changed behind the editor:\n%s", got)
+		}
+	})
+
+	t.Run("an answer for the editor's folder and beyond is refused whole", func(t *testing.T) {
+		before := e.Text(app)
+		both := toApp + "\nmain.go\n<<<<<<< SEARCH\n\treturn 41\n=======\n\treturn 42\n>>>>>>> REPLACE\n"
+		out, stderr, code := runGraft(t, sockets, top, both, "apply")
+		if code != 2 {
+			t.Fatalf("status %d, want 2\n%s\n%s", code, out, stderr)
+		}
+		for _, want := range []string{"web/app.go (in web/", "main.go (which no editor serves)", "Nothing was written", "--root " + web, "--editor never"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("the error does not say %q:\n%s", want, stderr)
+			}
+		}
+		if got := e.Text(app); got != before {
+			t.Errorf("app.go's buffer changed:\n%s", got)
+		}
+		if got := readFile(t, app); got != appDisk {
+			t.Errorf("app.go changed on disk:\n%s", got)
+		}
+		if got := readFile(t, main); got != editorDisk {
+			t.Errorf("main.go changed on disk:\n%s", got)
+		}
+	})
+
+	t.Run("an answer for no file of the editor's folder goes to the disk", func(t *testing.T) {
+		before := e.Text(app)
+		out, stderr, code := runGraft(t, sockets, top, editorAnswer, "apply")
+		if code != 0 {
+			t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+		}
+		if got := readFile(t, main); !strings.Contains(got, "return 42") {
+			t.Errorf("main.go on disk:\n%s", got)
+		}
+		if got := e.Text(app); got != before {
+			t.Errorf("app.go's buffer changed:\n%s", got)
+		}
+		out, stderr, code = runGraft(t, sockets, top, editorAnswer, "apply", "--editor", "always")
+		if code != 2 || !strings.Contains(stderr, "--editor always") {
+			t.Errorf("--editor always with no editor for main.go: status %d, want 2\n%s\n%s", code, out, stderr)
 		}
 	})
 }

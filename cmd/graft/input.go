@@ -33,14 +33,9 @@ var errAnswerTooLarge = errors.New("too large")
 // An answer is the text of one answer, and where it came from.
 type answer struct{ name, text string }
 
-// readBlocks reads and parses the answers in files, in order, or stdin
-// when there are none ("-" among them is stdin too). An answer without
-// blocks is only an error when no answer has any.
-func readBlocks(ctx context.Context, files []string, stdin io.Reader, opt dialect.Options, stderr io.Writer) ([]dialect.Block, error) {
-	answers, err := readAnswers(ctx, files, stdin, stderr)
-	if err != nil {
-		return nil, err
-	}
+// parseAnswers parses the answers, in order. An answer without blocks is
+// only an error when no answer has any.
+func parseAnswers(answers []answer, opt dialect.Options, stderr io.Writer) ([]dialect.Block, error) {
 	var all []dialect.Block
 	for _, a := range answers {
 		blocks, err := dialect.Parse(a.text, opt)

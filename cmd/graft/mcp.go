@@ -34,8 +34,11 @@ flags:
                client's first MCP root, else the current directory)
   --editor MODE
                auto (default): when an editor's graft serve serves the root,
-               or a folder above it, send edit and apply_edits there, so
-               that they land in its buffers; else write the disk. always:
+               or a folder above it, or the folder inside the root that
+               holds every file the edits change, send edit and apply_edits
+               there, so that they land in its buffers; else write the disk
+               (edits of such a folder and of files outside it, in one call,
+               are refused: nothing written). always:
                refuse the edits when no graft serve serves the root. never:
                always write the disk. preview_edits reads the disk.
   --journal=false
