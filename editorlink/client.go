@@ -174,17 +174,17 @@ func dial(ctx context.Context, dir, root string, files []string) (*net.UnixConn,
 }
 
 // dialBelow is dial for the servers of the folders inside root, the real
-// path of the request's root: it connects to the one whose folder holds
-// every file, and returns a *SplitError when a served folder holds some
-// files and not all. none is the error when no served folder holds any.
+// path of the request's root: it connects to the server whose folders
+// hold every file (an editor may serve several, web/ and api/ both), and
+// returns a *SplitError when the files lie in served folders and outside
+// them, or in the folders of two servers. none is the error when no
+// served folder holds any.
 func dialBelow(ctx context.Context, dir, root string, files []string, none error) (*net.UnixConn, string, error) {
 	folders, lerr := below(dir, root)
 	if lerr != nil || len(folders) == 0 {
 		return nil, "", none
 	}
-	// The innermost folder that holds each file, of those with a live
-	// server.
-	holder := make([]*served, len(files))
+	// A live server's connection by socket; nil for a stale socket.
 	conns := map[string]*net.UnixConn{}
 	defer func() {
 		for _, c := range conns {
@@ -193,6 +193,9 @@ func dialBelow(ctx context.Context, dir, root string, files []string, none error
 			}
 		}
 	}()
+	// The innermost folder that holds each file, of those with a live
+	// server.
+	holder := make([]*served, len(files))
 	for i, f := range files {
 		for k := range folders {
 			s := &folders[k]
@@ -217,29 +220,31 @@ func dialBelow(ctx context.Context, dir, root string, files []string, none error
 		}
 	}
 	split := &SplitError{Root: root, Served: map[string][]string{}}
+	servers := map[string]bool{} // by id
 	for i, f := range files {
 		if holder[i] == nil {
 			split.Unserved = append(split.Unserved, f)
 			continue
 		}
 		split.Served[holder[i].root] = append(split.Served[holder[i].root], f)
+		servers[holder[i].server] = true
 	}
 	switch {
-	case len(split.Served) == 0:
+	case len(servers) == 0:
 		return nil, "", none
-	case len(split.Served) > 1 || len(split.Unserved) > 0:
+	case len(servers) > 1 || len(split.Unserved) > 0:
 		return nil, "", split
 	}
-	s := holder[0]
-	c := conns[s.socket]
-	delete(conns, s.socket) // the caller's now
-	return c, s.socket, nil
+	socket := holder[0].socket // every file has one
+	c := conns[socket]
+	delete(conns, socket) // the caller's now
+	return c, socket, nil
 }
 
 // A SplitError is the error of Lookup and Send for a request whose files
 // an editor serves in part: some lie in a folder inside the request's
 // root that an editor's graft serve serves, and others outside it, or in
-// another such folder. Neither an editor nor the disk can take the
+// a folder another graft serve serves. Neither an editor nor the disk can take the
 // request whole, and writing the disk for some of it would go behind an
 // editor that may hold the files open: a client writes nothing, and says
 // to send the edits of each folder on their own.

@@ -17,7 +17,10 @@ import (
 // agent at the top of a repository whose folder web/ an editor has open.
 // So that a client finds those too, a server writes beside each socket it
 // holds the root it serves, in a file named as the socket with ".root"
-// for ".sock" (rootFile), and removes it with the socket. The file is
+// for ".sock" (rootFile), and removes it with the socket. The file's
+// second line names the server, so that a client sends a request whose
+// files lie in several folders of one server (an editor with web/ and
+// api/ open) to it. The file is
 // written and removed under the directory's lock, and read without it: a
 // client trusts a root file only when its root hashes to its socket's
 // name, and only the server it reaches there, checked as every server
@@ -31,14 +34,14 @@ func rootFile(socket string) string {
 	return strings.TrimSuffix(socket, ".sock") + ".root"
 }
 
-// writeRootFile writes the root file of the socket at path, which serves
-// root. The directory's lock is held.
-func writeRootFile(socket, root string) error {
+// writeRootFile writes the root file of the socket at path, which the
+// server id serves root on. The directory's lock is held.
+func writeRootFile(socket, root, id string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(socket), ".root-*")
 	if err != nil {
 		return fmt.Errorf("root file: %w", err)
 	}
-	_, err = io.WriteString(tmp, root)
+	_, err = io.WriteString(tmp, root+"\n"+id+"\n")
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -53,9 +56,9 @@ func writeRootFile(socket, root string) error {
 }
 
 // A served folder is a root that a graft serve registered in the socket
-// directory, and its socket.
+// directory, its socket, and the server's id.
 type served struct {
-	root, socket string
+	root, socket, server string
 }
 
 // below returns the roots registered in dir that lie inside root, a real
@@ -74,7 +77,7 @@ func below(dir, root string) ([]served, error) {
 			continue
 		}
 		socket := filepath.Join(dir, strings.TrimSuffix(name, ".root")+".sock")
-		r, err := readRootFile(filepath.Join(dir, name))
+		r, id, err := readRootFile(filepath.Join(dir, name))
 		if err != nil || r == root {
 			continue
 		}
@@ -86,26 +89,28 @@ func below(dir, root string) ([]served, error) {
 		if p, err := SocketPath(dir, r); err != nil || p != socket {
 			continue
 		}
-		out = append(out, served{root: r, socket: socket})
+		out = append(out, served{root: r, socket: socket, server: id})
 	}
 	return out, nil
 }
 
-// readRootFile returns the root a root file holds.
-func readRootFile(path string) (string, error) {
+// readRootFile returns the root a root file holds, and its server's id.
+func readRootFile(path string) (root, id string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxRootFile+1))
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	if len(data) > maxRootFile || !filepath.IsAbs(string(data)) {
-		return "", errors.New("not a root file")
+	root, rest, _ := strings.Cut(string(data), "\n")
+	id, _, _ = strings.Cut(rest, "\n")
+	if len(data) > maxRootFile || !filepath.IsAbs(root) || id == "" {
+		return "", "", errors.New("not a root file")
 	}
-	return filepath.Clean(string(data)), nil
+	return filepath.Clean(root), id, nil
 }
 
 // Inside returns the folders inside root (root excluded) that a graft

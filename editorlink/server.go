@@ -2,6 +2,7 @@ package editorlink
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -74,6 +75,9 @@ type Server struct {
 	log   *zap.Logger
 	uid   int
 	turns *queue // of the requests of every root
+	// id tells this server's root files from other servers': a client
+	// sends a request whose files lie in several of its folders to it.
+	id string
 
 	mu     sync.Mutex
 	roots  map[string]*rootLink // by real path
@@ -126,7 +130,7 @@ func NewServer(h Handler, opt ServerOptions) *Server {
 	if opt.Handlers <= 0 {
 		opt.Handlers = 1
 	}
-	return &Server{h: h, opt: opt, log: opt.Logger, uid: os.Getuid(), turns: newQueue(opt.Handlers), roots: map[string]*rootLink{}}
+	return &Server{h: h, opt: opt, log: opt.Logger, uid: os.Getuid(), turns: newQueue(opt.Handlers), roots: map[string]*rootLink{}, id: rand.Text()}
 }
 
 // SetRoots makes the server serve exactly roots: it claims the socket of
@@ -286,7 +290,7 @@ func (s *Server) claim(path, root string) (*net.UnixListener, os.FileInfo, error
 		ln.Close()
 		return nil, nil, fmt.Errorf("socket: %w", err)
 	}
-	if err := writeRootFile(path, root); err != nil {
+	if err := writeRootFile(path, root, s.id); err != nil {
 		// The socket still serves root and the folders in it; only
 		// clients in a folder above root will not find it.
 		s.log.Warn("editor link", zap.String("socket", path), zap.Error(err))

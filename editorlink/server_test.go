@@ -393,7 +393,7 @@ func TestSendFromAFolderAboveTheRoot(t *testing.T) {
 	}
 	ln.SetUnlinkOnClose(false)
 	ln.Close() // a socket nobody listens on, as a killed server leaves
-	if err := writeRootFile(webSocket, web); err != nil {
+	if err := writeRootFile(webSocket, web, "killed"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := send(sendCtx(t), dir, top, []string{inWeb}, &Request{Text: "x"}); !errors.Is(err, ErrNoServer) {
@@ -404,10 +404,64 @@ func TestSendFromAFolderAboveTheRoot(t *testing.T) {
 	if err := os.Mkdir(other, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeRootFile(webSocket, other); err != nil {
+	if err := writeRootFile(webSocket, other, "killed"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := below(dir, top); len(got) != 0 {
 		t.Errorf("below read a root file that does not match its socket: %v", got)
 	}
+}
+
+// TestSendFromAboveToTheServerOfTheFiles sends from the top of a
+// repository whose folders web/ and api/ are served: by one server (an
+// editor with both open), a request with files in both goes to it; by
+// two, it is refused whole, naming each folder's files.
+func TestSendFromAboveToTheServerOfTheFiles(t *testing.T) {
+	top, _ := realPath(t.TempDir())
+	web, api := filepath.Join(top, "web"), filepath.Join(top, "api")
+	for _, d := range []string{web, api} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := []string{filepath.Join(web, "a.ts"), filepath.Join(api, "b.go")}
+
+	t.Run("one server", func(t *testing.T) {
+		dir := socketDir(t)
+		h := &echo{}
+		s := startServer(t, dir, web, ServerOptions{}, h.handle)
+		if err := s.SetRoots([]string{web, api}); err != nil {
+			t.Fatal(err)
+		}
+		waitHeld(t, s, api, true)
+		rep, err := send(sendCtx(t), dir, top, files, &Request{Text: "both"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Blocks) != 1 || rep.Blocks[0].Path != top+":both" {
+			t.Errorf("reply %+v, want the handler given %s", rep, top)
+		}
+	})
+
+	t.Run("two servers", func(t *testing.T) {
+		dir := socketDir(t)
+		h := &echo{}
+		startServer(t, dir, web, ServerOptions{}, h.handle)
+		startServer(t, dir, api, ServerOptions{}, h.handle)
+		_, err := send(sendCtx(t), dir, top, files, &Request{Text: "both"})
+		var split *SplitError
+		if !errors.As(err, &split) || len(split.Served) != 2 || len(split.Unserved) != 0 {
+			t.Fatalf("files of two servers: %v, want a SplitError", err)
+		}
+		if msg := err.Error(); !strings.Contains(msg, "api/b.go (in api/") || !strings.Contains(msg, "web/a.ts (in web/") {
+			t.Errorf("the SplitError says: %s", msg)
+		}
+		if h.calls.Load() != 0 {
+			t.Error("a handler ran")
+		}
+		// Each server takes its own folder's files.
+		if _, err := send(sendCtx(t), dir, top, files[1:], &Request{Text: "api"}); err != nil {
+			t.Error(err)
+		}
+	})
 }

@@ -102,7 +102,7 @@ func (s *server) toEditor(ctx context.Context, root *workspace.Root, req *editor
 // *editorlink.SplitError): nothing is written, and the model is told to
 // send each folder's edits in a call of their own.
 func splitError(err error) error {
-	return fmt.Errorf("not applied: %w. The editor takes only the files of its own folder into its buffers, and writing the others to the disk in the same call could leave the edits half applied. Nothing was written, to the editor or to the disk. "+
+	return fmt.Errorf("not applied: %w. An editor takes only the files of its own folders into its buffers, and writing the others to the disk in the same call could leave the edits half applied. Nothing was written, to the editor or to the disk. "+
 		"Send the edits of each folder in a call of their own", err)
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -175,13 +176,12 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 // (see editorlink.SplitError): nothing is written, to the editor or to
 // the disk behind it.
 func splitEditor(split *editorlink.SplitError) error {
-	var folders []string
-	for f := range split.Served {
-		folders = append(folders, f)
+	var roots []string
+	for _, f := range slices.Sorted(maps.Keys(split.Served)) {
+		roots = append(roots, "--root "+f)
 	}
-	slices.Sort(folders)
-	return fmt.Errorf("not applied: %w. The editor takes only the files of its own folder, and writing the others to the disk while it takes its own could leave the answer half applied. Nothing was written, to the editor or to the disk. "+
-		"Apply the edits of each folder on their own (graft apply --root %s for the editor's), or run with --editor never to write the disk anyway", split, folders[0])
+	return fmt.Errorf("not applied: %w. An editor takes only the files of its own folders, and writing the others to the disk while it takes its own could leave the answer half applied. Nothing was written, to the editor or to the disk. "+
+		"Apply the edits of each folder on their own (graft apply %s for the editor's), or run with --editor never to write the disk anyway", split, strings.Join(roots, " or "))
 }
 
 // unreachableEditor is the error of graft apply when editorlink.Lookup

@@ -706,3 +706,61 @@ func TestEditorRouteFromTheFolderAbove(t *testing.T) {
 		}
 	})
 }
+
+// TestEditorRouteFromAboveTwoFolders runs graft apply at the top of a
+// repository whose folders web/ and api/ one editor has open: an answer
+// that changes a file of each goes to that editor whole, each file named
+// as the agent wrote it, and nothing is written to the disk.
+func TestEditorRouteFromAboveTwoFolders(t *testing.T) {
+	top, sockets := editorWorkspace(t)
+	web, api := filepath.Join(top, "web"), filepath.Join(top, "api")
+	disk := map[string]string{
+		filepath.Join(web, "app.go"): "package web\n\nconst port = 80\n",
+		filepath.Join(api, "api.go"): "package api\n\nconst version = 1\n",
+	}
+	for path, text := range disk {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := fakeeditor.VSCode(web, api)
+	opt.Env = editorEnv(sockets)
+	e, _ := fakeeditor.StartReady(t, opt)
+	for path, text := range disk {
+		if err := e.Open(path, "go", text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	served(t, e)
+	waitSocket(t, sockets, web, true)
+	waitSocket(t, sockets, api, true)
+	answer := "web/app.go\n<<<<<<< SEARCH\nconst port = 80\n=======\nconst port = 8080\n>>>>>>> REPLACE\n\n" +
+		"api/api.go\n<<<<<<< SEARCH\nconst version = 1\n=======\nconst version = 2\n>>>>>>> REPLACE\n"
+	out, stderr, code := runGraft(t, sockets, top, answer, "apply", "--json")
+	if code != 0 {
+		t.Fatalf("status %d\n%s\n%s", code, out, stderr)
+	}
+	var rep struct {
+		Via    string `json:"via"`
+		Blocks []struct {
+			Path string `json:"path"`
+		} `json:"blocks"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 2 {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	if rep.Via != "editor" || rep.Blocks[0].Path != "web/app.go" || rep.Blocks[1].Path != "api/api.go" {
+		t.Errorf("report: via %q, %+v; want both files via the editor, named from the top", rep.Via, rep.Blocks)
+	}
+	for path, text := range disk {
+		if got := e.Text(path); !strings.Contains(got, "8080") && !strings.Contains(got, "version = 2") {
+			t.Errorf("%s's buffer unchanged:\n%s", path, got)
+		}
+		if got := readFile(t, path); got != text {
+			t.Errorf("%s changed on disk behind the editor:\n%s", path, got)
+		}
+	}
+}
