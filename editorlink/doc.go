@@ -18,11 +18,12 @@
 // it (an editor with the repository open, graft apply run in one of its
 // folders). For the servers of folders below its root (an editor with
 // web/ open, an agent at the top), each server writes beside its socket
-// a root file that names its root (see registry.go), and a client that
-// knows which files a request changes sends it to the server of the
-// folder that holds them all. A request whose files lie in such a folder
-// and outside it goes nowhere (SplitError): the editor would take only
-// its own, and the disk the rest.
+// a root file that names its root and the server (see registry.go), and a
+// client that knows which files a request changes sends it to the server
+// whose folders hold them all. A request whose files lie in such a
+// folder and outside it, or in two servers' folders, goes nowhere
+// (SplitError): an editor would take only its own, and the disk the
+// rest.
 //
 // One root has at most one socket: the first server to claim it keeps it.
 // A socket nobody answers on (its server was killed) is stale, and the
