@@ -209,7 +209,9 @@ const nearLines = 3
 // nearReplacement returns the refusal of m, a match found only
 // approximately, when the replacement stands, white space aside, among
 // the lines around it (as many on each side as it has, and nearLines
-// more); nil when it does not. Which of the two places the edit means
+// more), and not merely inside m where m holds the whole search, white
+// space aside (a change that takes lines off the search's ends, the lines
+// still there); nil when it does not. Which of the two places the edit means
 // cannot be told: the search resembles one, and the change it makes is
 // already at the other. The caller has checked changeNear.
 func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
@@ -226,19 +228,29 @@ func (r *resolver) nearReplacement(m *Match, rd reading) *Error {
 			return nil // a whole line inside the replacement is not there
 		}
 	}
+	// Where m holds the search whole, white space aside, the lines the
+	// change takes out are there: the replacement found inside m is the
+	// search's own text (a change that takes lines off its ends), not the
+	// change made before.
+	whole := loose.View(d.text[d.start[m.StartLine-1]:d.end[m.EndLine-1]]) == loose.View(rd.old)
 	v := r.view(lo, hi)
-	var h looseHit
+	var a, b int
 	found := false
 	for _, at := range occurrences(v.text, needle, maxOccurrences) {
-		if h = r.hit(v, at, len(needle)); r.wholeLines(h, new) {
-			found = true
-			break
+		h := r.hit(v, at, len(needle))
+		if !r.wholeLines(h, new) {
+			continue
 		}
+		a, b = d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
+		if whole && m.StartLine <= a && b <= m.EndLine {
+			continue
+		}
+		found = true
+		break
 	}
 	if !found {
 		return nil
 	}
-	a, b := d.lineAt(h.start)+1, d.lineAt(max(h.start, h.end-1))+1
 	e := refuse(ReasonAmbiguous, "ambiguous: the search resembles %s, but its replacement stands already at %s: the edit may have been applied there before; quote the lines as they are now",
 		d.linesWord(m.StartLine, m.EndLine), d.linesWord(a, b))
 	e.Candidates = []Candidate{{StartLine: m.StartLine, EndLine: m.EndLine, Score: m.Score}, {StartLine: a, EndLine: b, Score: 1}}
