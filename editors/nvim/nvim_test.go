@@ -162,6 +162,23 @@ func (nv neovim) runWith(t *testing.T, name, setup string, files map[string]stri
 // returns, given the server's command line as a Lua table.
 func (nv neovim) runConfigured(t *testing.T, name string, configure func(cmd string) string, files map[string]string, out any) string {
 	t.Helper()
+	return nv.runScenario(t, name, configure, files, out, false)
+}
+
+// runLinked is run with the server's editor link on, its sockets in a
+// directory of the test's ($GRAFT_EDITOR_DIR, for the graft apply the
+// scenario runs too, $GRAFT_NVIM_GRAFT).
+func (nv neovim) runLinked(t *testing.T, name string, files map[string]string, out any) string {
+	t.Helper()
+	return nv.runScenario(t, name, func(cmd string) string {
+		return "require('graft').setup({ cmd = " + cmd + ", open_quickfix = false })"
+	}, files, out, true)
+}
+
+// runScenario is runConfigured, with the server's editor link on when
+// link is set.
+func (nv neovim) runScenario(t *testing.T, name string, configure func(cmd string) string, files map[string]string, out any, link bool) string {
+	t.Helper()
 	bin := nv.path
 	graft := testenv.Build(t)
 	plugin, err := filepath.Abs(".")
@@ -185,13 +202,24 @@ func (nv neovim) runConfigured(t *testing.T, name string, configure func(cmd str
 	log := filepath.Join(dir, "graft.log")
 	init := filepath.Join(dir, "init.lua")
 	// The server's editor link (a Unix socket for graft apply) plays no
-	// part here, and its socket path would outgrow the 108 bytes a Unix
-	// socket's path may have under a test's temporary directory.
+	// part but where link asks for it, in a directory short enough: a
+	// socket's path may have 108 bytes, and a test's temporary directory
+	// is long.
 	// vim.deprecate (where Neovim has it: not 0.7) is wrapped to record
 	// every deprecated function called, by the plugin or by Neovim on its
 	// behalf: the scenarios report them, and a newer Neovim's deprecations
 	// fail the test.
 	cmdLua := `{ ` + luaString(graft) + `, 'serve', '--editor-link=false', '--log', ` + luaString(log) + ` }`
+	var linkEnv []string
+	if link {
+		cmdLua = `{ ` + luaString(graft) + `, 'serve', '--log', ` + luaString(log) + ` }`
+		short, err := os.MkdirTemp("", "gn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(short) })
+		linkEnv = []string{"GRAFT_EDITOR_DIR=" + filepath.Join(short, "graft"), "GRAFT_NVIM_GRAFT=" + graft}
+	}
 	initText := `_G.graft_deprecated = {}
 if vim.deprecate then
   local deprecate = vim.deprecate
@@ -228,6 +256,7 @@ vim.opt.shadafile = 'NONE'
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"),
 		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
 	)
+	cmd.Env = append(cmd.Env, linkEnv...)
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	cmd.Stdin = nil
@@ -1470,5 +1499,35 @@ func TestBlocksNumberedAsSeen(t *testing.T) {
 				t.Errorf("report %q numbers a third block", got.Report)
 			}
 		}
+	})
+}
+
+// TestAgentAnswerLandsInTheBuffer runs graft apply, as an agent at the top
+// of the repository does, while Neovim has its folder web/ open with an
+// unsaved change: the answer goes through the editor link into the
+// buffer, the unsaved line kept, the disk untouched, and one `u` takes it
+// back.
+func TestAgentAnswerLandsInTheBuffer(t *testing.T) {
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		var got struct {
+			Code     int      `json:"code"`
+			Via      string   `json:"via"`
+			Paths    []string `json:"paths"`
+			Buffer   []string `json:"buffer"`
+			Modified bool     `json:"modified"`
+			Disk     []string `json:"disk"`
+			Undone   []string `json:"undone"`
+		}
+		nv.runLinked(t, "agent", map[string]string{"web/app.txt": mainTxt, "web/.git/HEAD": "ref: refs/heads/main\n"}, &got)
+		unsaved := append([]string{"ALPHA (unsaved)"}, lines(mainTxt)[1:]...)
+		applied := slices.Clone(unsaved)
+		applied[1] = "BETA"
+		equal(t, "exit status", got.Code, 0)
+		equal(t, "via", got.Via, "editor")
+		equal(t, "blocks", got.Paths, []string{"web/app.txt applied"})
+		equal(t, "buffer", got.Buffer, applied)
+		equal(t, "buffer modified", got.Modified, true)
+		equal(t, "disk", got.Disk, append(lines(mainTxt), "")) // readfile(, "b"): the final newline ends an empty last item
+		equal(t, "after u", got.Undone, unsaved)
 	})
 }

@@ -44,8 +44,10 @@ const OutEnv = "GRAFT_E2E_OUT"
 // Apply is offered. An apply-patch's new file holds exactly its lines, on
 // disk at once (never empty), and one Ctrl+Z deletes it; an apply-patch of
 // two files and a block after it are blocks 1 and 2, "Apply all 2 edit
-// blocks", "Graft: 2 applied". It is skipped only when node, npm or
-// chromium is missing.
+// blocks", "Graft: 2 applied". An agent's graft apply, run at the folder
+// above the workspace, lands in an open buffer with an unsaved line, not
+// on the disk, and one Ctrl+Z takes it back. It is skipped only when
+// node, npm or chromium is missing.
 func TestCodeServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives code-server in Chromium for about a minute: not with -short")
@@ -81,6 +83,16 @@ func TestCodeServer(t *testing.T) {
 		// graft serve its journal: not in the user's home.
 		env: []string{"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg-config"), "XDG_DATA_HOME=" + filepath.Join(root, "xdg-data"), "XDG_STATE_HOME=" + filepath.Join(root, "xdg-state")},
 	}
+	// The editor link's sockets, which graft apply finds the extension's
+	// graft serve by, in a folder of the test's, short enough for a
+	// socket's path.
+	sockets, err := os.MkdirTemp("", "gv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sockets) })
+	sockets = filepath.Join(sockets, "graft")
+	vs.env = append(vs.env, "GRAFT_EDITOR_DIR="+sockets)
 	if err := os.WriteFile(vs.config, []byte("auth: none\ncert: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +118,11 @@ func TestCodeServer(t *testing.T) {
 		"GRAFT_E2E_OUT="+out,
 		"GRAFT_E2E_CHROMIUM="+chromium,
 		"GRAFT_E2E_USER_DATA="+vs.userData,
+		// An agent's graft apply, run by the driver at the folder above
+		// the workspace, finds the editor through the link.
+		"GRAFT_E2E_GRAFT="+testenv.Build(t),
+		"GRAFT_EDITOR_DIR="+sockets,
+		"XDG_STATE_HOME="+filepath.Join(root, "xdg-state"),
 	)
 	// The driver and its Chromium go as a group; SIGTERM first, so that
 	// playwright closes the browser.

@@ -11,11 +11,15 @@
 //   GRAFT_E2E_CHROMIUM   the Chromium binary
 //   GRAFT_E2E_USER_DATA  code-server's user data folder (its Machine/
 //                        settings.json holds the Remote tab's settings)
+//   GRAFT_E2E_GRAFT      a graft binary, for an agent's graft apply
+//                        (GRAFT_EDITOR_DIR is where the extension's graft
+//                        serve listens for it)
 //
 // Each step logs "ok N name"; a failing one saves fail-<name>.png and the
 // page's notifications, and the script exits 1.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -25,6 +29,7 @@ const workspace = env('GRAFT_E2E_WORKSPACE');
 const out = env('GRAFT_E2E_OUT');
 const chromiumPath = env('GRAFT_E2E_CHROMIUM');
 const userData = env('GRAFT_E2E_USER_DATA');
+const graft = env('GRAFT_E2E_GRAFT');
 
 /** The bound of every wait: generous, for two busy cores. */
 const timeout = 60_000;
@@ -773,6 +778,38 @@ await step('numbers-apply-all', async () => {
   // The server's own message counts each file of the patch (lsp summarize).
   const notes = await page.locator('.notification-list-item').allInnerTexts();
   console.log(`notifications: ${JSON.stringify(notes)}`);
+});
+
+// An agent at the folder above the workspace (the top of a repository,
+// where agents run) applies its answer with graft apply: it finds the
+// extension's graft serve through the editor link, and the answer lands
+// in the open buffer, the person's unsaved line kept and the disk as it
+// was; one Ctrl+Z takes the agent's change back.
+const agentTarget = 'src/agent.py';
+const agentDisk = diskText(agentTarget);
+const agentUnsaved = agentDisk + '# unsaved by the person';
+
+await step('agent-answer', async () => {
+  await open(agentTarget);
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('# unsaved by the person');
+  await expectText(agentUnsaved, 'the person\'s unsaved line');
+  const top = path.dirname(workspace);
+  const name = `${path.basename(workspace)}/${agentTarget}`;
+  const answer = path.join(top, 'agent-answer.md');
+  fs.writeFileSync(answer, `${name}\n<<<<<<< SEARCH\n    return 80\n=======\n    return 8080\n>>>>>>> REPLACE\n`);
+  const report = JSON.parse(execFileSync(graft, ['apply', '--json', answer], { cwd: top, encoding: 'utf8' }));
+  console.log(`graft apply: via ${report.via}, ${JSON.stringify(report.blocks.map((b) => `${b.path} ${b.status}`))}`);
+  assert.equal(report.via, 'editor', 'the answer went to the editor');
+  assert.deepEqual(report.blocks.map((b) => `${b.path} ${b.status}`), [`${name} applied`]);
+  await expectText(agentUnsaved.replace('return 80', 'return 8080'), 'the agent\'s change in the unsaved buffer');
+  assert.equal(diskText(agentTarget), agentDisk, 'the disk as it was');
+});
+
+await step('agent-answer-undone', async () => {
+  await page.keyboard.press('Control+Z');
+  await expectText(agentUnsaved, 'the person\'s unsaved line, the agent\'s change undone');
+  assert.equal(diskText(agentTarget), agentDisk, 'the disk as it was');
 });
 
 // A command that fails says so in the status bar, not the result of the
