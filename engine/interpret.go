@@ -216,7 +216,8 @@ func unescapeEdit(old, new string) (string, string, bool) {
 
 // unescapeQuotes interprets the escaped quotes and backslashes of a model
 // that quoted its lines inside a string once too often but kept their line
-// breaks (\" for ", \\ for \), in the search and the replacement
+// breaks (\" for ", \\ for \, \$ for $, as a template literal or a shell
+// string escapes it), in the search and the replacement
 // together: the change is the one between the two read that way. Other
 // escapes (\n in a string literal of the code) are left as they are. It
 // reports false when the search has nothing to interpret.
@@ -236,7 +237,7 @@ func unescapeQuoteRunes(s string) string {
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '\\' && i+1 < len(s) && strings.IndexByte("\"'`\\", s[i+1]) >= 0 {
+		if c == '\\' && i+1 < len(s) && strings.IndexByte("\"'`\\$", s[i+1]) >= 0 {
 			i++
 			c = s[i]
 		}
