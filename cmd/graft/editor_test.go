@@ -126,6 +126,34 @@ func runGraft(t *testing.T, sockets, dir, stdin string, args ...string) (string,
 	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
 }
 
+// routedReport is graft apply --json's report on the editor route, as
+// the contract spells its fields (docs/cli.md), read apart from the type
+// that writes it.
+type routedReport struct {
+	Via    string `json:"via"`
+	Blocks []struct {
+		Path      string `json:"path"`
+		Status    string `json:"status"`
+		Strategy  string `json:"strategy"`
+		StartLine int    `json:"startLine"`
+		URI       string `json:"uri"`
+	} `json:"blocks"`
+	Applied       int               `json:"applied"`
+	EditorApplied bool              `json:"editorApplied"`
+	Suggest       bool              `json:"suggest"`
+	Suggestions   []json.RawMessage `json:"suggestions"`
+}
+
+// decodeRouted decodes a routed report, with n blocks.
+func decodeRouted(t *testing.T, out string, n int) routedReport {
+	t.Helper()
+	var rep routedReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != n {
+		t.Fatalf("report, want %d blocks: %v\n%s", n, err, out)
+	}
+	return rep
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -169,22 +197,8 @@ func TestEditorRouteJSONReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d\n%s\n%s", code, out, stderr)
 	}
-	var rep struct {
-		Via    string `json:"via"`
-		Blocks []struct {
-			Path      string `json:"path"`
-			Status    string `json:"status"`
-			Strategy  string `json:"strategy"`
-			StartLine int    `json:"startLine"`
-			URI       string `json:"uri"`
-		} `json:"blocks"`
-		Applied       int  `json:"applied"`
-		EditorApplied bool `json:"editorApplied"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if rep.Via != "editor" || !rep.EditorApplied || rep.Applied != 1 || len(rep.Blocks) != 1 ||
+	rep := decodeRouted(t, out, 1)
+	if rep.Via != "editor" || !rep.EditorApplied || rep.Applied != 1 ||
 		rep.Blocks[0].Status != "applied" || rep.Blocks[0].StartLine != 5 || !strings.HasSuffix(rep.Blocks[0].URI, "/main.go") {
 		t.Errorf("report:\n%s", out)
 	}
@@ -438,15 +452,7 @@ func TestEditorRouteWithSeveralFolders(t *testing.T) {
 		if got := e.Text(filepath.Join(a, "main.go")); strings.Contains(got, "42") {
 			t.Errorf("a/main.go's buffer changed:\n%s", got)
 		}
-		var rep struct {
-			Blocks []struct {
-				Path string `json:"path"`
-				URI  string `json:"uri"`
-			} `json:"blocks"`
-		}
-		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 1 {
-			t.Fatalf("report: %v\n%s", err, out)
-		}
+		rep := decodeRouted(t, out, 1)
 		if got := rep.Blocks[0]; got.Path != "main.go" || got.URI != string(fakeeditor.URI(bMain)) {
 			t.Errorf("the report names %s (%s), want main.go (%s)", got.Path, got.URI, fakeeditor.URI(bMain))
 		}
@@ -504,13 +510,8 @@ func TestApplySuggestThroughTheEditor(t *testing.T) {
 		t.Errorf("no diagnostic shows the suggestion: %v", err)
 	}
 	out, _, code = runGraft(t, sockets, root, editorAnswer, "apply", "--suggest", "--json")
-	var rep struct {
-		Via         string            `json:"via"`
-		Suggest     bool              `json:"suggest"`
-		Suggestions []json.RawMessage `json:"suggestions"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != exitOK || rep.Via != "editor" || !rep.Suggest || len(rep.Suggestions) != 1 {
-		t.Errorf("--suggest --json: status %d, %v\n%s", code, err, out)
+	if rep := decodeRouted(t, out, 1); code != exitOK || rep.Via != "editor" || !rep.Suggest || len(rep.Suggestions) != 1 {
+		t.Errorf("--suggest --json: status %d\n%s", code, out)
 	}
 }
 
@@ -576,16 +577,7 @@ func TestEditorRouteFromAFolderOfTheWorkspace(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("status %d\n%s\n%s", code, out, stderr)
 			}
-			var rep struct {
-				Via    string `json:"via"`
-				Blocks []struct {
-					Path   string `json:"path"`
-					Status string `json:"status"`
-				} `json:"blocks"`
-			}
-			if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 1 {
-				t.Fatalf("report: %v\n%s", err, out)
-			}
+			rep := decodeRouted(t, out, 1)
 			if rep.Via != "editor" || rep.Blocks[0].Path != "util.go" || rep.Blocks[0].Status != "already-applied" && rep.Blocks[0].Status != "applied" {
 				t.Errorf("report: via %q, %+v; want via the editor, util.go applied", rep.Via, rep.Blocks)
 			}
@@ -644,16 +636,7 @@ func TestEditorRouteFromTheFolderAbove(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("status %d\n%s\n%s", code, out, stderr)
 		}
-		var rep struct {
-			Via    string `json:"via"`
-			Blocks []struct {
-				Path   string `json:"path"`
-				Status string `json:"status"`
-			} `json:"blocks"`
-		}
-		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 1 {
-			t.Fatalf("report: %v\n%s", err, out)
-		}
+		rep := decodeRouted(t, out, 1)
 		if rep.Via != "editor" || rep.Blocks[0].Path != "web/app.go" || rep.Blocks[0].Status != "applied" {
 			t.Errorf("report: via %q, %+v; want via the editor, web/app.go applied", rep.Via, rep.Blocks)
 		}
@@ -743,15 +726,7 @@ func TestEditorRouteFromAboveTwoFolders(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d\n%s\n%s", code, out, stderr)
 	}
-	var rep struct {
-		Via    string `json:"via"`
-		Blocks []struct {
-			Path string `json:"path"`
-		} `json:"blocks"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Blocks) != 2 {
-		t.Fatalf("report: %v\n%s", err, out)
-	}
+	rep := decodeRouted(t, out, 2)
 	if rep.Via != "editor" || rep.Blocks[0].Path != "web/app.go" || rep.Blocks[1].Path != "api/api.go" {
 		t.Errorf("report: via %q, %+v; want both files via the editor, named from the top", rep.Via, rep.Blocks)
 	}
