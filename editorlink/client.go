@@ -244,10 +244,10 @@ func dialBelow(ctx context.Context, dir, root string, files []string, none error
 // A SplitError is the error of Lookup and Send for a request whose files
 // an editor serves in part: some lie in a folder inside the request's
 // root that an editor's graft serve serves, and others outside it, or in
-// a folder another graft serve serves. Neither an editor nor the disk can take the
-// request whole, and writing the disk for some of it would go behind an
-// editor that may hold the files open: a client writes nothing, and says
-// to send the edits of each folder on their own.
+// a folder another graft serve serves. Neither an editor nor the disk
+// can take the request whole, and writing the disk for some of it would
+// go behind an editor that may hold the files open: a client writes
+// nothing, and says to send the edits of each folder on their own.
 type SplitError struct {
 	// Root is the request's root, a real path.
 	Root string

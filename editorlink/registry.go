@@ -20,11 +20,10 @@ import (
 // for ".sock" (rootFile), and removes it with the socket. The file's
 // second line names the server, so that a client sends a request whose
 // files lie in several folders of one server (an editor with web/ and
-// api/ open) to it. The file is
-// written and removed under the directory's lock, and read without it: a
-// client trusts a root file only when its root hashes to its socket's
-// name, and only the server it reaches there, checked as every server
-// is, serves the request.
+// api/ open) to it. The file is written and removed under the
+// directory's lock, and read without it: a client trusts a root file only
+// when its root hashes to its socket's name, and only the server it
+// reaches there, checked as every server is, serves the request.
 
 // maxRootFile bounds the root file a client reads: a path, no more.
 const maxRootFile = 4096

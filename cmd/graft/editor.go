@@ -80,7 +80,7 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 	}
 	socket, err := editorlink.Lookup(ctx, root.Dir(), nil)
 	var files []string
-	if inside, _ := editorlink.Inside(root.Dir()); errors.Is(err, editorlink.ErrNoServer) && len(inside) > 0 {
+	if errors.Is(err, editorlink.ErrNoServer) && !errors.Is(err, editorlink.ErrLinkDisabled) && servesInside(root) {
 		// An editor may have a folder inside the root open: which
 		// folder the answers change says whether it is theirs.
 		answers, err = readAnswers(ctx, f.files, stdin, stderr)
@@ -169,6 +169,13 @@ func applyInEditor(ctx context.Context, f *applyFlags, root *workspace.Root, tar
 		return exitFailed, true, nil
 	}
 	return exitOK, true, nil
+}
+
+// servesInside reports whether a graft serve registered a folder inside
+// root.
+func servesInside(root *workspace.Root) bool {
+	inside, _ := editorlink.Inside(root.Dir())
+	return len(inside) > 0
 }
 
 // splitEditor is the error of graft apply when the answers change files
