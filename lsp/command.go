@@ -521,22 +521,48 @@ func appliedDespiteFailure(fe fileEdit, reply applyEditResult, failureHandling s
 	return fe.changes[len(fe.changes)-1] < *reply.FailedChange
 }
 
+// appliedFiles names the files the applied blocks changed, the first
+// three and how many more.
+func appliedFiles(blocks []workspace.BlockResult) string {
+	var names []string
+	for _, r := range blocks {
+		if r.Status == engine.StatusApplied && r.Path != "" && !slices.Contains(names, r.Path) {
+			names = append(names, r.Path)
+		}
+	}
+	if len(names) > 3 {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:3], ", "), len(names)-3)
+	}
+	return strings.Join(names, ", ")
+}
+
 // summarize shows the person what the blocks did: "3 applied, 1 failed:
 // block 4 in a.go: ...", or "2 already applied" when they changed nothing
-// because their change stood already.
+// because their change stood already. An answer an agent sent through the
+// editor link says so first, and which files it changed ("an agent's
+// answer: 1 applied to a.go"): the person did not ask for it, and sees
+// their buffers change.
 func (s *server) summarize(ctx context.Context, p *plan) {
 	res := p.res
 	n := shownCounts(res.Blocks)
 	applied, already := n[engine.StatusApplied], n[engine.StatusAlreadyApplied]
 	failed, skipped := n[engine.StatusFailed], n[engine.StatusSkipped]
 	var b strings.Builder
+	b.WriteString("Graft: ")
+	to := ""
+	if _, routed := ctx.Value(routedCallKey{}).(*routedCall); routed {
+		b.WriteString("an agent's answer: ")
+		if files := appliedFiles(res.Blocks); files != "" {
+			to = " to " + files
+		}
+	}
 	switch {
 	case applied == 0 && already > 0:
-		fmt.Fprintf(&b, "Graft: %d already applied", already)
+		fmt.Fprintf(&b, "%d already applied", already)
 	case already > 0:
-		fmt.Fprintf(&b, "Graft: %d applied, %d already applied", applied, already)
+		fmt.Fprintf(&b, "%d applied%s, %d already applied", applied, to, already)
 	default:
-		fmt.Fprintf(&b, "Graft: %d applied", applied)
+		fmt.Fprintf(&b, "%d applied%s", applied, to)
 	}
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", failed)

@@ -186,6 +186,11 @@ func TestEditorRouteChangesTheBufferNotTheDisk(t *testing.T) {
 			if n := len(e.AppliedEdits()); n != 1 {
 				t.Errorf("%d workspace/applyEdit requests, want 1", n)
 			}
+			// The person is told whose edit changed the buffer.
+			const said = "Graft: an agent's answer: 1 applied to main.go"
+			if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return m.Message == said }, 10*time.Second); err != nil {
+				t.Errorf("the editor was not told %q: %v; told %+v", said, err, e.Messages())
+			}
 		})
 	}
 }

@@ -1505,8 +1505,8 @@ func TestBlocksNumberedAsSeen(t *testing.T) {
 // TestAgentAnswerLandsInTheBuffer runs graft apply, as an agent at the top
 // of the repository does, while Neovim has its folder web/ open with an
 // unsaved change: the answer goes through the editor link into the
-// buffer, the unsaved line kept, the disk untouched, and one `u` takes it
-// back.
+// buffer, the unsaved line kept, the disk untouched, a message says so,
+// and one `u` takes it back.
 func TestAgentAnswerLandsInTheBuffer(t *testing.T) {
 	eachNeovim(t, func(t *testing.T, nv neovim) {
 		var got struct {
@@ -1517,6 +1517,7 @@ func TestAgentAnswerLandsInTheBuffer(t *testing.T) {
 			Modified bool     `json:"modified"`
 			Disk     []string `json:"disk"`
 			Undone   []string `json:"undone"`
+			Messages []string `json:"messages"`
 		}
 		nv.runLinked(t, "agent", map[string]string{"web/app.txt": mainTxt, "web/.git/HEAD": "ref: refs/heads/main\n"}, &got)
 		unsaved := append([]string{"ALPHA (unsaved)"}, lines(mainTxt)[1:]...)
@@ -1529,5 +1530,8 @@ func TestAgentAnswerLandsInTheBuffer(t *testing.T) {
 		equal(t, "buffer modified", got.Modified, true)
 		equal(t, "disk", got.Disk, append(lines(mainTxt), "")) // readfile(, "b"): the final newline ends an empty last item
 		equal(t, "after u", got.Undone, unsaved)
+		if !slices.ContainsFunc(got.Messages, func(m string) bool { return strings.Contains(m, "an agent's answer: 1 applied to web/app.txt") }) {
+			t.Errorf("no message says an agent's answer changed web/app.txt: %q", got.Messages)
+		}
 	})
 }

@@ -1,7 +1,8 @@
 -- An agent at the top of the repository runs graft apply while Neovim has
 -- the repository's folder web/ open (its own root), with an unsaved change
 -- in web/app.txt: the answer lands in the buffer, the unsaved line kept and
--- the disk untouched, and one `u` takes the agent's change back.
+-- the disk untouched, a message says an agent's answer changed it, and one
+-- `u` takes the agent's change back.
 local H = dofile(os.getenv('GRAFT_NVIM_HELPERS'))
 H.scenario(function()
   local buf = H.edit('web/app.txt')
@@ -39,6 +40,10 @@ H.scenario(function()
   for _, b in ipairs(report.blocks) do
     table.insert(H.result.paths, b.path .. ' ' .. b.status)
   end
+  -- The person is told whose edit changed the buffer.
+  H.wait(function()
+    return vim.fn.execute('messages'):find("an agent's answer", 1, true) ~= nil
+  end, "the message that an agent's answer was applied")
   H.result.buffer = H.lines(buf)
   H.result.modified = vim.bo[buf].modified
   H.result.disk = H.disk('web/app.txt')

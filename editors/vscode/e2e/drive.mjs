@@ -802,6 +802,11 @@ await step('agent-answer', async () => {
   console.log(`graft apply: via ${report.via}, ${JSON.stringify(report.blocks.map((b) => `${b.path} ${b.status}`))}`);
   assert.equal(report.via, 'editor', 'the answer went to the editor');
   assert.deepEqual(report.blocks.map((b) => `${b.path} ${b.status}`), [`${name} applied`]);
+  // The person is told whose edit changed the buffer (before reading the
+  // buffer: its Escape hides the toast).
+  await notification(/Graft: an agent's answer: 1 applied to workspace\/src\/agent\.py/);
+  await page.locator('.notification-toast.notification-fade-in-done').first().waitFor(); // shown whole
+  await page.screenshot({ path: path.join(out, `${String(stepNo).padStart(2, '0')}-agent-answer-told.png`) });
   await expectText(agentUnsaved.replace('return 80', 'return 8080'), 'the agent\'s change in the unsaved buffer');
   assert.equal(diskText(agentTarget), agentDisk, 'the disk as it was');
 });
