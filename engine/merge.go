@@ -436,8 +436,10 @@ func (m *merger) fileRunes() map[rune]bool {
 }
 
 // reference returns the paired, non-blank search line nearest to j, or -1.
+// j may be -1, the place before the first search line (lines inserted
+// there), whose nearest is len(m.s) lines away at most.
 func (m *merger) reference(j int) int {
-	for d := 0; d < len(m.s); d++ {
+	for d := 0; d <= len(m.s); d++ {
 		for _, c := range []int{j - d, j + d} {
 			if c >= 0 && c < len(m.s) && m.pairOf[c] >= 0 && !m.s[c].blank {
 				return c

@@ -445,6 +445,9 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 	if pick >= len(at) {
 		return nil, nil, false // the hint points at the lines ending the file
 	}
+	if r.indentedLine(at[pick], rd) {
+		return nil, nil, false // the model's copy off in indentation
+	}
 	start, end := d.fromLF(at[pick]), d.fromLF(at[pick]+len(rd.old))
 	strategy := "exact"
 	if !rd.literal {
@@ -465,6 +468,25 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 		m.Notes = append(m.Notes, fmt.Sprintf("line hint %d chose %s among %d identical places", d.shown(rd.hint), d.linesWord(spans[pick].StartLine, spans[pick].EndLine), len(at)))
 	}
 	return m, nil, true
+}
+
+// indentedLine reports whether the occurrence at off (in the lf view) of
+// a search that is one line is the whole of a file's line indented deeper
+// than the model wrote it, with a replacement of several lines: the model
+// wrote the whole block at its line's depth, and splicing the replacement
+// in after the file's indentation would leave its other lines at the
+// model's depth. Such a line is the model's copy off in indentation, which
+// the strategies that move the model's indentation onto the file's place.
+func (r *resolver) indentedLine(off int, rd reading) bool {
+	old := strings.TrimSuffix(rd.old, "\n")
+	if old == "" || strings.Contains(old, "\n") || !strings.Contains(strings.TrimSuffix(rd.new, "\n"), "\n") {
+		return false
+	}
+	d := r.d
+	start, end := d.fromLF(off), d.fromLF(off+len(old))
+	a := d.lineAt(start)
+	before, after := d.text[d.start[a]:start], d.text[end:d.end[a]]
+	return before != "" && strings.TrimLeft(before, " \t") == "" && strings.TrimSpace(after) == ""
 }
 
 // elisions counts the lines of text that stand for lines left out.

@@ -14,6 +14,7 @@ func kindSpecs() []kindSpec {
 	return []kindSpec{
 		{Kind{Name: "exact", Family: "control", Doc: "no mistake: the control"}, mistakeKind(3, 40, (*draft).exact)},
 		{Kind{Name: "indent-shift", Family: "white space", Doc: "the copy shifted left or right by a tab or 2 or 4 spaces, Old and New alike"}, mistakeKind(3, 40, (*draft).indentShift)},
+		{Kind{Name: "one-line-shift", Family: "white space", Doc: "one line quoted with statements inserted before or after it, all shifted left or right by a tab or 2 or 4 spaces, or flush left"}, buildOneLineShift},
 		{Kind{Name: "tabs-to-spaces", Family: "white space", Doc: "4 spaces where the file has tabs, Old and New alike"}, mistakeKind(3, 40, (*draft).tabsToSpaces)},
 		{Kind{Name: "trailing-ws", Family: "white space", Doc: "trailing blanks added to Old (or Old and New), or missing from the copy"}, mistakeKind(3, 40, (*draft).trailingWS)},
 		{Kind{Name: "inner-ws", Family: "white space", Doc: "blanks collapsed or added inside kept lines"}, mistakeKind(3, 40, (*draft).innerWS)},
@@ -69,6 +70,39 @@ func mistakeKind(minN, maxN int, m mistake) builder {
 		}
 		return d.build(), nil
 	}
+}
+
+// buildOneLineShift makes an edit that quotes one line, distinctive in its
+// file, and inserts statements before or after it, the model's copy
+// shifted as indentShift shifts it: a line quoted flush left matches the
+// file's line inside its indentation, and the inserted lines must take
+// the file's indentation all the same.
+func buildOneLineShift(g *Generator, rng *rand.Rand) (Case, error) {
+	s, err := g.cat.pick(rng, nil)
+	if err != nil {
+		return Case{}, err
+	}
+	start, ok := s.region(rng, 2)
+	if !ok {
+		return Case{}, errSkip
+	}
+	c, ok := insertLines(rng, s, s.lines[start:start+2])
+	if !ok {
+		return Case{}, errSkip
+	}
+	// The line kept: the one before the inserted lines, or the one after.
+	at := 1
+	if rng.IntN(2) == 0 {
+		start, at = start+1, 0
+	}
+	if line := s.lines[start]; indentOf(line) == "" || !s.distinctive(line) || s.rivalled(line) {
+		return Case{}, errSkip
+	}
+	d := newDraft(rng, s, s.lines, start, 1, change{at: at, ins: c.ins, what: c.what})
+	if err := d.indentShift(); err != nil {
+		return Case{}, err
+	}
+	return d.build(), nil
 }
 
 // buildHint makes a region that stands twice, exactly, with a hint that
