@@ -103,6 +103,10 @@ func (r *Root) resolve(name string) (real, link string, err error) {
 	if err := checkName(name); err != nil {
 		return "", "", err
 	}
+	name, err = r.unbackslash(name)
+	if err != nil {
+		return "", "", err
+	}
 	p := filepath.FromSlash(name)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(r.dir, p)
@@ -144,6 +148,27 @@ type linkSource struct{ *Root }
 func (s linkSource) Path(name string) (string, error) {
 	_, link, err := s.resolve(name)
 	return link, err
+}
+
+// unbackslash reads a name a model on Windows wrote, its folders
+// separated by backslashes (src\app.py), as slash-separated, where the
+// system does not separate them so and no file has the name as written:
+// a backslash in a file's name is rare, a model's copy of a Windows path
+// common. A Windows drive path (C:\src\app.py) names no file here, and is
+// refused as a bad name.
+func (r *Root) unbackslash(name string) (string, error) {
+	if filepath.Separator == '\\' || !strings.Contains(name, `\`) {
+		return name, nil
+	}
+	if literal := filepath.Join(r.dir, name); !filepath.IsAbs(name) {
+		if _, err := os.Lstat(literal); err == nil {
+			return name, nil
+		}
+	}
+	if len(name) >= 3 && name[1] == ':' && (name[2] == '\\' || name[2] == '/') && unicode.IsLetter(rune(name[0])) {
+		return "", fmt.Errorf("path %q: %w: a Windows drive path; name the file relative to the workspace root", name, ErrBadName)
+	}
+	return strings.ReplaceAll(name, `\`, "/"), nil
 }
 
 // checkName refuses a name with a control character, which could forge

@@ -182,6 +182,38 @@ func TestPathRefusesControlCharacters(t *testing.T) {
 	}
 }
 
+// A name written with backslashes, as a model on Windows writes them,
+// reads as slash-separated where no file has the name as written; a
+// file that does keeps it; a drive path names no file here; a backslash
+// does not lead out of the root any more than a slash does.
+func TestPathReadsBackslashesAsFolders(t *testing.T) {
+	if filepath.Separator == '\\' {
+		t.Skip("backslashes separate folders here")
+	}
+	dir := newTree(t, map[string]string{"src/services/client.py": "x\n", `odd\name.txt`: "y\n"}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, want string }{
+		{`src\services\client.py`, "src/services/client.py"},
+		{`src\new\file.py`, "src/new/file.py"},
+		{`src/services\client.py`, "src/services/client.py"},
+		{`odd\name.txt`, `odd\name.txt`},
+	} {
+		got, err := root.Path(c.name)
+		if err != nil || got != filepath.Join(dir, filepath.FromSlash(c.want)) {
+			t.Errorf("Path(%q) = %q, %v; want %s", c.name, got, err, c.want)
+		}
+	}
+	if _, err := root.Path(`C:\Users\me\proj\a.py`); !errors.Is(err, ErrBadName) || !strings.Contains(err.Error(), "drive path") {
+		t.Errorf("a drive path: %v, want ErrBadName saying it is one", err)
+	}
+	if _, err := root.Path(`..\outside.txt`); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf(`..\outside.txt: %v, want ErrOutsideRoot`, err)
+	}
+}
+
 func TestLinksKeepsALastLinkComponent(t *testing.T) {
 	top := newTree(t, map[string]string{"ws/real/b.go": "b\n", "outside.txt": "x\n"}, map[string]string{
 		"ws/link.go":   "real/b.go",
