@@ -100,6 +100,21 @@ func (doc *Document) resolve(e Edit, opt Options) (*Match, error) {
 	return nil, refuse(ReasonInvalid, "a %s edit is a file operation, not a change to text", e.Op)
 }
 
+// texts returns the search and the replacement of an OpReplace edit as
+// the resolver reads them in d: with line feeds for line breaks, and,
+// where d has a byte order mark, without the one a model copied from the
+// start of the file in front of its search, which the document keeps
+// apart from its text: no part of the change, in the search or in the
+// replacement. A search that is only the mark is a character of the
+// text.
+func (e Edit) texts(d *document) (old, new string) {
+	old, new = toLF(e.Old), toLF(e.New)
+	if o, ok := strings.CutPrefix(old, bom); ok && d.body > 0 && strings.TrimSpace(o) != "" {
+		old, new = o, strings.TrimPrefix(new, bom)
+	}
+	return old, new
+}
+
 // replace resolves an OpReplace edit.
 func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	if len(e.Scope) > 0 || e.EndOfFile {
@@ -109,7 +124,7 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	doc.resolves++
 	d := doc.d
 	text := d.text
-	old, new := toLF(e.Old), toLF(e.New)
+	old, new := e.texts(d)
 	if strings.TrimSpace(old) == "" {
 		if old == "" && strings.TrimPrefix(text, bom) == "" {
 			return Insert(text, 0, new)

@@ -64,7 +64,7 @@ func (doc *Document) stale(e Edit, m *Match, err error, history []Version) (*Mat
 		return nil, nil
 	}
 	d, base := doc.d, doc.origin()
-	old, new := toLF(e.Old), toLF(e.New)
+	old, new := e.texts(d)
 	if strings.TrimSpace(old) == "" || strings.Contains(d.lf, old) || base != d && strings.Contains(base.lf, old) {
 		// The search is in the text as written, or in the text the
 		// answer was written against: never stale.
