@@ -77,7 +77,12 @@ func FuzzResolve(f *testing.F) {
 // endings are converted, and strings.Replace would not say the same. The
 // searches are not blank, which Resolve refuses as invalid, and the
 // replacements hold no "...", which stands for lines kept. A deletion that
-// leaves only blanks on its lines may delete the lines.
+// leaves only blanks on its lines may delete the lines. A search of one
+// line that is the whole of a line indented deeper, with a replacement of
+// several lines, is the model's copy off in indentation: the lines the
+// replacement adds take the line's indentation (or, found twice white
+// space aside, it is refused as ambiguous). A replacement that holds the
+// search and stands around it already is said to be applied before.
 func FuzzExactUnique(f *testing.F) {
 	f.Add(goSnippet, 120, 20, "Record", 0)
 	f.Add(goSnippet, 0, 7, "package", 1)
@@ -102,10 +107,28 @@ func FuzzExactUnique(f *testing.F) {
 		mark := file[:len(file)-len(body)]
 		old := uniqueSubstring(body, at, size)
 		m, err := engine.Resolve(file, engine.Edit{Old: old, New: new, Line: line}, engine.Options{})
+		if indentedLine(body, old, new) {
+			if re := (*engine.Error)(nil); errors.As(err, &re) && re.Reason == engine.ReasonAmbiguous {
+				return
+			}
+			if err != nil {
+				t.Fatalf("Resolve(%q, old %q) refused a search shifted left of its line: %v", file, old, err)
+			}
+			checkMatch(t, file, m)
+			return
+		}
 		if err != nil {
 			t.Fatalf("Resolve(%q, old %q, line %d) refused a search that occurs exactly once: %v", file, old, line, err)
 		}
 		checkMatch(t, file, m)
+		if m.AlreadyApplied {
+			// A replacement that holds the search and stands around it
+			// already is an insertion applied before: nothing changes.
+			if !strings.Contains(new, old) || !strings.Contains(body, new) || m.Apply(file) != file {
+				t.Errorf("Resolve(%q, old %q, new %q) says already applied, changing the text to %q", file, old, new, m.Apply(file))
+			}
+			return
+		}
 		if m.Strategy != "exact" || m.Score != 1 {
 			t.Errorf("old %q occurs exactly once, but the match is %s with score %v", old, m.Strategy, m.Score)
 		}
@@ -122,6 +145,22 @@ func FuzzExactUnique(f *testing.F) {
 		}
 		t.Errorf("Resolve(%q, old %q, new %q) gives\n%q\nwant\n%q", file, old, new, got, want)
 	})
+}
+
+// indentedLine reports whether the one occurrence of old in text is the
+// whole of a line but for deeper indentation, old one line and new
+// several (see FuzzExactUnique).
+func indentedLine(text, old, new string) bool {
+	o := strings.TrimSuffix(old, "\n")
+	if o == "" || strings.Contains(o, "\n") || !strings.Contains(strings.TrimSuffix(new, "\n"), "\n") {
+		return false
+	}
+	i := strings.Index(text, old)
+	start := strings.LastIndex(text[:i], "\n") + 1
+	end := i + len(o)
+	rest, _, _ := strings.Cut(text[end:], "\n")
+	before := text[start:i]
+	return before != "" && strings.TrimLeft(before, " \t") == "" && strings.TrimSpace(rest) == ""
 }
 
 // withoutLines returns text without the whole lines that hold the bytes

@@ -105,11 +105,11 @@ func (doc *Document) resolve(e Edit, opt Options) (*Match, error) {
 // where d has a byte order mark, without the one a model copied from the
 // start of the file in front of its search, which the document keeps
 // apart from its text: no part of the change, in the search or in the
-// replacement. A search that is only the mark is a character of the
-// text.
+// replacement. A search the text holds as written, the mark included,
+// or that is only the mark, reads it as a character of the text.
 func (e Edit) texts(d *document) (old, new string) {
 	old, new = toLF(e.Old), toLF(e.New)
-	if o, ok := strings.CutPrefix(old, bom); ok && d.body > 0 && strings.TrimSpace(o) != "" {
+	if o, ok := strings.CutPrefix(old, bom); ok && d.body > 0 && strings.TrimSpace(o) != "" && !strings.Contains(d.lf, old) {
 		old, new = o, strings.TrimPrefix(new, bom)
 	}
 	return old, new
