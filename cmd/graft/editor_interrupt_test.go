@@ -193,7 +193,9 @@ func TestEditorRouteInterrupt(t *testing.T) {
 				wantBuffer, edits = strings.Replace(editorBuffer, "41", "42", 1), 1
 				// The server went on as for any edit the editor applied:
 				// it told the person.
-				if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: an agent's answer: 1 applied") }, 10*time.Second); err != nil {
+				if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool {
+					return strings.HasPrefix(m.Message, "Graft: an agent's answer: 1 applied")
+				}, 10*time.Second); err != nil {
 					t.Errorf("the server did not finish the edit it sent: %v\n%s", err, e.Stderr())
 				}
 			}
@@ -287,7 +289,9 @@ func TestEditorRouteCancelledRequest(t *testing.T) {
 				if !e.waitLog(t, "request not handled", 1, 5*time.Second) {
 					t.Error("the link did not drop the cancelled request")
 				}
-			} else if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: an agent's answer: 1 applied") }, 10*time.Second); err != nil {
+			} else if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool {
+				return strings.HasPrefix(m.Message, "Graft: an agent's answer: 1 applied")
+			}, 10*time.Second); err != nil {
 				t.Errorf("the server did not finish the edit it sent: %v\n%s", err, e.Stderr())
 			}
 			if got := e.Text(main); got != tt.buffer {
