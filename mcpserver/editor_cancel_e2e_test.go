@@ -114,7 +114,9 @@ func TestEditorRouteCancelledCall(t *testing.T) {
 	}
 	release.Do(func() { close(released) })
 
-	if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool { return strings.HasPrefix(m.Message, "Graft: an agent's answer: 1 applied") }, 10*time.Second); err != nil {
+	if _, err := e.WaitMessage(func(m fakeeditor.ShowMessage) bool {
+		return strings.HasPrefix(m.Message, "Graft: an agent's answer: 1 applied")
+	}, 10*time.Second); err != nil {
 		t.Errorf("the server did not finish the edit it sent: %v", err)
 	}
 	if want := strings.Replace(editorBuffer, "41", "42", 1); e.Text(main) != want {
