@@ -101,7 +101,8 @@ var aiderCommit = regexp.MustCompile(`^> Commit ([0-9a-f]{7,40}) `)
 // applied and committed. Each answer ends at aider's "> Tokens:" line;
 // it begins after the user's message, the first run of "#### " lines
 // since the answer before (the model's own headings may start "#### "
-// too). What aider did with it follows, in "> " lines, up to the next
+// too), or after aider's report of the blocks of the answer before that
+// failed. What aider did with it follows, in "> " lines, up to the next
 // message: the files it edited, then the commit of the edits.
 func aiderExchanges(history string) []aiderExchange {
 	var out []aiderExchange
@@ -113,6 +114,14 @@ func aiderExchanges(history string) []aiderExchange {
 		}
 		start := -1
 		for j := from; j < i; j++ {
+			if strings.HasPrefix(lines[j], "Just reply with fixed versions of the block") {
+				// Aider sent the model what failed of its answer before,
+				// quoting the blocks (whose lines may start "####"): the
+				// answer follows.
+				start = j + 1
+			}
+		}
+		for j := from; j < i && start < 0; j++ {
 			if strings.HasPrefix(lines[j], "####") {
 				for j < i && strings.HasPrefix(lines[j], "####") {
 					j++
