@@ -56,6 +56,14 @@ import (
 //     is kept: a pasted `git show` still applies, and a diff that does not
 //     fit the file is refused by the resolver, harming nothing after it.
 //
+//  4. Reasoning. A block in the model's reasoning, between a line that
+//     opens it (<think>, <thinking>, or aider's <thinking-content-...>)
+//     and the line that closes it, or the end of the answer while it is
+//     still open, is a draft the model thought through before it
+//     answered, which it may then have written otherwise. The tags count
+//     on lines of their own outside any block: a file's own tag in a
+//     block's text is its content.
+//
 // Blocks presented together share the decision: the blocks of one code
 // fence, and blocks with nothing but blank lines between them (the hunks
 // of one diff, the sections of one patch). Forcing a dialect
@@ -85,8 +93,9 @@ func detectBlocks(doc *document) []Block {
 		}
 	}
 	drop := make([]bool, len(blocks))
+	reasoning := reasoningSpans(doc, blocks)
 	for k, b := range blocks {
-		drop[k] = isExample(b, frames[k], named[frames[k]])
+		drop[k] = isExample(b, frames[k], named[frames[k]]) || inSpans(reasoning, b.Source.StartLine)
 	}
 	markHistory(blocks, frames, drop)
 	kept := blocks[:0]
@@ -96,6 +105,59 @@ func detectBlocks(doc *document) []Block {
 		}
 	}
 	return kept
+}
+
+// reasoningSpans returns the 1-based lines, first and last, of each
+// stretch of the model's reasoning in doc (rule 4), whose tags stand on
+// lines outside the blocks.
+func reasoningSpans(doc *document, blocks []Block) [][2]int {
+	var spans [][2]int
+	open := 0 // the line of the opening tag, 0 outside reasoning
+	k := 0    // the next block that may hold a line
+	for i, line := range doc.lines {
+		n := i + 1
+		for k < len(blocks) && blocks[k].Source.EndLine < n {
+			k++
+		}
+		if k < len(blocks) && blocks[k].Source.StartLine <= n {
+			continue // inside a block
+		}
+		t := strings.TrimSpace(line)
+		if !strings.HasPrefix(t, "<") {
+			continue
+		}
+		switch {
+		case open == 0 && reasoningTag(t, "<"):
+			open = n
+		case open > 0 && reasoningTag(t, "</"):
+			spans = append(spans, [2]int{open, n})
+			open = 0
+		}
+	}
+	if open > 0 {
+		spans = append(spans, [2]int{open, len(doc.lines)})
+	}
+	return spans
+}
+
+// reasoningTag reports whether the line t starts with a reasoning tag
+// that begins with prefix ("<" to open, "</" to close).
+func reasoningTag(t, prefix string) bool {
+	rest, ok := strings.CutPrefix(t, prefix)
+	if !ok {
+		return false
+	}
+	return strings.HasPrefix(rest, "think>") || strings.HasPrefix(rest, "thinking>") || strings.HasPrefix(rest, "thinking-content-")
+}
+
+// inSpans reports whether line n lies in one of spans.
+func inSpans(spans [][2]int, n int) bool {
+	for _, s := range spans {
+		if s[0] <= n && n <= s[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeDialects reads doc in every dialect and returns the blocks of all of

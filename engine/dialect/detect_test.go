@@ -25,6 +25,10 @@ func TestDetect(t *testing.T) {
 		{"an example of the format", "The format looks like this:\n```text\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n", ""},
 		{"a placeholder path", "path/to/a.go\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", ""},
 		{"the example is passed over", "For example:\n\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\n```diff\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n```\n", UnifiedDiff},
+		{"a draft in the model's reasoning", "<think>\nI could write:\na.go\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n</think>\n", ""},
+		{"the answer after the reasoning", "<thinking>\na.go\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n</thinking>\n\n```diff\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n```\n", UnifiedDiff},
+		{"reasoning still being written", "<thinking-content-7bbeb8e1>\n\na.go\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", ""},
+		{"a tag in a block's text is content", "a.html\n<<<<<<< SEARCH\n<think>\n=======\n<think>x\n>>>>>>> REPLACE\n", SearchReplace},
 		{"empty", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
