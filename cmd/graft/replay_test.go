@@ -38,7 +38,7 @@ func TestAiderReplay(t *testing.T) {
 		t.Skip("no -replay.repos: give the git directories of repositories that commit .aider.chat.history.md")
 	}
 	graft := testenv.Build(t)
-	type tally struct{ answers, same, differ, refused, skipped, unread int }
+	type tally struct{ answers, same, space, stands, differ, refused, skipped, unread int }
 	var total tally
 	var report strings.Builder
 	for _, dir := range strings.Split(*replayRepos, ",") {
@@ -55,6 +55,10 @@ func TestAiderReplay(t *testing.T) {
 			switch r.verdict {
 			case "same":
 				n.same++
+			case "space":
+				n.space++
+			case "stands":
+				n.stands++
 			case "differs":
 				n.differ++
 			case "refused":
@@ -64,23 +68,25 @@ func TestAiderReplay(t *testing.T) {
 			default:
 				n.skipped++
 			}
-			if r.verdict == "differs" || r.verdict == "refused" {
+			if r.verdict == "differs" || r.verdict == "refused" || r.verdict == "stands" {
 				fmt.Fprintf(&report, "\n== %s %s (%s): %s\n%s\n", filepath.Base(filepath.Dir(dir)), ex.commit, strings.Join(ex.files, ", "), r.verdict, r.detail)
 			}
 		}
 		if n.answers > 0 {
-			fmt.Fprintf(&report, "\n%s: %d answers: %d as aider committed, %d otherwise, %d refused; %d with no edit blocks (whole files), %d skipped (commit missing, partly applied)\n",
-				dir, n.answers, n.same, n.differ, n.refused, n.unread, n.skipped)
+			fmt.Fprintf(&report, "\n%s: %d answers: %d as aider committed, %d in white space only, %d with a change graft found standing already, %d otherwise, %d refused; %d with no edit blocks (whole files), %d skipped (commit missing, partly applied)\n",
+				dir, n.answers, n.same, n.space, n.stands, n.differ, n.refused, n.unread, n.skipped)
 		}
 		total.answers += n.answers
+		total.space += n.space
+		total.stands += n.stands
 		total.unread += n.unread
 		total.same += n.same
 		total.differ += n.differ
 		total.refused += n.refused
 		total.skipped += n.skipped
 	}
-	t.Logf("%s\ntotal: %d answers: %d as aider committed, %d otherwise, %d refused; %d with no edit blocks, %d skipped",
-		report.String(), total.answers, total.same, total.differ, total.refused, total.unread, total.skipped)
+	t.Logf("%s\ntotal: %d answers: %d as aider committed, %d in white space only, %d with a change graft found standing already, %d otherwise, %d refused; %d with no edit blocks, %d skipped",
+		report.String(), total.answers, total.same, total.space, total.stands, total.differ, total.refused, total.unread, total.skipped)
 }
 
 // An aiderExchange is one answer of the model that aider applied and
@@ -261,24 +267,36 @@ func (g gitDir) replay(t *testing.T, graft string, ex aiderExchange) replayResul
 		// no dialect graft reads.
 		return replayResult{verdict: "unread"}
 	}
-	var failed []string
+	var failed, standing []string
 	for _, b := range rep.Blocks {
+		if b.Status == "already-applied" {
+			standing = append(standing, fmt.Sprintf("block %d %s: lines %d-%d", b.Block, b.Path, b.StartLine, b.EndLine))
+		}
 		if b.Status == "failed" || b.Status == "skipped" {
 			msg, _, _ := strings.Cut(b.Message, "\n")
 			failed = append(failed, fmt.Sprintf("block %d %s: %s", b.Block, b.Path, msg))
 		}
 	}
 	var diffs []string
+	spaceOnly := true
 	for _, f := range slices.Sorted(slices.Values(ex.files)) {
 		wantText, _ := g.git("show", commit+":"+f)
 		got, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
 		if string(got) != wantText {
 			diffs = append(diffs, fmt.Sprintf("%s:\n%s", f, lineDiff(wantText, string(got))))
+			spaceOnly = spaceOnly && strings.Join(strings.Fields(string(got)), " ") == strings.Join(strings.Fields(wantText), " ")
 		}
 	}
 	switch {
 	case len(failed) > 0 && len(diffs) > 0:
 		return replayResult{verdict: "refused", detail: strings.Join(failed, "\n")}
+	case len(diffs) > 0 && len(standing) > 0:
+		// Graft found the change standing already, where aider made it
+		// again: a block re-sent, or one the model thought undone.
+		return replayResult{verdict: "stands", detail: strings.Join(standing, "\n") + "\n" + strings.Join(diffs, "\n")}
+	case len(diffs) > 0 && spaceOnly:
+		// A final newline, a blank line, the blanks of a blank line.
+		return replayResult{verdict: "space", detail: strings.Join(diffs, "\n")}
 	case len(diffs) > 0:
 		return replayResult{verdict: "differs", detail: strings.Join(diffs, "\n")}
 	}
