@@ -111,6 +111,23 @@ func splitLines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
+// spreads reports whether after, what follows the "..." opening the line
+// t, reads as code that spreads a name (JavaScript's ...props, Go's
+// ...): a name right after the dots with code punctuation after it, or
+// a lone word that the line does not close with dots, as prose that
+// elides would.
+func spreads(after, t string) bool {
+	if after == "" {
+		return false
+	}
+	if r := after[0]; r == '_' || r == '$' || unicode.IsLetter(rune(r)) {
+		if strings.ContainsAny(after, ",;:(){}[]=") {
+			return true
+		}
+	}
+	return !strings.HasSuffix(t, "...") && !strings.Contains(strings.TrimSpace(after), " ")
+}
+
 // isElision reports whether a line of the model's text stands for lines
 // it left out: "...", "…", or a comment such as "// ... existing code ...".
 func isElision(s string) bool {
@@ -146,6 +163,11 @@ func isElision(s string) bool {
 		return len(t) >= 3
 	}
 	if !strings.HasPrefix(t, "...") && !strings.HasSuffix(t, "...") {
+		return false
+	}
+	if after, ok := strings.CutPrefix(t, "..."); ok && !comment && spreads(after, t) {
+		// Code that spreads a name (...existingData, ...rest) elides
+		// nothing.
 		return false
 	}
 	words := strings.ToLower(strings.Trim(t, ". "))

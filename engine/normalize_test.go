@@ -30,6 +30,12 @@ func TestIsElision(t *testing.T) {
 		{"return ...", false},
 		{"_ Format = (1 << iota) / 4 // Sequence of 0, 0, 1, 2, 4, 8, etc...", false},
 		{"... rest of the function ...", true},
+		{"...existing code...", true},
+		{"          ...existingData,", false},
+		{"  ...rest", false},
+		{"    ...otherProps}", false},
+		{"...previousState, count: n", false},
+		{"...rest of the file...", true},
 		{"", false},
 	} {
 		if got := isElision(tc.line); got != tc.want {
