@@ -120,6 +120,9 @@ func spreads(after, t string) bool {
 	if after == "" {
 		return false
 	}
+	if strings.IndexByte("([{", after[0]) >= 0 {
+		return true // ...(cond && { key: value }), ...[a, b]
+	}
 	if r := after[0]; r == '_' || r == '$' || unicode.IsLetter(rune(r)) {
 		if strings.ContainsAny(after, ",;:(){}[]=") {
 			return true
@@ -170,9 +173,16 @@ func isElision(s string) bool {
 		// nothing.
 		return false
 	}
+	// The words that say what is left out: in a comment, anywhere; in a
+	// line of code, as words ("rest" in "pet_restrictions" says nothing).
 	words := strings.ToLower(strings.Trim(t, ". "))
+	pad := ""
+	if !comment {
+		words = " " + strings.Join(strings.FieldsFunc(words, func(r rune) bool { return !unicode.IsLetter(r) }), " ") + " "
+		pad = " "
+	}
 	for _, w := range []string{"existing", "unchanged", "rest", "remaining", "same", "omitted", "other", "previous", "more", "code", "lines", "as before", "etc"} {
-		if strings.Contains(words, w) {
+		if strings.Contains(words, pad+w+pad) {
 			return true
 		}
 	}

@@ -36,6 +36,10 @@ func TestIsElision(t *testing.T) {
 		{"    ...otherProps}", false},
 		{"...previousState, count: n", false},
 		{"...rest of the file...", true},
+		{"        ...(data.pet_restrictions && { pet_restrictions: data.pet_restrictions }),", false},
+		{"// ... other methods ...", true},
+		{"# ...the restrictions stay as they are...", true},
+		{"...restrictions apply...", false},
 		{"", false},
 	} {
 		if got := isElision(tc.line); got != tc.want {
