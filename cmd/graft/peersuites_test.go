@@ -160,19 +160,8 @@ func runPeerCase(t *testing.T, graft string, c peerCase) (code int, before, afte
 			t.Fatal(err)
 		}
 	}
-	for name, text := range c.Files {
-		p := filepath.Join(ws, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	answer := filepath.Join(t.TempDir(), "answer.txt")
-	if err := os.WriteFile(answer, []byte(c.Answer), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeTree(t, ws, c.Files)
+	answer := writeAnswer(t, t.TempDir(), "answer.txt", c.Answer)
 	before = peerFiles(t, ws)
 	cmd := exec.CommandContext(t.Context(), graft, append(append([]string{"apply", "--root", ws, "--json"}, c.Args...), answer)...)
 	cmd.Dir = ws

@@ -38,55 +38,43 @@ func TestAiderReplay(t *testing.T) {
 		t.Skip("no -replay.repos: give the git directories of repositories that commit .aider.chat.history.md")
 	}
 	graft := testenv.Build(t)
-	type tally struct{ answers, same, space, stands, differ, refused, skipped, unread int }
-	var total tally
+	total := replayTally{}
 	var report strings.Builder
 	for _, dir := range strings.Split(*replayRepos, ",") {
 		g := gitDir(dir)
 		history, err := g.historyFile()
 		if err != nil {
-			t.Errorf("%s: %v", dir, err)
+			t.Logf("%s: not replayed: %v", dir, err)
 			continue
 		}
-		var n tally
+		n := replayTally{}
 		for _, ex := range aiderExchanges(history) {
 			r := g.replay(t, graft, ex)
-			n.answers++
-			switch r.verdict {
-			case "same":
-				n.same++
-			case "space":
-				n.space++
-			case "stands":
-				n.stands++
-			case "differs":
-				n.differ++
-			case "refused":
-				n.refused++
-			case "unread":
-				n.unread++
-			default:
-				n.skipped++
-			}
+			n[r.verdict]++
 			if r.verdict == "differs" || r.verdict == "refused" || r.verdict == "stands" {
 				fmt.Fprintf(&report, "\n== %s %s (%s): %s\n%s\n", filepath.Base(filepath.Dir(dir)), ex.commit, strings.Join(ex.files, ", "), r.verdict, r.detail)
 			}
 		}
-		if n.answers > 0 {
-			fmt.Fprintf(&report, "\n%s: %d answers: %d as aider committed, %d in white space only, %d with a change graft found standing already, %d otherwise, %d refused; %d with no edit blocks (whole files), %d skipped (commit missing, partly applied)\n",
-				dir, n.answers, n.same, n.space, n.stands, n.differ, n.refused, n.unread, n.skipped)
+		if len(n) > 0 {
+			fmt.Fprintf(&report, "\n%s: %s\n", dir, n)
 		}
-		total.answers += n.answers
-		total.space += n.space
-		total.stands += n.stands
-		total.unread += n.unread
-		total.same += n.same
-		total.differ += n.differ
-		total.refused += n.refused
-		total.skipped += n.skipped
+		for v, k := range n {
+			total[v] += k
+		}
 	}
-	t.Logf("%s\ntotal: %d answers: %d as aider committed, %d in white space only, %d with a change graft found standing already, %d otherwise, %d refused; %d with no edit blocks, %d skipped",
-		report.String(), total.answers, total.same, total.space, total.stands, total.differ, total.refused, total.unread, total.skipped)
+	t.Logf("%s\ntotal: %s", report.String(), total)
+}
+
+// A replayTally counts answers by verdict (see replayResult).
+type replayTally map[string]int
+
+func (n replayTally) String() string {
+	sum := 0
+	for _, k := range n {
+		sum += k
+	}
+	return fmt.Sprintf("%d answers: %d as aider committed, %d in white space only, %d with a change graft found standing already, %d otherwise, %d refused; %d with no edit blocks (whole files), %d skipped (commit missing, partly applied)",
+		sum, n["same"], n["space"], n["stands"], n["differs"], n["refused"], n["unread"], n["skipped"])
 }
 
 // An aiderExchange is one answer of the model that aider applied and
@@ -181,7 +169,7 @@ func (g gitDir) git(args ...string) (string, error) {
 // historyFile returns the longest .aider.chat.history.md the repository
 // ever committed.
 func (g gitDir) historyFile() (string, error) {
-	revs, err := g.git("log", "--all", "--format=%H", "--", ".aider.chat.history.md")
+	revs, err := g.git("log", "--all", "--format=%H", "--diff-filter=AMR", "--", ".aider.chat.history.md")
 	if err != nil {
 		return "", err
 	}
@@ -198,9 +186,11 @@ func (g gitDir) historyFile() (string, error) {
 }
 
 // A replayResult is how graft fared with an answer: "same" as the
-// commit, "differs", "refused", or "skipped" (the commit is not in the
-// repository, or aider applied only part of the answer), and what to show
-// of it.
+// commit, "space" (otherwise in white space only), "stands" (graft
+// found a block's change standing already), "differs", "refused",
+// "unread" (no edit block graft reads), or "skipped" (the commit is not
+// in the repository, or aider applied only part of the answer), and what
+// to show of it.
 type replayResult struct {
 	verdict, detail string
 }
@@ -232,23 +222,14 @@ func (g gitDir) replay(t *testing.T, graft string, ex aiderExchange) replayResul
 			want[p] = true
 		}
 	}
+	files := map[string]string{}
 	for p := range want {
-		text, err := g.git("show", commit+"^:"+p)
-		if err != nil {
-			continue // a file the answer creates
-		}
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+		if text, err := g.git("show", commit+"^:"+p); err == nil {
+			files[p] = text // else a file the answer creates
 		}
 	}
-	answer := filepath.Join(t.TempDir(), "answer.md")
-	if err := os.WriteFile(answer, []byte(ex.answer), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeTree(t, root, files)
+	answer := writeAnswer(t, t.TempDir(), "answer.md", ex.answer)
 	args := []string{"apply", "--root", root, "--editor", "never", "--json"}
 	if files := slices.Compact(slices.Sorted(slices.Values(ex.files))); len(files) == 1 {
 		// Aider gives a block that names no file to the one file in the
