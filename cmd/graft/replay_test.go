@@ -92,12 +92,13 @@ type aiderExchange struct {
 var aiderCommit = regexp.MustCompile(`^> Commit ([0-9a-f]{7,40}) `)
 
 // aiderExchanges returns the answers of a chat history that aider
-// applied and committed. Each answer ends at aider's "> Tokens:" line;
-// it begins after the user's message, the first run of "#### " lines
-// since the answer before (the model's own headings may start "#### "
-// too), or after aider's report of the blocks of the answer before that
-// failed. What aider did with it follows, in "> " lines, up to the next
-// message: the files it edited, then the commit of the edits.
+// applied and committed. Each answer ends at aider's "> Tokens:" line; it
+// begins after the user's messages ("#### " lines) and aider's own lines
+// between them ("> "), at the first other line since the answer before
+// (the model's own headings may start "#### " too), or after aider's
+// report of the blocks of the answer before that failed. What aider did
+// with it follows, in "> " lines, up to the next message: the files it
+// edited, then the commit of the edits.
 func aiderExchanges(history string) []aiderExchange {
 	var out []aiderExchange
 	lines := strings.Split(strings.ReplaceAll(history, "\r\n", "\n"), "\n")
@@ -115,13 +116,19 @@ func aiderExchanges(history string) []aiderExchange {
 				start = j + 1
 			}
 		}
-		for j := from; j < i && start < 0; j++ {
-			if strings.HasPrefix(lines[j], "####") {
-				for j < i && strings.HasPrefix(lines[j], "####") {
-					j++
+		if start < 0 {
+			// The user's messages, and aider's lines between them (files
+			// added, commands run), up to the first line of the answer.
+		preamble:
+			for j := from; j < i; j++ {
+				line := lines[j]
+				switch {
+				case strings.HasPrefix(line, "####"):
+					start = j + 1
+				case start < 0, strings.TrimSpace(line) == "", strings.HasPrefix(line, ">"):
+				default:
+					break preamble
 				}
-				start = j
-				break
 			}
 		}
 		from = i + 1
