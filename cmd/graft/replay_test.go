@@ -93,12 +93,12 @@ var aiderCommit = regexp.MustCompile(`^> Commit ([0-9a-f]{7,40}) `)
 
 // aiderExchanges returns the answers of a chat history that aider
 // applied and committed. Each answer ends at aider's "> Tokens:" line; it
-// begins after the user's messages ("#### " lines) and aider's own lines
-// between them ("> "), at the first other line since the answer before
-// (the model's own headings may start "#### " too), or after aider's
-// report of the blocks of the answer before that failed. What aider did
-// with it follows, in "> " lines, up to the next message: the files it
-// edited, then the commit of the edits.
+// begins after the last line of the user's messages since the answer
+// before ("#### ...  ": the model's own headings may start "#### " too,
+// without the line break), or after aider's report of the blocks of the
+// answer before that failed. What aider did with it follows, in "> "
+// lines, up to the next message: the files it edited, then the commit of
+// the edits.
 func aiderExchanges(history string) []aiderExchange {
 	var out []aiderExchange
 	lines := strings.Split(strings.ReplaceAll(history, "\r\n", "\n"), "\n")
@@ -117,17 +117,13 @@ func aiderExchanges(history string) []aiderExchange {
 			}
 		}
 		if start < 0 {
-			// The user's messages, and aider's lines between them (files
-			// added, commands run), up to the first line of the answer.
-		preamble:
+			// After the last line of the user's messages: aider writes
+			// each "#### ...  ", with the markdown line break that the
+			// model's own headings lack; an answer the user cut short
+			// (^C) stands before it.
 			for j := from; j < i; j++ {
-				line := lines[j]
-				switch {
-				case strings.HasPrefix(line, "####"):
+				if l := lines[j]; strings.HasPrefix(l, "####") && (strings.HasSuffix(l, "  ") || strings.TrimSpace(l) == "####") {
 					start = j + 1
-				case start < 0, strings.TrimSpace(line) == "", strings.HasPrefix(line, ">"):
-				default:
-					break preamble
 				}
 			}
 		}
