@@ -115,6 +115,20 @@ func runConcurrently(t *testing.T, graft, root string, answers ...string) []graf
 	return runs
 }
 
+// writeTree writes files (name → content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // writeAnswer writes an answer file outside the workspace and returns its path.
 func writeAnswer(t *testing.T, dir, name, text string) string {
 	t.Helper()

@@ -110,20 +110,6 @@ func copyFile(t *testing.T, from, to string, mode fs.FileMode) {
 	}
 }
 
-// writeTree writes files (name → content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // wantFile fails the test unless the file at p holds want.
 func wantFile(t *testing.T, p, want string) {
 	t.Helper()
