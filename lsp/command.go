@@ -402,6 +402,10 @@ func (s *server) apply(ctx context.Context, cp commandParams, token json.RawMess
 	if n := dialect.Count(p.blocks); n != 1 {
 		label = fmt.Sprintf("Graft: %d edit blocks", n)
 	}
+	if _, routed := ctx.Value(routedCallKey{}).(*routedCall); routed {
+		// The editor may show whose edit it applies.
+		label = strings.Replace(label, "Graft: ", agentLabel, 1)
+	}
 	out, err := s.send(ctx, p, label)
 	if err != nil {
 		return nil, err
@@ -520,6 +524,11 @@ func appliedDespiteFailure(fe fileEdit, reply applyEditResult, failureHandling s
 	}
 	return fe.changes[len(fe.changes)-1] < *reply.FailedChange
 }
+
+// agentLabel opens the label of a workspace/applyEdit that carries an
+// agent's answer, routed through the editor link ("Graft: an agent's
+// answer, 1 edit block"): docs/lsp.md.
+const agentLabel = "Graft: an agent's answer, "
 
 // appliedFiles names the files the applied blocks changed, the first
 // three and how many more.

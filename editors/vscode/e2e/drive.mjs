@@ -809,6 +809,7 @@ await step('agent-answer', async () => {
   await page.screenshot({ path: path.join(out, `${String(stepNo).padStart(2, '0')}-agent-answer-told.png`) });
   await expectText(agentUnsaved.replace('return 80', 'return 8080'), 'the agent\'s change in the unsaved buffer');
   assert.equal(diskText(agentTarget), agentDisk, 'the disk as it was');
+  await expectStatus("Graft: an agent's edit");
 });
 
 await step('agent-answer-undone', async () => {

@@ -43,6 +43,12 @@ const fromWhere: Record<Binary['source'], string> = {
 /** The scheme of the extension's read-only documents: reports and previews. */
 const scheme = 'graft';
 
+/**
+ * agentLabel opens the label of the server's workspace/applyEdit that
+ * carries an agent's answer through the editor link (docs/lsp.md).
+ */
+const agentLabel = "Graft: an agent's answer, ";
+
 /** The extension's state while it is active. */
 class Graft implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -227,6 +233,11 @@ class Graft implements vscode.Disposable {
    * text (withContents): VS Code makes a created file on disk at once, and
    * would make it empty, its text in an unsaved buffer.
    */
+  /**
+   * applyEdit applies a workspace/applyEdit of the server's, one of its
+   * commands' or an agent's answer sent through the editor link (its label
+   * opens with agentLabel), unless a buffer it was made for has changed.
+   */
   private applyEdit(client: LanguageClient, params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
     const run = async (): Promise<ApplyWorkspaceEditResult> => {
       const { edit, filled } = withContents(params.edit as WireWorkspaceEdit);
@@ -241,6 +252,14 @@ class Graft implements vscode.Disposable {
       }
       const converted = await client.protocol2CodeConverter.asWorkspaceEdit(edit as ApplyWorkspaceEditParams['edit']);
       const applied = await vscode.workspace.applyEdit(converted);
+      if (applied && params.label?.startsWith(agentLabel)) {
+        // An agent's answer, through the editor link: no command of the
+        // person's made it, and the status bar says whose it is.
+        this.status.text = "Graft: an agent's edit";
+        this.status.tooltip = `${params.label}, applied to the buffers (unsaved; undo takes it back)`;
+        this.status.backgroundColor = undefined;
+        this.status.show();
+      }
       if (applied) {
         // A new file is on disk, where the server does not look: open
         // it (no editor), so that the server reads what it holds, as it
