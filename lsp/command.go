@@ -402,7 +402,7 @@ func (s *server) apply(ctx context.Context, cp commandParams, token json.RawMess
 	if n := dialect.Count(p.blocks); n != 1 {
 		label = fmt.Sprintf("Graft: %d edit blocks", n)
 	}
-	if _, routed := ctx.Value(routedCallKey{}).(*routedCall); routed {
+	if routedCallOf(ctx) != nil {
 		// The editor may show whose edit it applies.
 		label = strings.Replace(label, "Graft: ", agentLabel, 1)
 	}
@@ -559,7 +559,7 @@ func (s *server) summarize(ctx context.Context, p *plan) {
 	var b strings.Builder
 	b.WriteString("Graft: ")
 	to := ""
-	if _, routed := ctx.Value(routedCallKey{}).(*routedCall); routed {
+	if routedCallOf(ctx) != nil {
 		b.WriteString("an agent's answer: ")
 		if files := appliedFiles(res.Blocks); files != "" {
 			to = " to " + files

@@ -248,6 +248,13 @@ type routedCall struct {
 // routedCallKey is the context key of a routedCall.
 type routedCallKey struct{}
 
+// routedCallOf returns the routedCall ctx carries: the request an agent
+// sent through the editor link that ctx runs; nil for the editor's own.
+func routedCallOf(ctx context.Context) *routedCall {
+	call, _ := ctx.Value(routedCallKey{}).(*routedCall)
+	return call
+}
+
 // methodRouted is the method of the calls a Router puts in the queue. A
 // client that sends it is answered as for any method the server does not
 // have: only the Router's calls carry a routedCall.
@@ -256,8 +263,8 @@ const methodRouted = "graft/routed"
 // routed handles a call of methodRouted: it runs the routedCall in ctx,
 // with its typed params, and returns the command's typed result.
 func (s *server) routed(ctx context.Context, _ json.RawMessage) (any, error) {
-	call, ok := ctx.Value(routedCallKey{}).(*routedCall)
-	if !ok {
+	call := routedCallOf(ctx)
+	if call == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", methodRouted)
 	}
 	if err := refuseNotUTF8Params(call.params); err != nil {
