@@ -60,14 +60,25 @@ func editorWorkspace(t *testing.T) (root, sockets string) {
 // editorBuffer, and waits for its socket.
 func startEditor(t *testing.T, root, sockets string) *fakeeditor.Editor {
 	t.Helper()
-	opt := fakeeditor.VSCode(root)
+	return startEditorOn(t, sockets, []string{root}, map[string]string{filepath.Join(root, "main.go"): editorBuffer})
+}
+
+// startEditorOn starts graft serve for the workspace folders with the
+// buffers (path → text) open, and waits for each folder's socket.
+func startEditorOn(t *testing.T, sockets string, folders []string, buffers map[string]string) *fakeeditor.Editor {
+	t.Helper()
+	opt := fakeeditor.VSCode(folders...)
 	opt.Env = editorEnv(sockets)
 	e, _ := fakeeditor.StartReady(t, opt)
-	if err := e.Open(filepath.Join(root, "main.go"), "go", editorBuffer); err != nil {
-		t.Fatal(err)
+	for path, text := range buffers {
+		if err := e.Open(path, "go", text); err != nil {
+			t.Fatal(err)
+		}
 	}
 	served(t, e)
-	waitSocket(t, sockets, root, true)
+	for _, f := range folders {
+		waitSocket(t, sockets, f, true)
+	}
 	return e
 }
 
@@ -616,23 +627,11 @@ func TestEditorRouteFromAFolderOfTheWorkspace(t *testing.T) {
 func TestEditorRouteFromTheFolderAbove(t *testing.T) {
 	top, sockets := editorWorkspace(t)
 	web := filepath.Join(top, "web")
-	if err := os.Mkdir(web, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	const appDisk = "package web\n\nfunc port() int {\n\treturn 80\n}\n"
 	const appBuffer = "package web\n\n// unsaved\nfunc port() int {\n\treturn 80\n}\n"
 	app := filepath.Join(web, "app.go")
-	if err := os.WriteFile(app, []byte(appDisk), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	opt := fakeeditor.VSCode(web)
-	opt.Env = editorEnv(sockets)
-	e, _ := fakeeditor.StartReady(t, opt)
-	if err := e.Open(app, "go", appBuffer); err != nil {
-		t.Fatal(err)
-	}
-	served(t, e)
-	waitSocket(t, sockets, web, true)
+	writeTree(t, top, map[string]string{"web/app.go": appDisk})
+	e := startEditorOn(t, sockets, []string{web}, map[string]string{app: appBuffer})
 	main := filepath.Join(top, "main.go")
 	const toApp = "web/app.go\n<<<<<<< SEARCH\n\treturn 80\n=======\n\treturn 8080\n>>>>>>> REPLACE\n"
 
@@ -702,29 +701,13 @@ func TestEditorRouteFromTheFolderAbove(t *testing.T) {
 func TestEditorRouteFromAboveTwoFolders(t *testing.T) {
 	top, sockets := editorWorkspace(t)
 	web, api := filepath.Join(top, "web"), filepath.Join(top, "api")
-	disk := map[string]string{
-		filepath.Join(web, "app.go"): "package web\n\nconst port = 80\n",
-		filepath.Join(api, "api.go"): "package api\n\nconst version = 1\n",
+	files := map[string]string{"web/app.go": "package web\n\nconst port = 80\n", "api/api.go": "package api\n\nconst version = 1\n"}
+	writeTree(t, top, files)
+	disk := map[string]string{} // by absolute path
+	for name, text := range files {
+		disk[filepath.Join(top, filepath.FromSlash(name))] = text
 	}
-	for path, text := range disk {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	opt := fakeeditor.VSCode(web, api)
-	opt.Env = editorEnv(sockets)
-	e, _ := fakeeditor.StartReady(t, opt)
-	for path, text := range disk {
-		if err := e.Open(path, "go", text); err != nil {
-			t.Fatal(err)
-		}
-	}
-	served(t, e)
-	waitSocket(t, sockets, web, true)
-	waitSocket(t, sockets, api, true)
+	e := startEditorOn(t, sockets, []string{web, api}, disk)
 	answer := "web/app.go\n<<<<<<< SEARCH\nconst port = 80\n=======\nconst port = 8080\n>>>>>>> REPLACE\n\n" +
 		"api/api.go\n<<<<<<< SEARCH\nconst version = 1\n=======\nconst version = 2\n>>>>>>> REPLACE\n"
 	out, stderr, code := runGraft(t, sockets, top, answer, "apply", "--json")
