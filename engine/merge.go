@@ -75,8 +75,11 @@ func diffKey(line string) string {
 	return strings.TrimRight(line, " \t\r")
 }
 
-// An outLine is a line of the merged region with its line ending ("" for
-// new lines: they get the file's).
+// An outLine is a line of the merged region with its line ending: a line
+// of the file kept or changed keeps its own, and a new line standing
+// where a line of the search stood takes that line's; "" for the other
+// new lines, which end as the line before them in a file that mixes
+// endings, else as the file.
 type outLine struct {
 	text, eol string
 	// blank says the line is a blank line on one side only: one the
@@ -351,7 +354,7 @@ func (m *merger) emitNew(h, i int) {
 				content = foldText(content, m.fileRunes())
 			}
 			ind := m.re.indent(indentOf(line), indentOf(b), indentOf(f))
-			m.out = append(m.out, outLine{text: ind + content})
+			m.out = append(m.out, outLine{text: ind + content, eol: m.ix.d.lineWithEOL(m.pairOf[j])[len(f):]})
 			m.merged[j] = true
 			if m.dist[j] > 0 {
 				m.into = append(m.into, m.pairOf[j])
@@ -364,15 +367,20 @@ func (m *merger) emitNew(h, i int) {
 	if m.r.folded {
 		line = foldText(line, m.fileRunes())
 	}
-	ref := hk.sa - 1
+	ref, eol := hk.sa-1, ""
 	if hk.sb > hk.sa {
+		// The line stands where a line of the search stood: it ends as
+		// that line's file line does.
 		ref = hk.sa + min(i-hk.ta, hk.sb-hk.sa-1)
+		if f := m.pairOf[ref]; f >= 0 {
+			eol = m.ix.d.lineWithEOL(f)[len(m.ix.Line(f)):]
+		}
 	}
 	if j := m.reference(ref); j >= 0 {
 		ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(m.ix.Line(m.pairOf[j])))
 		line = ind + strings.TrimLeft(line, " \t")
 	}
-	m.out = append(m.out, outLine{text: line})
+	m.out = append(m.out, outLine{text: line, eol: eol})
 }
 
 // rewriting records the file lines of hunk h that differ in their bytes
