@@ -77,13 +77,14 @@ func FuzzResolve(f *testing.F) {
 // endings are converted, and strings.Replace would not say the same. The
 // searches are not blank, which Resolve refuses as invalid, and the
 // replacements hold no "...", which stands for lines kept. A deletion that
-// leaves only blanks on its lines may delete the lines. A search of one
-// line that is the whole of a line indented deeper, with a replacement of
-// several lines, is the model's copy off in indentation: the lines the
-// replacement adds take the line's indentation (or, found twice white
-// space aside, it is refused as ambiguous). A replacement that stands
-// already, around the search or where the line hint points, is said to be
-// applied before, changing nothing.
+// leaves only blanks on its lines may delete the lines. A search whose
+// first line is the rest of a line indented deeper, the search of several
+// lines or its replacement, is the model's copy off in indentation: the
+// lines the replacement adds take the file's indentation (or, found twice
+// white space aside, it is refused as ambiguous; or, its lines moved to
+// depths the uneven copy does not tell, as a conflict). A replacement
+// that stands already, around the search or where the line hint points,
+// is said to be applied before, changing nothing.
 func FuzzExactUnique(f *testing.F) {
 	f.Add(goSnippet, 120, 20, "Record", 0)
 	f.Add(goSnippet, 0, 7, "package", 1)
@@ -109,7 +110,7 @@ func FuzzExactUnique(f *testing.F) {
 		old := uniqueSubstring(body, at, size)
 		m, err := engine.Resolve(file, engine.Edit{Old: old, New: new, Line: line}, engine.Options{})
 		if indentedLine(body, old, new) {
-			if re := (*engine.Error)(nil); errors.As(err, &re) && re.Reason == engine.ReasonAmbiguous {
+			if re := (*engine.Error)(nil); errors.As(err, &re) && (re.Reason == engine.ReasonAmbiguous || re.Reason == engine.ReasonConflict) {
 				return
 			}
 			if err != nil {
@@ -149,17 +150,17 @@ func FuzzExactUnique(f *testing.F) {
 	})
 }
 
-// indentedLine reports whether the one occurrence of old in text is the
-// whole of a line but for deeper indentation, old one line and new
-// several (see FuzzExactUnique).
+// indentedLine reports whether the one occurrence of old in text begins
+// inside a line's indentation, its first line the rest of the line: old
+// of several lines, or of one with new of several (see FuzzExactUnique).
 func indentedLine(text, old, new string) bool {
-	o := strings.TrimSuffix(old, "\n")
-	if o == "" || strings.Contains(o, "\n") || !strings.Contains(strings.TrimSuffix(new, "\n"), "\n") {
+	first, _, several := strings.Cut(strings.TrimSuffix(old, "\n"), "\n")
+	if first == "" || !several && !strings.Contains(strings.TrimSuffix(new, "\n"), "\n") {
 		return false
 	}
 	i := strings.Index(text, old)
 	start := strings.LastIndex(text[:i], "\n") + 1
-	end := i + len(o)
+	end := i + len(first)
 	rest, _, _ := strings.Cut(text[end:], "\n")
 	before := text[start:i]
 	return before != "" && strings.TrimLeft(before, " \t") == "" && strings.TrimSpace(rest) == ""

@@ -111,6 +111,16 @@ type merger struct {
 	clash   []bool // search lines whose change touches a token their file line has differently
 	source  []int  // the search line each replacement line is a changed version of, or -1
 	re      *reindenter
+	// uneven holds two paired search lines that the model's copy
+	// indents otherwise than the file by different amounts, once looked
+	// for (see unevenCopy).
+	uneven      [2]int
+	unevenKnown bool
+	// depth is the depth in the file, in columns, of each replacement
+	// line placed so far, -1 for the others (see indent).
+	depth []int
+	// err is the conflict an emitted line ran into.
+	err     error
 	out     []outLine
 	kept    []int         // file lines kept that differ from the model's copy
 	missing []int         // file lines kept that the model's copy lacks
@@ -152,6 +162,10 @@ func merge(ix *index, s []sline, t []string, r *region) ([]outLine, merged, erro
 	for i := range m.pairOf {
 		m.pairOf[i] = -1
 	}
+	m.depth = make([]int, len(t))
+	for i := range m.depth {
+		m.depth[i] = -1
+	}
 	pairs := make([][2]string, 0, len(s))
 	region := make([]string, 0, len(r.ops))
 	for _, o := range r.ops {
@@ -181,6 +195,9 @@ func merge(ix *index, s []sline, t []string, r *region) ([]outLine, merged, erro
 			m.tails(o.s)
 			m.insertions(o.s)
 		}
+		if m.err != nil {
+			return nil, merged{}, m.err
+		}
 		switch o.kind {
 		case opPair:
 			if err := m.pair(o); err != nil {
@@ -207,6 +224,9 @@ func merge(ix *index, s []sline, t []string, r *region) ([]outLine, merged, erro
 	}
 	m.tails(len(s))
 	m.insertions(len(s))
+	if m.err != nil {
+		return nil, merged{}, m.err
+	}
 	return m.out, merged{kept: m.kept, missing: m.missing, into: m.into, rewrote: m.rewrote}, nil
 }
 
@@ -353,7 +373,7 @@ func (m *merger) emitNew(h, i int) {
 			if m.r.folded {
 				content = foldText(content, m.fileRunes())
 			}
-			ind := m.re.indent(indentOf(line), indentOf(b), indentOf(f))
+			ind := m.indent(i, j)
 			m.out = append(m.out, outLine{text: ind + content, eol: m.ix.d.lineWithEOL(m.pairOf[j])[len(f):]})
 			m.merged[j] = true
 			if m.dist[j] > 0 {
@@ -377,10 +397,117 @@ func (m *merger) emitNew(h, i int) {
 		}
 	}
 	if j := m.reference(ref); j >= 0 {
-		ind := m.re.indent(indentOf(line), indentOf(m.s[j].text), indentOf(m.ix.Line(m.pairOf[j])))
-		line = ind + strings.TrimLeft(line, " \t")
+		line = m.indent(i, j) + strings.TrimLeft(line, " \t")
 	}
 	m.out = append(m.out, outLine{text: line, eol: eol})
+}
+
+// indent returns the file's indentation for replacement line i, placed by
+// the paired search line j: its depth in the file, moved as the model
+// moved the line from j's depth, or the file's depth of a line of the
+// copy the model indents as much (see reindenter.indent). Where the
+// model's copy indents its lines otherwise than the file by different
+// amounts (see unevenCopy), a line it moves to another depth than j's has
+// several meanings that may differ: the depth of j moved as the model
+// moved the line, and its depth beside the lines next to it in the
+// replacement, as far from each as the model wrote it (see beside).
+// Where they differ, which the model means cannot be told: that is a
+// conflict (m.err).
+func (m *merger) indent(i, j int) string {
+	mi, refModel, refFile := indentOf(m.t[i]), indentOf(m.s[j].text), indentOf(m.ix.Line(m.pairOf[j]))
+	ind := m.re.indent(mi, refModel, refFile)
+	tw := m.re.tabWidth
+	m.depth[i] = columns(ind, tw)
+	if mi == refModel || m.err != nil {
+		return ind
+	}
+	moved := columns(refFile, tw) + columns(mi, tw) - columns(refModel, tw)
+	for _, step := range []int{-1, 1} {
+		p, pf := m.beside(i, step)
+		if p < 0 || moved == pf+columns(mi, tw)-columns(indentOf(m.t[p]), tw) {
+			continue
+		}
+		if a, b := m.unevenCopy(); a >= 0 {
+			m.err = m.unevenConflict(i, p, a, b)
+			break
+		}
+	}
+	return ind
+}
+
+// beside returns the line of the replacement next to line i, above it
+// (step -1) or below it (step 1), blank lines aside, and that line's depth
+// in the file: as the merge placed it, or as the file has it where the
+// replacement keeps the line. It returns -1 when there is none, or its
+// depth is not known yet.
+func (m *merger) beside(i, step int) (p, depth int) {
+	p = i + step
+	for p >= 0 && p < len(m.t) && isBlank(m.t[p]) {
+		p += step
+	}
+	if p < 0 || p >= len(m.t) {
+		return -1, 0
+	}
+	if m.depth[p] >= 0 {
+		return p, m.depth[p]
+	}
+	// A line the replacement keeps: the search line it stands for, found
+	// by counting the lines between hunks.
+	si := p
+	for _, hk := range m.hs {
+		if hk.ta > p {
+			break
+		}
+		if p < hk.tb {
+			return -1, 0 // in a hunk, not placed yet
+		}
+		si = hk.sb + p - hk.tb
+	}
+	if si < 0 || si >= len(m.s) || m.pairOf[si] < 0 {
+		return -1, 0
+	}
+	return p, columns(indentOf(m.ix.Line(m.pairOf[si])), m.re.tabWidth)
+}
+
+// unevenCopy returns two paired search lines, distinctive enough to teach
+// how the model indents (see newReindenter), whose copies are off the
+// file's indentation by different amounts; -1, -1 when all are off by one.
+func (m *merger) unevenCopy() (a, b int) {
+	if !m.unevenKnown {
+		m.unevenKnown, m.uneven = true, [2]int{-1, -1}
+		shift, first := 0, -1
+		for j, f := range m.pairOf {
+			if f < 0 || m.s[j].blank || loose.Len(m.s[j].text) <= 3 {
+				continue
+			}
+			d := columns(indentOf(m.ix.Line(f)), m.re.tabWidth) - columns(indentOf(m.s[j].text), m.re.tabWidth)
+			if first < 0 {
+				shift, first = d, j
+			} else if d != shift {
+				m.uneven = [2]int{first, j}
+				break
+			}
+		}
+	}
+	return m.uneven[0], m.uneven[1]
+}
+
+// unevenConflict is the conflict of replacement line i, which the model
+// moved to another depth beside line p than its own move makes it, the copy
+// off by one amount on search line a and another on search line b.
+func (m *merger) unevenConflict(i, p, a, b int) error {
+	var d strings.Builder
+	for _, s := range []int{a, b} {
+		f := m.pairOf[s]
+		fmt.Fprintf(&d, "file line %d reads:\n  %s\nthe model's copy of it reads:\n  %s\n", m.ix.d.shown(f+1), m.ix.Line(f), m.s[s].text)
+	}
+	fmt.Fprintf(&d, "the model moves this line to another depth:\n  %s\nbeside:\n  %s\n", m.t[i], m.t[p])
+	d.WriteString("quote the lines as the file indents them, and indent the replacement to match")
+	return &Error{
+		Reason:  ReasonConflict,
+		Summary: fmt.Sprintf("conflict: the edit moves lines to another depth, and the model's copy indents its lines otherwise than the file, by different amounts (lines %d and %d): which depth it means cannot be told", m.ix.d.shown(m.pairOf[a]+1), m.ix.d.shown(m.pairOf[b]+1)),
+		Detail:  d.String(),
+	}
 }
 
 // rewriting records the file lines of hunk h that differ in their bytes

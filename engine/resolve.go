@@ -486,19 +486,23 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 }
 
 // indentedLine reports whether the occurrence at off (in the lf view) of
-// a search that is one line is the whole of a file's line indented deeper
-// than the model wrote it, with a replacement of several lines: the model
-// wrote the whole block at its line's depth, and splicing the replacement
-// in after the file's indentation would leave its other lines at the
-// model's depth. Such a line is the model's copy off in indentation, which
-// the strategies that move the model's indentation onto the file's place.
+// the search begins inside a file line's indentation, its first line the
+// rest of the file's line: the model's copy of that line is shallower
+// than the file's. Such a copy is off in indentation, which the
+// strategies that move the model's indentation onto the file's place: for
+// a search of several lines, whose other lines stand at the file's depth,
+// the copy is off by different amounts (see merger.indent); for a search
+// of one line with a replacement of several, the model wrote the whole
+// block at its line's depth, and splicing the replacement in after the
+// file's indentation would leave its other lines at the model's depth.
 func (r *resolver) indentedLine(off int, rd reading) bool {
 	old := strings.TrimSuffix(rd.old, "\n")
-	if old == "" || strings.Contains(old, "\n") || !strings.Contains(strings.TrimSuffix(rd.new, "\n"), "\n") {
+	first, _, several := strings.Cut(old, "\n")
+	if first == "" || !several && !strings.Contains(strings.TrimSuffix(rd.new, "\n"), "\n") {
 		return false
 	}
 	d := r.d
-	start, end := d.fromLF(off), d.fromLF(off+len(old))
+	start, end := d.fromLF(off), d.fromLF(off+len(first))
 	a := d.lineAt(start)
 	before, after := d.text[d.start[a]:start], d.text[end:d.end[a]]
 	return before != "" && strings.TrimLeft(before, " \t") == "" && strings.TrimSpace(after) == ""
