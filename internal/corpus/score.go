@@ -86,7 +86,7 @@ func Micros(outs []engine.Outcome) []float64 {
 // in their order: the families of mistakes, then the families of traps.
 func Groups() []string {
 	return []string{"control", "white space", "escaping", "stale or mistyped lines", "place",
-		"place, traps", "other code, traps", "stale or mistyped lines, traps"}
+		"white space, traps", "place, traps", "other code, traps", "stale or mistyped lines, traps"}
 }
 
 // Group returns the name of the group the kind is totalled in: its
