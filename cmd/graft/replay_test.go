@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -49,6 +50,9 @@ func TestAiderReplay(t *testing.T) {
 		}
 		n := replayTally{}
 		for _, ex := range aiderExchanges(history) {
+			if ex.commit == "" || len(ex.files) == 0 {
+				continue // not committed: see TestAiderReplayRetries
+			}
 			r := g.replay(t, graft, ex)
 			n[r.verdict]++
 			if r.verdict == "differs" || r.verdict == "refused" || r.verdict == "stands" {
@@ -65,6 +69,132 @@ func TestAiderReplay(t *testing.T) {
 	t.Logf("%s\ntotal: %s", report.String(), total)
 }
 
+// TestAiderReplayRetries replays the runs of a real agent's answers in
+// which aider refused blocks, their SEARCH not found in the file as
+// written, and the model answered again with those blocks fixed, up to
+// an answer aider applied whole and committed. That last commit is what
+// the model meant by its first answer. Each run is sent to the built
+// graft against the files as they were before it, twice:
+//   - "first try": the first answer alone. Where graft applies a block
+//     aider refused, its result should be the run's last commit: a round
+//     trip saved. Where it is not, it is shown, for a person to judge: a
+//     wrong edit, or a model that changed its mind.
+//   - "as sent": every answer of the run in turn, as the agent sent them,
+//     graft's journal on: a fixed block then quotes what graft may have
+//     changed already, and must not change it twice.
+//
+// It takes the repositories of TestAiderReplay.
+func TestAiderReplayRetries(t *testing.T) {
+	if *replayRepos == "" {
+		t.Skip("no -replay.repos: give the git directories of repositories that commit .aider.chat.history.md")
+	}
+	graft := testenv.Build(t)
+	first, sent := replayTally{}, replayTally{}
+	var report strings.Builder
+	for _, dir := range strings.Split(*replayRepos, ",") {
+		g := gitDir(dir)
+		history, err := g.historyFile()
+		if err != nil {
+			continue
+		}
+		for _, run := range aiderRetries(aiderExchanges(history)) {
+			f, s := g.replayRun(t, graft, run)
+			first[f.verdict]++
+			sent[s.verdict]++
+			if f.verdict != "same" || s.verdict != "same" {
+				commits := []string{}
+				for _, ex := range run {
+					commits = append(commits, cmp.Or(ex.commit, "-"))
+				}
+				fmt.Fprintf(&report, "\n== %s %s: first try %s, as sent %s\n%s\n%s\n", filepath.Base(filepath.Dir(dir)), strings.Join(commits, " "), f.verdict, s.verdict, f.detail, s.detail)
+			}
+		}
+	}
+	t.Logf("%s\nfirst try: %s\nas sent: %s", report.String(), first, sent)
+}
+
+// aiderRetries returns the runs of answers in exs that begin with an
+// answer aider applied only part of, go on with the model's answers to
+// aider's report of what failed, and end with one aider applied whole and
+// committed.
+func aiderRetries(exs []aiderExchange) [][]aiderExchange {
+	var runs [][]aiderExchange
+	for k := 0; k < len(exs); k++ {
+		if !exs[k].partial || exs[k].retry {
+			continue
+		}
+		run := exs[k : k+1]
+		for k+1 < len(exs) && exs[k+1].retry {
+			k++
+			run = exs[k-len(run) : k+1]
+			if !exs[k].partial {
+				break
+			}
+		}
+		if last := run[len(run)-1]; len(run) > 1 && !last.partial && last.commit != "" && len(last.files) > 0 {
+			runs = append(runs, run)
+		}
+	}
+	return runs
+}
+
+// replayRun replays a run of aiderRetries, its first answer alone and then
+// all its answers in turn, and compares each result with the run's last
+// commit.
+func (g gitDir) replayRun(t *testing.T, graft string, run []aiderExchange) (first, sent replayResult) {
+	t.Helper()
+	var commits, edited, answers []string
+	for _, ex := range run {
+		edited = append(edited, ex.files...)
+		answers = append(answers, ex.answer)
+		if ex.commit == "" {
+			continue
+		}
+		c, err := g.commit(ex.commit)
+		if err != nil {
+			return replayResult{verdict: "skipped", detail: "no such commit"}, replayResult{verdict: "skipped"}
+		}
+		if len(commits) > 0 {
+			// Nothing but the run between its first commit and its last.
+			if parent, err := g.commit(c + "^"); err != nil || parent != commits[len(commits)-1] {
+				return replayResult{verdict: "skipped", detail: "other commits in between"}, replayResult{verdict: "skipped"}
+			}
+		}
+		commits = append(commits, c)
+	}
+	before, last := commits[0]+"^", commits[len(commits)-1]
+	changed, err := g.git("diff", "--name-only", "--no-renames", before, last)
+	if err != nil {
+		return replayResult{verdict: "skipped", detail: "no parent"}, replayResult{verdict: "skipped"}
+	}
+	edited = append(edited, strings.Split(strings.TrimSpace(changed), "\n")...)
+	root, err := g.checkout(t, before, edited, answers...)
+	if err != nil {
+		return replayResult{verdict: "skipped", detail: "no parent"}, replayResult{verdict: "skipped"}
+	}
+	rep, ok := applyAnswer(t, graft, root, answers[0], edited)
+	if !ok {
+		return replayResult{verdict: "unread"}, replayResult{verdict: "unread"}
+	}
+	// The run's later answers may edit other files too: the first is
+	// judged on its own.
+	var own []string
+	for _, f := range rep.Files {
+		if slices.Contains(edited, filepath.ToSlash(f.Path)) {
+			own = append(own, filepath.ToSlash(f.Path))
+		}
+	}
+	first = g.judge(root, last, own, rep)
+
+	root, _ = g.checkout(t, before, edited, answers...)
+	var reports []workspace.Report
+	for _, a := range answers {
+		rep, _ := applyAnswer(t, graft, root, a, edited)
+		reports = append(reports, rep)
+	}
+	return first, g.judge(root, last, edited, reports...)
+}
+
 // A replayTally counts answers by verdict (see replayResult).
 type replayTally map[string]int
 
@@ -77,8 +207,9 @@ func (n replayTally) String() string {
 		sum, n["same"], n["space"], n["stands"], n["differs"], n["refused"], n["unread"], n["skipped"])
 }
 
-// An aiderExchange is one answer of the model that aider applied and
-// committed: the answer, the files aider says it edited, the commit.
+// An aiderExchange is one answer of the model, and what aider did with
+// it: the files it says it edited, the commit of those edits ("" when it
+// committed none).
 type aiderExchange struct {
 	answer string
 	files  []string
@@ -86,14 +217,17 @@ type aiderExchange struct {
 	// partial says aider reported blocks it could not apply: the commit
 	// holds only some of the answer.
 	partial bool
+	// retry says the answer replies to aider's report of the blocks of
+	// the answer before that it could not apply.
+	retry bool
 }
 
 // aiderCommit matches aider's "> Commit 1a2b3c4 message" line.
 var aiderCommit = regexp.MustCompile(`^> Commit ([0-9a-f]{7,40}) `)
 
-// aiderExchanges returns the answers of a chat history that aider
-// applied and committed. Each answer ends at aider's "> Tokens:" line; it
-// begins after the last line of the user's messages since the answer
+// aiderExchanges returns the answers of a chat history. Each answer ends
+// at aider's "> Tokens:" line; it begins after the last line of the
+// user's messages since the answer
 // before ("#### ...  ": the model's own headings may start "#### " too,
 // without the line break), or after aider's report of the blocks of the
 // answer before that failed. What aider did with it follows, in "> "
@@ -107,22 +241,27 @@ func aiderExchanges(history string) []aiderExchange {
 		if !strings.HasPrefix(lines[i], "> Tokens:") {
 			continue
 		}
-		start := -1
+		// The user's messages: aider writes each line "#### ...  ", with
+		// the markdown line break that the model's own headings lack.
+		said := func(l string) bool {
+			return strings.HasPrefix(l, "####") && (strings.HasSuffix(l, "  ") || strings.TrimSpace(l) == "####")
+		}
+		start, retry := -1, false
 		for j := from; j < i; j++ {
-			if strings.HasPrefix(lines[j], "Just reply with fixed versions of the block") {
+			if strings.HasPrefix(lines[j], "Just reply with fixed versions of the block") || strings.HasPrefix(lines[j], "The SEARCH section must exactly match an existing block") {
 				// Aider sent the model what failed of its answer before,
-				// quoting the blocks (whose lines may start "####"): the
-				// answer follows.
+				// quoting the blocks (whose lines may start "####"), and
+				// when some applied, what to do of the others: the answer
+				// follows, a retry unless the user spoke since.
 				start = j + 1
+				retry = !slices.ContainsFunc(lines[start:i], said)
 			}
 		}
 		if start < 0 {
-			// After the last line of the user's messages: aider writes
-			// each "#### ...  ", with the markdown line break that the
-			// model's own headings lack; an answer the user cut short
-			// (^C) stands before it.
+			// After the last line of the user's messages; an answer the
+			// user cut short (^C) stands before it.
 			for j := from; j < i; j++ {
-				if l := lines[j]; strings.HasPrefix(l, "####") && (strings.HasSuffix(l, "  ") || strings.TrimSpace(l) == "####") {
+				if said(lines[j]) {
 					start = j + 1
 				}
 			}
@@ -131,26 +270,29 @@ func aiderExchanges(history string) []aiderExchange {
 		if start < 0 {
 			continue
 		}
-		ex := aiderExchange{answer: strings.Join(lines[start:i], "\n") + "\n"}
+		ex := aiderExchange{answer: strings.Join(lines[start:i], "\n") + "\n", retry: retry}
+		dirty := false // the next commit holds the person's own changes
 		for j := i + 1; j < len(lines) && !strings.HasPrefix(lines[j], "####") && !strings.HasPrefix(lines[j], "> Tokens:"); j++ {
 			line := strings.TrimRight(lines[j], " ")
 			switch {
 			case strings.HasPrefix(line, "> Applied edit to "):
 				ex.files = append(ex.files, strings.ReplaceAll(strings.TrimPrefix(line, "> Applied edit to "), `\`, "/"))
+			case strings.HasPrefix(line, "> Committing ") && strings.HasSuffix(line, " before applying edits."):
+				dirty = true
 			case aiderCommit.MatchString(line):
-				// The first commit after the edits: one before them
-				// ("Committing a.py before applying edits") holds the
-				// person's own changes, and later ones a linter's.
-				if ex.commit == "" && len(ex.files) > 0 {
+				// The first commit after the edits (after the report of
+				// those that failed, which names no file edited): one
+				// before them holds the person's own changes, and later
+				// ones a linter's.
+				if ex.commit == "" && !dirty && (len(ex.files) > 0 || ex.partial) {
 					ex.commit = aiderCommit.FindStringSubmatch(line)[1]
 				}
+				dirty = false
 			case strings.Contains(line, "SearchReplaceNoExactMatch"), strings.Contains(line, "did not conform to the edit format"), strings.Contains(line, "failed to match"):
 				ex.partial = true
 			}
 		}
-		if ex.commit != "" && len(ex.files) > 0 {
-			out = append(out, ex)
-		}
+		out = append(out, ex)
 	}
 	return out
 }
@@ -205,41 +347,72 @@ func (g gitDir) replay(t *testing.T, graft string, ex aiderExchange) replayResul
 	if ex.partial {
 		return replayResult{verdict: "skipped", detail: "partly applied"}
 	}
-	full, err := g.git("rev-parse", "--verify", ex.commit+"^{commit}")
+	commit, err := g.commit(ex.commit)
 	if err != nil {
 		return replayResult{verdict: "skipped", detail: "no such commit"}
 	}
-	commit := strings.TrimSpace(full)
-	paths, err := g.git("ls-tree", "-r", "--name-only", commit+"^")
+	root, err := g.checkout(t, commit+"^", ex.files, ex.answer)
 	if err != nil {
 		return replayResult{verdict: "skipped", detail: "no parent"}
 	}
-	root := t.TempDir()
-	// The files aider edited, and every file of the tree the answer names.
+	rep, ok := applyAnswer(t, graft, root, ex.answer, ex.files)
+	if !ok {
+		// Whole files in fences (aider's "whole" format), or prose:
+		// no dialect graft reads.
+		return replayResult{verdict: "unread"}
+	}
+	return g.judge(root, commit, ex.files, rep)
+}
+
+// commit returns the full name of the commit rev names.
+func (g gitDir) commit(rev string) (string, error) {
+	full, err := g.git("rev-parse", "--verify", rev+"^{commit}")
+	return strings.TrimSpace(full), err
+}
+
+// checkout writes to a new directory the files of rev that answers may
+// touch: the files aider edited, and every file of the tree an answer
+// names. It returns the directory.
+func (g gitDir) checkout(t *testing.T, rev string, edited []string, answers ...string) (string, error) {
+	paths, err := g.git("ls-tree", "-r", "--name-only", rev)
+	if err != nil {
+		return "", err
+	}
 	want := map[string]bool{}
-	for _, f := range ex.files {
+	for _, f := range edited {
 		want[f] = true
 	}
 	for _, p := range strings.Split(strings.TrimSpace(paths), "\n") {
-		if p != "" && (strings.Contains(ex.answer, p) || strings.Contains(ex.answer, strings.ReplaceAll(p, "/", `\`))) {
-			want[p] = true
+		for _, a := range answers {
+			if p != "" && (strings.Contains(a, p) || strings.Contains(a, strings.ReplaceAll(p, "/", `\`))) {
+				want[p] = true
+			}
 		}
 	}
 	files := map[string]string{}
 	for p := range want {
-		if text, err := g.git("show", commit+"^:"+p); err == nil {
+		if text, err := g.git("show", rev+":"+p); err == nil {
 			files[p] = text // else a file the answer creates
 		}
 	}
+	root := t.TempDir()
 	writeTree(t, root, files)
-	answer := writeAnswer(t, t.TempDir(), "answer.md", ex.answer)
+	return root, nil
+}
+
+// applyAnswer runs graft apply with answer on root, and returns its
+// report; false when graft read no edit block in it. edited are the files
+// aider edited with it.
+func applyAnswer(t *testing.T, graft, root, answer string, edited []string) (workspace.Report, bool) {
+	t.Helper()
+	path := writeAnswer(t, t.TempDir(), "answer.md", answer)
 	args := []string{"apply", "--root", root, "--editor", "never", "--json"}
-	if files := slices.Compact(slices.Sorted(slices.Values(ex.files))); len(files) == 1 {
+	if files := slices.Compact(slices.Sorted(slices.Values(edited))); len(files) == 1 {
 		// Aider gives a block that names no file to the one file in the
 		// chat; the file an editor has open is that here.
 		args = append(args, "--target", filepath.Join(root, filepath.FromSlash(files[0])))
 	}
-	cmd := exec.Command(graft, append(args, answer)...)
+	cmd := exec.Command(graft, append(args, path)...)
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if exit := (*exec.ExitError)(nil); err != nil && !errors.As(err, &exit) {
@@ -247,23 +420,33 @@ func (g gitDir) replay(t *testing.T, graft string, ex aiderExchange) replayResul
 	}
 	var rep workspace.Report
 	if json.Unmarshal(out, &rep) != nil || len(rep.Blocks) == 0 {
-		// Whole files in fences (aider's "whole" format), or prose:
-		// no dialect graft reads.
-		return replayResult{verdict: "unread"}
+		return rep, false
 	}
+	return rep, true
+}
+
+// judge compares the files aider edited, as graft left them in root after
+// the answers it reported on, with the commit.
+func (g gitDir) judge(root, commit string, edited []string, reports ...workspace.Report) replayResult {
 	var failed, standing []string
-	for _, b := range rep.Blocks {
-		if b.Status == "already-applied" {
-			standing = append(standing, fmt.Sprintf("block %d %s: lines %d-%d", b.Block, b.Path, b.StartLine, b.EndLine))
+	for k, rep := range reports {
+		answer := ""
+		if len(reports) > 1 {
+			answer = fmt.Sprintf("answer %d ", k+1)
 		}
-		if b.Status == "failed" || b.Status == "skipped" {
-			msg, _, _ := strings.Cut(b.Message, "\n")
-			failed = append(failed, fmt.Sprintf("block %d %s: %s", b.Block, b.Path, msg))
+		for _, b := range rep.Blocks {
+			if b.Status == "already-applied" {
+				standing = append(standing, fmt.Sprintf("%sblock %d %s: lines %d-%d", answer, b.Block, b.Path, b.StartLine, b.EndLine))
+			}
+			if b.Status == "failed" || b.Status == "skipped" {
+				msg, _, _ := strings.Cut(b.Message, "\n")
+				failed = append(failed, fmt.Sprintf("%sblock %d %s: %s", answer, b.Block, b.Path, msg))
+			}
 		}
 	}
 	var diffs []string
 	spaceOnly := true
-	for _, f := range slices.Sorted(slices.Values(ex.files)) {
+	for _, f := range slices.Compact(slices.Sorted(slices.Values(edited))) {
 		wantText, _ := g.git("show", commit+":"+f)
 		got, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
 		if string(got) != wantText {
@@ -273,7 +456,7 @@ func (g gitDir) replay(t *testing.T, graft string, ex aiderExchange) replayResul
 	}
 	switch {
 	case len(failed) > 0 && len(diffs) > 0:
-		return replayResult{verdict: "refused", detail: strings.Join(failed, "\n")}
+		return replayResult{verdict: "refused", detail: strings.Join(failed, "\n") + "\n" + strings.Join(diffs, "\n")}
 	case len(diffs) > 0 && len(standing) > 0:
 		// Graft found the change standing already, where aider made it
 		// again: a block re-sent, or one the model thought undone.
