@@ -63,6 +63,18 @@ func align(ix *index, s []sline, lo, hi int) (region, bool) {
 	if m == 0 || w <= 0 {
 		return region{}, false
 	}
+	if m*w > tableCells {
+		if at, ok := inRow(s, ix.Keys(lo, hi)); ok {
+			// The table would cost m×w: a search as long as its file
+			// would make the resolution quadratic. Standing line for line
+			// at the first place the table would end, it is paired there.
+			ops := make([]op, m)
+			for j := range ops {
+				ops[j] = op{kind: opPair, s: j, f: lo + at + j}
+			}
+			return score(ix, s, ops)
+		}
+	}
 	moves, costs := ix.tables.take((m+1)*(w+1), 3*(w+1))
 	prev, cur := costs[:w+1], costs[w+1:2*(w+1)] // row 0: the region may start anywhere
 	// What leaving out each file line costs, the same in every row but an
@@ -152,6 +164,52 @@ func align(ix *index, s []sline, lo, hi int) (region, bool) {
 		}
 	}
 	return reg, ok
+}
+
+// tableCells is the most cells of an alignment's table before align looks
+// for the search standing line for line in the window, in linear time
+// (about a 2,000-line search in a 2,000-line window, 4 MB of moves).
+const tableCells = 1 << 22
+
+// inRow returns the first place in keys, the keys of a window's lines,
+// where the keys of the lines of s follow each other as they are, blank
+// lines included: Knuth, Morris and Pratt's search, in linear time. A
+// search with an elision is never in a row.
+func inRow(s []sline, keys []uint64) (int, bool) {
+	m := len(s)
+	if m == 0 || m > len(keys) {
+		return 0, false
+	}
+	// fail[j] is the length of the longest proper prefix of the first j+1
+	// search lines that is also a suffix of them.
+	fail := make([]int, m)
+	for j, k := 1, 0; j < m; j++ {
+		if s[j].elision {
+			return 0, false
+		}
+		for k > 0 && s[j].key != s[k].key {
+			k = fail[k-1]
+		}
+		if s[j].key == s[k].key {
+			k++
+		}
+		fail[j] = k
+	}
+	if s[0].elision {
+		return 0, false
+	}
+	for i, k := 0, 0; i < len(keys); i++ {
+		for k > 0 && keys[i] != s[k].key {
+			k = fail[k-1]
+		}
+		if keys[i] == s[k].key {
+			k++
+		}
+		if k == m {
+			return i - m + 1, true
+		}
+	}
+	return 0, false
 }
 
 // mayAlignWithout reports whether an alignment of s inside file lines

@@ -456,6 +456,62 @@ func forgottenLineBlock(f *goFile) resolveCase {
 	return c
 }
 
+// BenchmarkResolveLongSearch measures searches as long as their file, whose
+// every line the file holds but for white space: the first line quoted
+// shallower than the file (and every other line moved a level deeper by
+// the edit, each move checked against the lines beside it), or a line
+// with blanks after it. A table of the search's lines against the
+// file's, or a comparison of each file line with every search line of
+// its shape, would make them quadratic; the time per line (µs/line) stays
+// the same from 5,000 lines to 20,000.
+func BenchmarkResolveLongSearch(b *testing.B) {
+	for _, n := range []int{5_000, 20_000} {
+		for _, c := range []resolveCase{longSearch(n, true), longSearch(n, false)} {
+			b.Run(c.name, func(b *testing.B) {
+				m, err := engine.Resolve(c.text, c.edit, engine.Options{})
+				if err := c.want.check(m, err); err != nil {
+					b.Fatalf("%s: %v", c.name, err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					engine.Resolve(c.text, c.edit, engine.Options{})
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/line")
+			})
+		}
+	}
+}
+
+// longSearch returns a search of all n lines of a function's body, of one
+// shape: with its first line quoted flush left and every other line moved
+// a level deeper by the edit (moves), or with blanks after one line.
+func longSearch(n int, moves bool) resolveCase {
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("\tv%d := compute(%d)", i, i)
+	}
+	old := slices.Clone(lines)
+	new := slices.Clone(old)
+	name := fmt.Sprintf("moves/%d", n)
+	if moves {
+		old[0] = strings.TrimLeft(old[0], "\t")
+		new[0] = old[0]
+		for i := 2; i < n; i += 2 {
+			new[i] = "\t" + new[i]
+		}
+	} else {
+		name = fmt.Sprintf("blanks/%d", n)
+		old[n/2] += "  "
+		new[n/2] = "\tchanged()"
+	}
+	return resolveCase{
+		name: name,
+		text: "func f() {\n" + joinLines(lines) + "}\n",
+		edit: engine.Edit{Old: joinLines(old), New: joinLines(new)},
+		want: expectation{wantFuzzy, 2, n + 1},
+	}
+}
+
 // repeatedLineBlocks returns blocks against a file of 40,000 lines that
 // alternate between "}" and "\treturn err", with one distinctive line in
 // the middle.

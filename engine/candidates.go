@@ -114,12 +114,15 @@ func newTally(ix *index, s []sline) *tally {
 	// equals; another is hashed, if it is not yet, and its key looked up.
 	for i := f.next(ends, 0); i < len(ends); i = f.next(ends, i+1) {
 		e := ends[i]
-		x := -1
-		if ix.Keyed(i) || e == linecache.EndsUnknown {
+		x := hashIt
+		if !ix.Keyed(i) && e != linecache.EndsUnknown {
+			if x = f.match(ix.d.line(i), e, firsts); x >= 0 {
+				l := firsts[x]
+				ix.SetKey(i, l.key, l.n, l.sig)
+			}
+		}
+		if x == hashIt {
 			x = ix.probes.find(ix.Key(i))
-		} else if x = f.match(ix.d.line(i), e, firsts); x >= 0 {
-			l := firsts[x]
-			ix.SetKey(i, l.key, l.n, l.sig)
 		}
 		if x < 0 {
 			continue
@@ -233,10 +236,17 @@ func (f *endsFilter) first(b int32) int {
 // line of ASCII whose ends are e, or -1 when it has none of them: it
 // compares the line with each search line of its shape, of firsts, as it
 // reads loosely, which costs less than hashing it and stops at the first
-// byte that differs.
+// byte that differs. Where more than shapeCompares search lines have the
+// shape, it returns hashIt: one hash of the line costs less than so many
+// comparisons, and comparing every line of a file with every line of a
+// search of one shape (a table of data) would be quadratic.
 func (f *endsFilter) match(line string, e uint32, firsts []*sline) int {
 	b := int32(shape(e))
-	for k := f.first(b); k < len(f.byShape) && f.byShape[k].shape == b; k++ {
+	first := f.first(b)
+	for k := first; k < len(f.byShape) && f.byShape[k].shape == b; k++ {
+		if k-first == shapeCompares {
+			return hashIt
+		}
 		c := &f.byShape[k]
 		// A line is most often the search line with its indentation
 		// changed, which one comparison of their bytes tells.
@@ -246,6 +256,13 @@ func (f *endsFilter) match(line string, e uint32, firsts []*sline) int {
 	}
 	return -1
 }
+
+// shapeCompares is the most search lines of one shape match compares a
+// line with; hashIt is what it returns beyond them.
+const (
+	shapeCompares = 8
+	hashIt        = -2
+)
 
 // indentedCopy reports whether line, of ASCII, is trimmed with white
 // space before it only.
