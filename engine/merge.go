@@ -117,8 +117,11 @@ type merger struct {
 	uneven      [2]int
 	unevenKnown bool
 	// depth is the depth in the file, in columns, of each replacement
-	// line placed so far, -1 for the others (see indent).
-	depth []int
+	// line placed so far, -1 for the others (see indent); keptAs is the
+	// search line each line the replacement keeps stands for, once
+	// needed (see beside).
+	depth  []int
+	keptAs []int
 	// err is the conflict an emitted line ran into.
 	err     error
 	out     []outLine
@@ -439,7 +442,7 @@ func (m *merger) indent(i, j int) string {
 // (step -1) or below it (step 1), blank lines aside, and that line's depth
 // in the file: as the merge placed it, or as the file has it where the
 // replacement keeps the line. It returns -1 when there is none, or its
-// depth is not known yet.
+// depth is not known yet (a line of a hunk not placed yet).
 func (m *merger) beside(i, step int) (p, depth int) {
 	p = i + step
 	for p >= 0 && p < len(m.t) && isBlank(m.t[p]) {
@@ -451,22 +454,29 @@ func (m *merger) beside(i, step int) (p, depth int) {
 	if m.depth[p] >= 0 {
 		return p, m.depth[p]
 	}
-	// A line the replacement keeps: the search line it stands for, found
-	// by counting the lines between hunks.
-	si := p
-	for _, hk := range m.hs {
-		if hk.ta > p {
-			break
+	if m.keptAs == nil {
+		// The search line each line the replacement keeps stands for,
+		// counted between hunks; -1 for the lines of hunks.
+		m.keptAs = make([]int, len(m.t))
+		ti, si := 0, 0
+		for k := 0; k <= len(m.hs); k++ {
+			hk := hunk{len(m.s), len(m.s), len(m.t), len(m.t)} // past the last
+			if k < len(m.hs) {
+				hk = m.hs[k]
+			}
+			for ; ti < hk.ta; ti, si = ti+1, si+1 {
+				m.keptAs[ti] = si
+			}
+			for ; ti < hk.tb; ti++ {
+				m.keptAs[ti] = -1
+			}
+			si = hk.sb
 		}
-		if p < hk.tb {
-			return -1, 0 // in a hunk, not placed yet
-		}
-		si = hk.sb + p - hk.tb
 	}
-	if si < 0 || si >= len(m.s) || m.pairOf[si] < 0 {
-		return -1, 0
+	if si := m.keptAs[p]; si >= 0 && si < len(m.s) && m.pairOf[si] >= 0 {
+		return p, columns(indentOf(m.ix.Line(m.pairOf[si])), m.re.tabWidth)
 	}
-	return p, columns(indentOf(m.ix.Line(m.pairOf[si])), m.re.tabWidth)
+	return -1, 0
 }
 
 // unevenCopy returns two paired search lines, distinctive enough to teach
