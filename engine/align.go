@@ -63,25 +63,70 @@ func align(ix *index, s []sline, lo, hi int) (region, bool) {
 	if m == 0 || w <= 0 {
 		return region{}, false
 	}
-	if m*w > tableCells {
+	var rev []op
+	if m*w <= tableCells && !ix.anchorAll {
+		rev = keyAlign(ix, s, 0, lo, hi, true, true)
+	} else {
+		// The table would cost m×w: a search as long as its file would
+		// make the resolution quadratic.
 		if at, ok := inRow(s, ix.Keys(lo, hi)); ok {
-			// The table would cost m×w: a search as long as its file
-			// would make the resolution quadratic. Standing line for line
-			// at the first place the table would end, it is paired there.
+			// Standing line for line, at the first place the table would
+			// end: it is paired there.
 			ops := make([]op, m)
 			for j := range ops {
 				ops[j] = op{kind: opPair, s: j, f: lo + at + j}
 			}
 			return score(ix, s, ops)
 		}
+		rev = anchoredAlign(ix, s, lo, hi)
 	}
+	ops, whole := refine(ix, s, rev, lo, hi)
+	reg, ok := score(ix, s, ops)
+	// (When refine aligned the whole window by similarity already, doing
+	// it again would find the same.)
+	if ok && !whole && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells && mayAlignWithout(ix, s, reg.mismatches(), lo, hi) {
+		// Lines of the file left out in the middle may be a jump: the
+		// exact pairs after them copies of the search's lines, while the
+		// lines it was copied from changed a little. Lines of the search
+		// left out may be one too: "return err" and "}" paired with the
+		// next statement's copies, while a mistyped line and the lines
+		// before it are skipped. Aligning the whole
+		// window by similarity tells: it wins only when it breaks fewer
+		// lines (not when it is cheaper, as it is when it shifts every
+		// line onto a neighbour one digit away, or trades a forgotten line
+		// for an exact line paired with a look-alike).
+		all := make([]int, len(s))
+		for j := range all {
+			all[j] = j
+		}
+		if alt, ok := score(ix, s, gap(ix, s, all, lo, hi, true, true)); ok && alt.mismatches() < reg.mismatches() {
+			reg = alt
+		}
+	}
+	return reg, ok
+}
+
+// keyAlign aligns search lines s (s[k] is search line off+k) with file
+// lines [lo, hi) on exact loose keys, in a table of len(s)×(hi-lo) cells
+// (see align), and returns the ops, first to last. The region may start
+// anywhere in the window when freeStart, else at lo, its file lines
+// before the first pair left out; it may end anywhere when freeEnd, else
+// at hi.
+func keyAlign(ix *index, s []sline, off, lo, hi int, freeStart, freeEnd bool) []op {
+	m, w := len(s), hi-lo
 	moves, costs := ix.tables.take((m+1)*(w+1), 3*(w+1))
-	prev, cur := costs[:w+1], costs[w+1:2*(w+1)] // row 0: the region may start anywhere
+	prev, cur := costs[:w+1], costs[w+1:2*(w+1)]
 	// What leaving out each file line costs, the same in every row but an
 	// elision's, and each line's key.
 	skipFile, keys := costs[2*(w+1):][:w], ix.Keys(lo, hi)
 	for i := range skipFile {
 		skipFile[i] = fileLineCost(ix.weight(lo + i))
+	}
+	if !freeStart {
+		// Row 0: the file lines before the region's first are left out.
+		for i := 1; i <= w; i++ {
+			prev[i] = prev[i-1] + skipFile[i-1]
+		}
 	}
 	for j := 1; j <= m; j++ {
 		l := &s[j-1]
@@ -114,56 +159,133 @@ func align(ix *index, s []sline, lo, hi int) (region, bool) {
 		}
 		prev, cur = cur, prev
 	}
-	end := 0
-	for i := 1; i <= w; i++ {
-		if prev[i] < prev[end] {
-			end = i
+	end := w
+	if freeEnd {
+		end = 0
+		for i := 1; i <= w; i++ {
+			if prev[i] < prev[end] {
+				end = i
+			}
 		}
 	}
-	// Walk back from the cheapest end.
+	// Walk back from the end.
 	rev := make([]op, 0, m+end)
-	for j, i := m, end; j > 0; {
+	j, i := m, end
+	for j > 0 {
 		switch moves[j*(w+1)+i] {
 		case mvPair:
-			rev = append(rev, op{kind: opPair, s: j - 1, f: lo + i - 1})
+			rev = append(rev, op{kind: opPair, s: off + j - 1, f: lo + i - 1})
 			j, i = j-1, i-1
 		case mvSkipSearch:
-			rev = append(rev, op{kind: opSearchOnly, s: j - 1, f: -1})
+			rev = append(rev, op{kind: opSearchOnly, s: off + j - 1, f: -1})
 			j--
 		case mvSkipFile:
 			if s[j-1].elision {
-				rev = append(rev, op{kind: opElided, s: j - 1, f: lo + i - 1})
+				rev = append(rev, op{kind: opElided, s: off + j - 1, f: lo + i - 1})
 			} else {
 				rev = append(rev, op{kind: opFileOnly, s: -1, f: lo + i - 1})
 			}
 			i--
 		}
 	}
-	slices.Reverse(rev)
-	ops, whole := refine(ix, s, rev, lo, hi)
-	reg, ok := score(ix, s, ops)
-	// (When refine aligned the whole window by similarity already, doing
-	// it again would find the same.)
-	if ok && !whole && reg.fileOnly+reg.searchOnly > 0 && len(s)*w <= wholeWindowCells && mayAlignWithout(ix, s, reg.mismatches(), lo, hi) {
-		// Lines of the file left out in the middle may be a jump: the
-		// exact pairs after them copies of the search's lines, while the
-		// lines it was copied from changed a little. Lines of the search
-		// left out may be one too: "return err" and "}" paired with the
-		// next statement's copies, while a mistyped line and the lines
-		// before it are skipped. Aligning the whole
-		// window by similarity tells: it wins only when it breaks fewer
-		// lines (not when it is cheaper, as it is when it shifts every
-		// line onto a neighbour one digit away, or trades a forgotten line
-		// for an exact line paired with a look-alike).
-		all := make([]int, len(s))
-		for j := range all {
-			all[j] = j
-		}
-		if alt, ok := score(ix, s, gap(ix, s, all, lo, hi, true, true)); ok && alt.mismatches() < reg.mismatches() {
-			reg = alt
+	if !freeStart {
+		for ; i > 0; i-- {
+			rev = append(rev, op{kind: opFileOnly, s: -1, f: lo + i - 1})
 		}
 	}
-	return reg, ok
+	slices.Reverse(rev)
+	return rev
+}
+
+// anchoredAlign aligns a search too long for one table (see align) in
+// tables between anchors: the lines that stand once in the search and
+// once in the window, distinctive, kept where their order agrees (the
+// longest run in increasing order of both). Between two anchors the
+// search lines and file lines are aligned in a table of their own, which
+// ends at both; before the first, the region may start anywhere, and
+// after the last end anywhere. A stretch too long for a table even so
+// pairs none of its lines, and the region fares as its other lines let
+// it: the time stays linear in the search and the window but for the
+// tables, each bounded.
+func anchoredAlign(ix *index, s []sline, lo, hi int) []op {
+	keys := ix.Keys(lo, hi)
+	inSearch := make(map[uint64]int, len(s))
+	for j := range s {
+		if l := &s[j]; !l.blank && !l.elision {
+			inSearch[l.key]++
+		}
+	}
+	where := make(map[uint64]int, len(s)) // the window line of a key found once, -1 when more
+	for i, k := range keys {
+		if inSearch[k] != 1 || ix.Blank(lo+i) {
+			continue
+		}
+		if _, seen := where[k]; seen {
+			where[k] = -1
+		} else {
+			where[k] = i
+		}
+	}
+	type anchor struct{ j, i int }
+	var cands []anchor
+	for j := range s {
+		if l := &s[j]; !l.blank && !l.elision && l.n > 3 && inSearch[l.key] == 1 {
+			if i, ok := where[l.key]; ok && i >= 0 {
+				cands = append(cands, anchor{j, i})
+			}
+		}
+	}
+	// The longest run of candidates in increasing order of window line
+	// (patience sorting): tails[k] is the candidate ending the best run
+	// of k+1, back its predecessor.
+	var tails []int
+	back := make([]int, len(cands))
+	for c, a := range cands {
+		k, _ := slices.BinarySearchFunc(tails, a.i, func(t, i int) int { return cands[t].i - i })
+		if k > 0 {
+			back[c] = tails[k-1]
+		} else {
+			back[c] = -1
+		}
+		if k == len(tails) {
+			tails = append(tails, c)
+		} else {
+			tails[k] = c
+		}
+	}
+	chain := make([]anchor, len(tails))
+	if len(tails) > 0 {
+		for k, c := len(tails)-1, tails[len(tails)-1]; k >= 0; k, c = k-1, back[c] {
+			chain[k] = cands[c]
+		}
+	}
+	var ops []op
+	// stretch aligns search lines [ja, jb) with window lines [ia, ib).
+	stretch := func(ja, jb, ia, ib int, freeStart, freeEnd bool) {
+		if m, w := jb-ja, ib-ia; m > 0 && w > 0 && m*w <= tableCells {
+			ops = append(ops, keyAlign(ix, s[ja:jb], ja, lo+ia, lo+ib, freeStart, freeEnd)...)
+			return
+		}
+		// Nothing to align with, or too long for a table: the search
+		// lines pair with none, and the file lines between two anchors
+		// are the region's.
+		for j := ja; j < jb; j++ {
+			ops = append(ops, op{kind: opSearchOnly, s: j, f: -1})
+		}
+		if !freeStart && !freeEnd {
+			for i := ia; i < ib; i++ {
+				ops = append(ops, op{kind: opFileOnly, s: -1, f: lo + i})
+			}
+		}
+	}
+	j, i := 0, 0
+	for k, a := range chain {
+		stretch(j, a.j, i, a.i, k == 0, false)
+		ops = append(ops, op{kind: opPair, s: a.j, f: lo + a.i})
+		j, i = a.j+1, a.i+1
+	}
+	stretch(j, len(s), i, hi-lo, len(chain) == 0, true)
+	return ops
 }
 
 // tableCells is the most cells of an alignment's table before align looks

@@ -466,7 +466,7 @@ func forgottenLineBlock(f *goFile) resolveCase {
 // the same from 5,000 lines to 20,000.
 func BenchmarkResolveLongSearch(b *testing.B) {
 	for _, n := range []int{5_000, 20_000} {
-		for _, c := range []resolveCase{longSearch(n, true), longSearch(n, false)} {
+		for _, c := range []resolveCase{longSearch(n, "moves"), longSearch(n, "blanks"), longSearch(n, "typos")} {
 			b.Run(c.name, func(b *testing.B) {
 				m, err := engine.Resolve(c.text, c.edit, engine.Options{})
 				if err := c.want.check(m, err); err != nil {
@@ -482,28 +482,77 @@ func BenchmarkResolveLongSearch(b *testing.B) {
 	}
 }
 
+// TestResolveLongSearch checks the searches of BenchmarkResolveLongSearch,
+// of 5,000 lines, which the resolver aligns without one table of all
+// their lines against all the file's: each is found where it stands, and
+// the text after it is the file with the model's change, its mistakes
+// aside.
+func TestResolveLongSearch(t *testing.T) {
+	const n = 5_000
+	for _, mistake := range []string{"moves", "blanks", "typos"} {
+		t.Run(mistake, func(t *testing.T) {
+			c := longSearch(n, mistake)
+			m, err := engine.Resolve(c.text, c.edit, engine.Options{})
+			if err := c.want.check(m, err); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(c.text, "\n"), "\n")
+			body := lines[1 : n+1]
+			switch mistake {
+			case "moves":
+				for i := 2; i < n; i += 2 {
+					body[i] = "\t" + body[i]
+				}
+			default:
+				body[n/2] = "\tchanged()"
+			}
+			if got, want := m.Apply(c.text), strings.Join(lines, "\n")+"\n"; got != want {
+				t.Errorf("the text after the edit differs from the file with the change, first at line %d", firstDiff(got, want))
+			}
+		})
+	}
+}
+
+// firstDiff returns the first line, from 1, where two texts differ.
+func firstDiff(a, b string) int {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return i + 1
+		}
+	}
+	return min(len(la), len(lb)) + 1
+}
+
 // longSearch returns a search of all n lines of a function's body, of one
 // shape: with its first line quoted flush left and every other line moved
-// a level deeper by the edit (moves), or with blanks after one line.
-func longSearch(n int, moves bool) resolveCase {
+// a level deeper by the edit ("moves"), with blanks after one line
+// ("blanks"), or with "=" for ":=" on every hundredth ("typos").
+func longSearch(n int, mistake string) resolveCase {
 	lines := make([]string, n)
 	for i := range lines {
 		lines[i] = fmt.Sprintf("\tv%d := compute(%d)", i, i)
 	}
 	old := slices.Clone(lines)
 	new := slices.Clone(old)
-	name := fmt.Sprintf("moves/%d", n)
-	if moves {
+	switch mistake {
+	case "moves":
 		old[0] = strings.TrimLeft(old[0], "\t")
 		new[0] = old[0]
 		for i := 2; i < n; i += 2 {
 			new[i] = "\t" + new[i]
 		}
-	} else {
-		name = fmt.Sprintf("blanks/%d", n)
+	case "blanks":
 		old[n/2] += "  "
 		new[n/2] = "\tchanged()"
+	case "typos":
+		for i := 50; i < n; i += 100 {
+			old[i] = strings.Replace(old[i], ":=", "=", 1)
+			new[i] = old[i]
+		}
+		new[n/2] = "\tchanged()"
 	}
+	name := fmt.Sprintf("%s/%d", mistake, n)
 	return resolveCase{
 		name: name,
 		text: "func f() {\n" + joinLines(lines) + "}\n",

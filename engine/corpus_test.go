@@ -203,6 +203,51 @@ func TestCorpusPrunedAlignments(t *testing.T) {
 	}
 }
 
+// TestCorpusAnchoredAlignments resolves every edit of the corpus against
+// its case's file twice: as Resolve does, and with every alignment made
+// between anchors (engine.ResolveAnchored), as a search too long for one
+// table is aligned. The corpus's searches are short enough for one table;
+// made between anchors, their alignments must come out the same: the same
+// match, or a refusal for the same reason. A search that resembles nothing
+// may be aligned otherwise with the lines it does not resemble: the
+// closest place its refusal shows may differ, and with it whether nothing
+// resembles the search or nothing enough (not-found, below-threshold).
+func TestCorpusAnchoredAlignments(t *testing.T) {
+	g := corpusGenerator(t)
+	n := corpusFlags.PerKind(testing.Short())
+	differ := 0
+	for _, k := range corpus.Kinds() {
+		cases, err := g.Cases(k.Name, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			for i, e := range c.Edits {
+				m, err := engine.Resolve(c.File, e, engine.Options{})
+				a, aErr := engine.ResolveAnchored(c.File, e, engine.Options{})
+				if reflect.DeepEqual(m, a) && nothingAlike(reason(err)) == nothingAlike(reason(aErr)) {
+					continue
+				}
+				if differ++; differ <= 5 {
+					t.Errorf("%s %s:%d, edit %d: one table %s, between anchors %s", c.Name, c.Path, c.Line, i+1, outcome(m, err), outcome(a, aErr))
+				}
+			}
+		}
+	}
+	if differ > 5 {
+		t.Errorf("%d edits differ in all", differ)
+	}
+}
+
+// nothingAlike reads not-found as below-threshold: nothing resembles the
+// search enough.
+func nothingAlike(r engine.Reason) engine.Reason {
+	if r == engine.ReasonNotFound {
+		return engine.ReasonBelowThreshold
+	}
+	return r
+}
+
 // outcome describes a match or a refusal in a line.
 func outcome(m *engine.Match, err error) string {
 	if err != nil {

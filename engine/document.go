@@ -29,6 +29,10 @@ type Document struct {
 	// even where no region found there could matter (see restMatters):
 	// the tests resolve both ways and expect the same.
 	exhaustive bool
+	// anchorAll has every alignment made between anchors, as those of a
+	// search too long for one table are (see anchoredAlign): the tests
+	// resolve both ways and expect no wrong edit.
+	anchorAll bool
 	// searches counts the searches of the whole text made along this
 	// Document's line of descent (see gramsAfter).
 	searches int
@@ -91,7 +95,7 @@ func (doc *Document) Apply(m *Match) *Document {
 func (doc *Document) Rebased() *Document {
 	d := *doc.d
 	d.moved = nil
-	next := &Document{d: &d, resolves: doc.resolves, searches: doc.searches, exhaustive: doc.exhaustive}
+	next := &Document{d: &d, resolves: doc.resolves, searches: doc.searches, exhaustive: doc.exhaustive, anchorAll: doc.anchorAll}
 	if doc.ix != nil {
 		ix := *doc.ix
 		ix.d = &d
@@ -104,6 +108,7 @@ func (doc *Document) index() *index {
 	if doc.ix == nil {
 		doc.ix = newIndex(doc.d)
 	}
+	doc.ix.anchorAll = doc.anchorAll
 	return doc.ix
 }
 

@@ -8,3 +8,11 @@ func ResolveExhaustive(text string, e Edit, opt Options) (*Match, error) {
 	doc.exhaustive = true
 	return doc.Resolve(e, opt)
 }
+
+// ResolveAnchored is Resolve with every alignment made between anchors, as
+// those of a search too long for one table are (see anchoredAlign).
+func ResolveAnchored(text string, e Edit, opt Options) (*Match, error) {
+	doc := NewDocument(text)
+	doc.anchorAll = true
+	return doc.Resolve(e, opt)
+}

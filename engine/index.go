@@ -120,6 +120,9 @@ type index struct {
 	// several searches: a tally then costs the search's lines, not the
 	// file's.
 	post *postings.Table
+	// anchorAll has every alignment made between anchors (see
+	// Document.anchorAll).
+	anchorAll bool
 	scratch
 }
 
