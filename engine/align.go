@@ -57,7 +57,10 @@ const (
 // ix's document: first a line-level alignment on exact loose keys (cheap:
 // no distances), then, in the gaps it leaves, pairs of similar lines (a
 // typo, a stale line). It works in the tables ix lends (see scratch), and
-// returns false when nothing of the search lines up.
+// returns false when nothing of the search lines up. A search too long
+// for one table of its lines against the window's (tableCells) is placed
+// where it stands line for line (inRow), or else aligned between anchors
+// (anchoredAlign), so that no search makes it quadratic in the file.
 func align(ix *index, s []sline, lo, hi int) (region, bool) {
 	m, w := len(s), hi-lo
 	if m == 0 || w <= 0 {
@@ -67,8 +70,6 @@ func align(ix *index, s []sline, lo, hi int) (region, bool) {
 	if m*w <= tableCells && !ix.anchorAll {
 		rev = keyAlign(ix, s, 0, lo, hi, true, true)
 	} else {
-		// The table would cost m×w: a search as long as its file would
-		// make the resolution quadratic.
 		if at, ok := inRow(s, ix.Keys(lo, hi)); ok {
 			// Standing line for line, at the first place the table would
 			// end: it is paired there.
