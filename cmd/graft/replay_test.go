@@ -123,14 +123,11 @@ func aiderRetries(exs []aiderExchange) [][]aiderExchange {
 		if !exs[k].partial || exs[k].retry {
 			continue
 		}
-		run := exs[k : k+1]
-		for k+1 < len(exs) && exs[k+1].retry {
+		start := k
+		for k+1 < len(exs) && exs[k+1].retry && exs[k].partial {
 			k++
-			run = exs[k-len(run) : k+1]
-			if !exs[k].partial {
-				break
-			}
 		}
+		run := exs[start : k+1]
 		if last := run[len(run)-1]; len(run) > 1 && !last.partial && last.commit != "" && len(last.files) > 0 {
 			runs = append(runs, run)
 		}
