@@ -88,11 +88,9 @@ func FuzzResolve(f *testing.F) {
 // lines or its replacement, is the model's copy off in indentation: the
 // lines the replacement adds take the file's indentation (or, found twice
 // white space aside, it is refused as ambiguous; or, its lines moved to
-// depths the uneven copy does not tell, as a conflict). So is a search of
-// one line found after other text on its line with a replacement of
-// several: its lines after the first are indented from the line's depth.
-// A replacement that stands already, around the search or where the line
-// hint points, is said to be applied before, changing nothing.
+// depths the uneven copy does not tell, as a conflict). A replacement
+// that stands already, around the search or where the line hint points,
+// is said to be applied before, changing nothing.
 func FuzzExactUnique(f *testing.F) {
 	f.Add(goSnippet, 120, 20, "Record", 0)
 	f.Add(goSnippet, 0, 7, "package", 1)
@@ -117,7 +115,7 @@ func FuzzExactUnique(f *testing.F) {
 		mark := file[:len(file)-len(body)]
 		old := uniqueSubstring(body, at, size)
 		m, err := engine.Resolve(file, engine.Edit{Old: old, New: new, Line: line}, engine.Options{})
-		if indentedLine(body, old, new) || fragmentWithLines(body, old, new) {
+		if indentedLine(body, old, new) {
 			if re := (*engine.Error)(nil); errors.As(err, &re) && (re.Reason == engine.ReasonAmbiguous || re.Reason == engine.ReasonConflict) {
 				return
 			}
@@ -172,19 +170,6 @@ func indentedLine(text, old, new string) bool {
 	rest, _, _ := strings.Cut(text[end:], "\n")
 	before := text[start:i]
 	return before != "" && strings.TrimLeft(before, " \t") == "" && strings.TrimSpace(rest) == ""
-}
-
-// fragmentWithLines reports whether the one occurrence of old in text, a
-// line, follows other text on its line, and new has several lines: the
-// lines after its first are indented from the line's depth.
-func fragmentWithLines(text, old, new string) bool {
-	o := strings.TrimSuffix(old, "\n")
-	if o == "" || strings.Contains(o, "\n") || !strings.Contains(strings.TrimSuffix(new, "\n"), "\n") {
-		return false
-	}
-	i := strings.Index(text, old)
-	start := strings.LastIndex(text[:i], "\n") + 1
-	return strings.TrimLeft(text[start:i], " \t") != ""
 }
 
 // withoutLines returns text without the whole lines that hold the bytes

@@ -238,7 +238,6 @@ func (r *resolver) sameShape(h looseHit, old string) bool {
 func (r *resolver) fragment(h looseHit, rd reading, strategy string) (*Match, *Error) {
 	d := r.d
 	file := d.text[h.start:h.end]
-	rd.new = r.fragmentLines(h.start, rd)
 	if text, ok := carry(rd.old, toLF(file), rd.new); ok {
 		text = d.endings(h.start, h.end, text)
 		p, q := commonEnds(file, text)

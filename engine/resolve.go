@@ -477,7 +477,7 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 		}
 		m.Strategy = strategy + "+elision"
 	} else {
-		m = r.splice(start, end, r.fragmentLines(start, rd), strategy, 1)
+		m = r.splice(start, end, rd.new, strategy, 1)
 	}
 	if len(at) > 1 {
 		m.Notes = append(m.Notes, fmt.Sprintf("line hint %d chose %s among %d identical places", d.shown(rd.hint), d.linesWord(spans[pick].StartLine, spans[pick].EndLine), len(at)))
@@ -506,34 +506,6 @@ func (r *resolver) indentedLine(off int, rd reading) bool {
 	a := d.lineAt(start)
 	before, after := d.text[d.start[a]:start], d.text[end:d.end[a]]
 	return before != "" && strings.TrimLeft(before, " \t") == "" && strings.TrimSpace(after) == ""
-}
-
-// fragmentLines returns the replacement for a search of one line found at
-// offset start after other text of its file line (a fragment: "import y"
-// of "from x import y"), where the replacement has more lines. The model
-// indents those lines from its search, which does not begin where the line
-// does: they are placed from the file line's depth instead, moved as the
-// model moved them from its search's (see reindenter.indent). Any other
-// replacement is returned as it is.
-func (r *resolver) fragmentLines(start int, rd reading) string {
-	old := strings.TrimSuffix(rd.old, "\n")
-	if old == "" || strings.Contains(old, "\n") || !strings.Contains(strings.TrimSuffix(rd.new, "\n"), "\n") {
-		return rd.new
-	}
-	d := r.d
-	a := d.lineAt(start)
-	if strings.TrimLeft(d.text[d.start[a]:start], " \t") == "" {
-		return rd.new // the whole line, or its end (see indentedLine)
-	}
-	line := d.text[d.start[a]:d.end[a]]
-	re := newReindenter([][2]string{{old, line}}, []string{line}, nil)
-	lines := strings.SplitAfter(rd.new, "\n")
-	for k := 1; k < len(lines); k++ {
-		if !isBlank(lines[k]) {
-			lines[k] = re.indent(indentOf(lines[k]), indentOf(old), indentOf(line)) + strings.TrimLeft(lines[k], " \t")
-		}
-	}
-	return strings.Join(lines, "")
 }
 
 // elisions counts the lines of text that stand for lines left out.

@@ -34,7 +34,6 @@ func kindSpecs() []kindSpec {
 		{Kind{Name: "trap-foreign-middle", Family: "other code", Trap: true, Doc: "Old keeps the region's first and last lines around a foreign middle"}, buildTrapForeignMiddle},
 		{Kind{Name: "trap-rewritten", Family: "other code", Trap: true, Doc: "Old is the region rewritten beyond recognition"}, buildTrapRewritten},
 		{Kind{Name: "subline", Family: "place", Doc: "Old is part of a line, or runs from the middle of one line to the middle of another"}, buildSubline},
-		{Kind{Name: "subline-insert", Family: "place", Doc: "the end of an indented line quoted from a word in its middle, flush left, and statements inserted after it, indented from the quote"}, buildSublineInsert},
 		{Kind{Name: "delete-lines", Family: "place", Doc: "New is empty: whole lines deleted"}, buildDeleteLines},
 		{Kind{Name: "near-twin", Family: "place", Doc: "two near-identical blocks; the search is clearly one of them"}, buildNearTwin},
 		{Kind{Name: "trap-near-twin", Family: "place", Trap: true, Doc: "two near-identical blocks; the search names a third"}, buildTrapNearTwin},

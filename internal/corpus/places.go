@@ -82,54 +82,6 @@ func buildSubline(g *Generator, rng *rand.Rand) (Case, error) {
 	}, nil
 }
 
-// buildSublineInsert quotes the end of an indented line, from a word in
-// its middle, and inserts statements after the line: the model writes its
-// search flush left and the statements indented from it as they stand
-// from the line in the file (a str_replace of "import y" with "import y\n
-// import z"). The statements take the line's depth.
-func buildSublineInsert(g *Generator, rng *rand.Rand) (Case, error) {
-	s, err := g.cat.pick(rng, nil)
-	if err != nil {
-		return Case{}, err
-	}
-	i, ok := s.region(rng, 2)
-	if !ok {
-		return Case{}, errSkip
-	}
-	c, ok := insertLines(rng, s, s.lines[i:i+2])
-	if !ok {
-		return Case{}, errSkip
-	}
-	line := s.lines[i]
-	li := indentOf(line)
-	toks := scan(s.lang, line)
-	if li == "" || len(toks) < 3 || strings.Contains(line, "\r") {
-		return Case{}, errSkip
-	}
-	frag := line[toks[1+rng.IntN(len(toks)-2)].start:]
-	if len(frag) < 12 || strings.Count(s.text, frag) != 1 || strings.Count(s.squeezedText(), squeeze(frag)) != 1 {
-		return Case{}, errSkip
-	}
-	ins := make([]string, len(c.ins))
-	for k, l := range c.ins {
-		rest, ok := strings.CutPrefix(l, li)
-		if !ok {
-			return Case{}, errSkip // shallower than the line: not the line's block
-		}
-		ins[k] = rest
-	}
-	f := randomForm(rng)
-	want := slices.Concat(s.lines[:i+1], c.ins, s.lines[i+1:])
-	return Case{
-		Path:    s.path,
-		Line:    i + 1,
-		Variant: fmt.Sprintf("%s after the end of line %d, quoted from %q%s", c.what, i+1, frag, bracket(f)),
-		File:    f.render(s.lines),
-		Edits:   []engine.Edit{{Path: s.path, Old: frag, New: frag + "\n" + strings.Join(ins, "\n")}},
-		Want:    f.render(want),
-	}, nil
-}
-
 // bracket returns the form's name in brackets, or nothing for a plain file.
 func bracket(f form) string {
 	if s := f.String(); s != "" {
