@@ -177,30 +177,9 @@ func TestCorpus(t *testing.T) {
 // Resolve leaves out, as no region they could find would score enough to
 // matter, must never change a match or a refusal, down to its message.
 func TestCorpusPrunedAlignments(t *testing.T) {
-	g := corpusGenerator(t)
-	n := corpusFlags.PerKind(testing.Short())
-	differ := 0
-	for _, k := range corpus.Kinds() {
-		cases, err := g.Cases(k.Name, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cases {
-			for i, e := range c.Edits {
-				m, err := engine.Resolve(c.File, e, engine.Options{})
-				all, allErr := engine.ResolveExhaustive(c.File, e, engine.Options{})
-				if reflect.DeepEqual(m, all) && reflect.DeepEqual(err, allErr) {
-					continue
-				}
-				if differ++; differ <= 5 {
-					t.Errorf("%s %s:%d, edit %d: pruned %s, exhaustive %s", c.Name, c.Path, c.Line, i+1, outcome(m, err), outcome(all, allErr))
-				}
-			}
-		}
-	}
-	if differ > 5 {
-		t.Errorf("%d edits differ in all", differ)
-	}
+	resolveTwice(t, "pruned", "exhaustive", engine.ResolveExhaustive, func(e1, e2 error) bool {
+		return reflect.DeepEqual(e1, e2)
+	})
 }
 
 // TestCorpusAnchoredAlignments resolves every edit of the corpus against
@@ -213,6 +192,17 @@ func TestCorpusPrunedAlignments(t *testing.T) {
 // closest place its refusal shows may differ, and with it whether nothing
 // resembles the search or nothing enough (not-found, below-threshold).
 func TestCorpusAnchoredAlignments(t *testing.T) {
+	resolveTwice(t, "one table", "between anchors", engine.ResolveAnchored, func(e1, e2 error) bool {
+		return nothingAlike(reason(e1)) == nothingAlike(reason(e2))
+	})
+}
+
+// resolveTwice resolves every edit of the corpus against its case's file
+// with Resolve and with other, named as the report names them, and
+// reports the edits whose matches differ, or whose refusals sameRefusal
+// tells apart.
+func resolveTwice(t *testing.T, name, otherName string, other func(string, engine.Edit, engine.Options) (*engine.Match, error), sameRefusal func(e1, e2 error) bool) {
+	t.Helper()
 	g := corpusGenerator(t)
 	n := corpusFlags.PerKind(testing.Short())
 	differ := 0
@@ -224,12 +214,12 @@ func TestCorpusAnchoredAlignments(t *testing.T) {
 		for _, c := range cases {
 			for i, e := range c.Edits {
 				m, err := engine.Resolve(c.File, e, engine.Options{})
-				a, aErr := engine.ResolveAnchored(c.File, e, engine.Options{})
-				if reflect.DeepEqual(m, a) && nothingAlike(reason(err)) == nothingAlike(reason(aErr)) {
+				m2, err2 := other(c.File, e, engine.Options{})
+				if reflect.DeepEqual(m, m2) && sameRefusal(err, err2) {
 					continue
 				}
 				if differ++; differ <= 5 {
-					t.Errorf("%s %s:%d, edit %d: one table %s, between anchors %s", c.Name, c.Path, c.Line, i+1, outcome(m, err), outcome(a, aErr))
+					t.Errorf("%s %s:%d, edit %d: %s %s, %s %s", c.Name, c.Path, c.Line, i+1, name, outcome(m, err), otherName, outcome(m2, err2))
 				}
 			}
 		}
