@@ -53,7 +53,7 @@ func kindSpecs() []kindSpec {
 		{Kind{Name: "trap-sibling-digit", Family: "other code", Trap: true, Doc: "Old is the region's sibling: every name that carries a version or width carries another, the same in each (loadV1 for loadV2, Float32 for Float64)"}, buildTrapSiblingDigit},
 		{Kind{Name: "digit-slip", Family: "stale or mistyped lines", Doc: "names carry a version or width, and the copy of one kept line has another in one name"}, buildDigitSlip},
 		{Kind{Name: "trap-renamed-in-copy", Family: "stale or mistyped lines", Trap: true, Doc: "the edit renames a name, and the copy of a line it keeps already has the new name"}, buildTrapRenamedInCopy},
-		{Kind{Name: "trap-uneven-reindent", Family: "white space", Trap: true, Doc: "the copy of the region's first line a level deeper or shallower than the file's, the others as the file has them, and the edit moves the others a level deeper"}, buildTrapUnevenReindent},
+		{Kind{Name: "trap-uneven-reindent", Family: "white space", Trap: true, Doc: "the copy of the region's first line a level deeper or shallower (not flush left) than the file's, the others as the file has them, and the edit moves the others a level deeper"}, buildTrapUnevenReindent},
 		{Kind{Name: "rename-kept-slip", Family: "stale or mistyped lines", Doc: "the edit renames a name, and the copy of a line it keeps misspells another name by a letter"}, buildRenameKeptSlip},
 	}
 }

@@ -7,8 +7,8 @@ import (
 
 // buildTrapUnevenReindent makes an edit that moves the lines after its
 // region's first line a level deeper, where the model's copy indents that
-// first line a level deeper or shallower than the file, and the others as
-// the file does. The depth the edit means is the file's depth of those
+// first line a level deeper or shallower (but not flush left) than the
+// file, and the others as the file does. The depth the edit means is the file's depth of those
 // lines plus a level, or a level under the first line as the model
 // quoted it, and nothing in the edit tells which: it must be refused. A
 // real aider session made it: an Astro tag quoted two columns deep, and
@@ -45,7 +45,10 @@ func buildTrapUnevenReindent(g *Generator, rng *rand.Rand) (Case, error) {
 		return Case{}, errSkip
 	}
 	d := newDraft(rng, s, s.lines, start, n, change{at: 1, del: len(moved), ins: ins, what: "lines moved a level deeper"})
-	deeper := rng.IntN(2) == 0 || !strings.HasPrefix(first, s.unit)
+	// A first line flush left is the copy's start trimmed, which tells
+	// nothing of the model's depth (see the kind trimmed-boundary): the
+	// copy a level shallower keeps some indentation.
+	deeper := rng.IntN(2) == 0 || !strings.HasPrefix(first, s.unit) || indentOf(strings.TrimPrefix(first, s.unit)) == ""
 	d.model[0].mapText(func(line string) string {
 		if deeper {
 			return s.unit + line
