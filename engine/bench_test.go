@@ -457,10 +457,10 @@ func forgottenLineBlock(f *goFile) resolveCase {
 }
 
 // BenchmarkResolveLongSearch measures searches as long as their file, whose
-// every line the file holds but for white space: the first line quoted
-// shallower than the file (and every other line moved a level deeper by
-// the edit, each move checked against the lines beside it), or a line
-// with blanks after it. A table of the search's lines against the
+// every line the file holds but for white space: the first line quoted a
+// level shallower than the file (and every other line moved a level
+// deeper by the edit, each move checked against the lines beside it), or
+// a line with blanks after it. A table of the search's lines against the
 // file's, or a comparison of each file line with every search line of
 // its shape, would make them quadratic; the time per line (µs/line) stays
 // the same from 5,000 lines to 20,000.
@@ -525,19 +525,19 @@ func firstDiff(a, b string) int {
 }
 
 // longSearch returns a search of all n lines of a function's body, of one
-// shape: with its first line quoted flush left and every other line moved
-// a level deeper by the edit ("moves"), with blanks after one line
+// shape: with its first line quoted a level shallower and every other line
+// moved a level deeper by the edit ("moves"), with blanks after one line
 // ("blanks"), or with "=" for ":=" on every hundredth ("typos").
 func longSearch(n int, mistake string) resolveCase {
 	lines := make([]string, n)
 	for i := range lines {
-		lines[i] = fmt.Sprintf("\tv%d := compute(%d)", i, i)
+		lines[i] = fmt.Sprintf("\t\tv%d := compute(%d)", i, i)
 	}
 	old := slices.Clone(lines)
 	new := slices.Clone(old)
 	switch mistake {
 	case "moves":
-		old[0] = strings.TrimLeft(old[0], "\t")
+		old[0] = strings.TrimPrefix(old[0], "\t")
 		new[0] = old[0]
 		for i := 2; i < n; i += 2 {
 			new[i] = "\t" + new[i]

@@ -158,10 +158,11 @@ func FuzzExactUnique(f *testing.F) {
 
 // indentedLine reports whether the one occurrence of old in text begins
 // inside a line's indentation, its first line the rest of the line: old
-// of several lines, or of one with new of several (see FuzzExactUnique).
+// of several lines, its first indented, or of one with new of several
+// (see FuzzExactUnique).
 func indentedLine(text, old, new string) bool {
 	first, _, several := strings.Cut(strings.TrimSuffix(old, "\n"), "\n")
-	if first == "" || !several && !strings.Contains(strings.TrimSuffix(new, "\n"), "\n") {
+	if first == "" || !several && !strings.Contains(strings.TrimSuffix(new, "\n"), "\n") || several && strings.TrimLeft(first, " \t") == first {
 		return false
 	}
 	i := strings.Index(text, old)

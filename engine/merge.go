@@ -441,8 +441,9 @@ func (m *merger) indent(i, j int) string {
 // beside returns the line of the replacement next to line i, above it
 // (step -1) or below it (step 1), blank lines aside, and that line's depth
 // in the file: as the merge placed it, or as the file has it where the
-// replacement keeps the line. It returns -1 when there is none, or its
-// depth is not known yet (a line of a hunk not placed yet).
+// replacement keeps the line. It returns -1 when there is none, when its
+// depth is not known yet (a line of a hunk not placed yet), or when it
+// stands for a first line trimmed (see trimmedFirst).
 func (m *merger) beside(i, step int) (p, depth int) {
 	p = i + step
 	for p >= 0 && p < len(m.t) && isBlank(m.t[p]) {
@@ -451,7 +452,7 @@ func (m *merger) beside(i, step int) (p, depth int) {
 	if p < 0 || p >= len(m.t) {
 		return -1, 0
 	}
-	if m.depth[p] >= 0 {
+	if j := m.source[p]; m.depth[p] >= 0 && !m.trimmedFirst(j) {
 		return p, m.depth[p]
 	}
 	if m.keptAs == nil {
@@ -473,10 +474,18 @@ func (m *merger) beside(i, step int) (p, depth int) {
 			si = hk.sb
 		}
 	}
-	if si := m.keptAs[p]; si >= 0 && si < len(m.s) && m.pairOf[si] >= 0 {
+	if si := m.keptAs[p]; si >= 0 && si < len(m.s) && m.pairOf[si] >= 0 && !m.trimmedFirst(si) {
 		return p, columns(indentOf(m.ix.Line(m.pairOf[si])), m.re.tabWidth)
 	}
 	return -1, 0
+}
+
+// trimmedFirst reports whether search line j is the first, quoted flush
+// left where the file indents it, and other lines follow: the start of
+// the copy trimmed (an answer's code block, a tool's quote), which tells
+// nothing of how the model indents the lines after it.
+func (m *merger) trimmedFirst(j int) bool {
+	return j == 0 && len(m.s) > 1 && m.pairOf[0] >= 0 && !m.s[0].blank && indentOf(m.s[0].text) == "" && indentOf(m.ix.Line(m.pairOf[0])) != ""
 }
 
 // unevenCopy returns two paired search lines, distinctive enough to teach
@@ -487,7 +496,7 @@ func (m *merger) unevenCopy() (a, b int) {
 		m.unevenKnown, m.uneven = true, [2]int{-1, -1}
 		shift, first := 0, -1
 		for j, f := range m.pairOf {
-			if f < 0 || m.s[j].blank || loose.Len(m.s[j].text) <= 3 {
+			if f < 0 || m.s[j].blank || loose.Len(m.s[j].text) <= 3 || m.trimmedFirst(j) {
 				continue
 			}
 			d := columns(indentOf(m.ix.Line(f)), m.re.tabWidth) - columns(indentOf(m.s[j].text), m.re.tabWidth)

@@ -491,14 +491,16 @@ func (r *resolver) exact(rd reading) (*Match, *Error, bool) {
 // than the file's. Such a copy is off in indentation, which the
 // strategies that move the model's indentation onto the file's place: for
 // a search of several lines, whose other lines stand at the file's depth,
-// the copy is off by different amounts (see merger.indent); for a search
-// of one line with a replacement of several, the model wrote the whole
-// block at its line's depth, and splicing the replacement in after the
-// file's indentation would leave its other lines at the model's depth.
+// the copy is off by different amounts (see merger.indent), unless its
+// first line is flush left, the copy's start trimmed (see
+// merger.trimmedFirst); for a search of one line with a replacement of
+// several, the model wrote the whole block at its line's depth, and
+// splicing the replacement in after the file's indentation would leave
+// its other lines at the model's depth.
 func (r *resolver) indentedLine(off int, rd reading) bool {
 	old := strings.TrimSuffix(rd.old, "\n")
 	first, _, several := strings.Cut(old, "\n")
-	if first == "" || !several && !strings.Contains(strings.TrimSuffix(rd.new, "\n"), "\n") {
+	if first == "" || !several && !strings.Contains(strings.TrimSuffix(rd.new, "\n"), "\n") || several && indentOf(first) == "" {
 		return false
 	}
 	d := r.d
