@@ -79,7 +79,12 @@ func (q *queue) wait(ctx context.Context, timeout time.Duration) (release func()
 	stopped := false
 	select {
 	case <-p.ready:
-		return q.onceRelease(), nil
+		if ctx.Err() == nil {
+			return q.onceRelease(), nil
+		}
+		// The turn came as the server stopped (the request before ended
+		// because it stopped): it is handed back, and nothing is handled.
+		stopped = true
 	case <-timer.C:
 	case <-ctx.Done():
 		stopped = true
