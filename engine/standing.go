@@ -69,7 +69,13 @@ func (d *document) stands(m *Match, start, end int, why string) *Match {
 	if start == end && start == len(d.text) && a > 0 {
 		a, b = a-1, a-1
 	}
-	note := fmt.Sprintf("already applied at %s: %s; nothing changed", d.linesWord(a+1, b+1), why)
+	where := d.linesWord(a+1, b+1)
+	if d.lineCount() == 0 {
+		// Nothing inserted into an empty text: the match is an insertion
+		// before its first line, as Insert reports one.
+		a, b, where = 0, -1, "the start of the empty text"
+	}
+	note := fmt.Sprintf("already applied at %s: %s; nothing changed", where, why)
 	return &Match{
 		Strategy:       m.Strategy,
 		Score:          m.Score,
