@@ -293,8 +293,22 @@ func (d *document) lineCount() int { return len(d.start) }
 // line returns the content of line i (0-based) without its line ending.
 func (d *document) line(i int) string { return d.text[d.start[i]:d.end[i]] }
 
-// lineWithEOL returns line i with its line ending, if it has one.
-func (d *document) lineWithEOL(i int) string { return d.text[d.start[i]:d.offsetOfLine(i+1)] }
+// lineEnding returns the line ending of line i: "\r\n", "\n", or "" for a
+// last line without one.
+func (d *document) lineEnding(i int) string { return d.text[d.end[i]:d.offsetOfLine(i+1)] }
+
+// endingBefore returns the line ending the text has just before offset
+// off, "" where none ends there (the start of the text, or the middle of
+// a line).
+func (d *document) endingBefore(off int) string {
+	switch {
+	case off <= d.body || d.text[off-1] != '\n':
+		return ""
+	case off-2 >= d.body && d.text[off-2] == '\r':
+		return "\r\n"
+	}
+	return "\n"
+}
 
 func (d *document) hasEOL(i int) bool { return i+1 < len(d.start) || d.endsWithNewline() }
 

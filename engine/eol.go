@@ -34,11 +34,8 @@ func (d *document) endings(start, end int, text string) string {
 		switch {
 		case k >= 0 && k < len(old) && old[k].eol != "":
 			return old[k].eol
-		case k < 0 && start > d.body && d.text[start-1] == '\n':
-			if start-2 >= d.body && d.text[start-2] == '\r' {
-				return "\r\n"
-			}
-			return "\n"
+		case k < 0 && d.endingBefore(start) != "":
+			return d.endingBefore(start)
 		}
 		return d.eol()
 	}

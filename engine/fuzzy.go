@@ -745,11 +745,8 @@ func (r *resolver) place(s []sline, t []string, reg *region, rd reading) (*Match
 	b.Grow(size)
 	atEOF := reg.last == d.lineCount()-1 && !d.endsWithNewline()
 	prev := d.eol()
-	if start > d.body && d.text[start-1] == '\n' && d.mixed {
-		prev = "\n"
-		if start-2 >= d.body && d.text[start-2] == '\r' {
-			prev = "\r\n"
-		}
+	if e := d.endingBefore(start); d.mixed && e != "" {
+		prev = e
 	}
 	for k, l := range out {
 		b.WriteString(l.text)

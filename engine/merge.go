@@ -300,9 +300,7 @@ func (m *merger) nextSearch(k int) int {
 }
 
 func (m *merger) keep(f int) {
-	line := m.ix.d.lineWithEOL(f)
-	text := m.ix.Line(f)
-	m.out = append(m.out, outLine{text: text, eol: line[len(text):]})
+	m.out = append(m.out, outLine{text: m.ix.Line(f), eol: m.ix.d.lineEnding(f)})
 }
 
 // insertions emits the pure insertions that go before search line upTo.
@@ -377,7 +375,7 @@ func (m *merger) emitNew(h, i int) {
 				content = foldText(content, m.fileRunes())
 			}
 			ind := m.indent(i, j)
-			m.out = append(m.out, outLine{text: ind + content, eol: m.ix.d.lineWithEOL(m.pairOf[j])[len(f):]})
+			m.out = append(m.out, outLine{text: ind + content, eol: m.ix.d.lineEnding(m.pairOf[j])})
 			m.merged[j] = true
 			if m.dist[j] > 0 {
 				m.into = append(m.into, m.pairOf[j])
@@ -396,7 +394,7 @@ func (m *merger) emitNew(h, i int) {
 		// that line's file line does.
 		ref = hk.sa + min(i-hk.ta, hk.sb-hk.sa-1)
 		if f := m.pairOf[ref]; f >= 0 {
-			eol = m.ix.d.lineWithEOL(f)[len(m.ix.Line(f)):]
+			eol = m.ix.d.lineEnding(f)
 		}
 	}
 	if j := m.reference(ref); j >= 0 {
