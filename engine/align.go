@@ -300,16 +300,13 @@ const tableCells = 1 << 22
 // search with an elision is never in a row.
 func inRow(s []sline, keys []uint64) (int, bool) {
 	m := len(s)
-	if m == 0 || m > len(keys) {
+	if m == 0 || m > len(keys) || slices.ContainsFunc(s, func(l sline) bool { return l.elision }) {
 		return 0, false
 	}
 	// fail[j] is the length of the longest proper prefix of the first j+1
 	// search lines that is also a suffix of them.
 	fail := make([]int, m)
 	for j, k := 1, 0; j < m; j++ {
-		if s[j].elision {
-			return 0, false
-		}
 		for k > 0 && s[j].key != s[k].key {
 			k = fail[k-1]
 		}
@@ -317,9 +314,6 @@ func inRow(s []sline, keys []uint64) (int, bool) {
 			k++
 		}
 		fail[j] = k
-	}
-	if s[0].elision {
-		return 0, false
 	}
 	for i, k := 0, 0; i < len(keys); i++ {
 		for k > 0 && keys[i] != s[k].key {
