@@ -224,12 +224,10 @@ var aiderCommit = regexp.MustCompile(`^> Commit ([0-9a-f]{7,40}) `)
 
 // aiderExchanges returns the answers of a chat history. Each answer ends
 // at aider's "> Tokens:" line; it begins after the last line of the
-// user's messages since the answer
-// before ("#### ...  ": the model's own headings may start "#### " too,
-// without the line break), or after aider's report of the blocks of the
-// answer before that failed. What aider did with it follows, in "> "
-// lines, up to the next message: the files it edited, then the commit of
-// the edits.
+// user's messages since the answer before (see userLine), or after
+// aider's report of the blocks of the answer before that failed. What
+// aider did with it follows, in "> " lines, up to the next message: the
+// files it edited, then the commit of the edits.
 func aiderExchanges(history string) []aiderExchange {
 	var out []aiderExchange
 	lines := strings.Split(strings.ReplaceAll(history, "\r\n", "\n"), "\n")
@@ -237,11 +235,6 @@ func aiderExchanges(history string) []aiderExchange {
 	for i := 0; i < len(lines); i++ {
 		if !strings.HasPrefix(lines[i], "> Tokens:") {
 			continue
-		}
-		// The user's messages: aider writes each line "#### ...  ", with
-		// the markdown line break that the model's own headings lack.
-		said := func(l string) bool {
-			return strings.HasPrefix(l, "####") && (strings.HasSuffix(l, "  ") || strings.TrimSpace(l) == "####")
 		}
 		start, retry := -1, false
 		for j := from; j < i; j++ {
@@ -251,14 +244,14 @@ func aiderExchanges(history string) []aiderExchange {
 				// when some applied, what to do of the others: the answer
 				// follows, a retry unless the user spoke since.
 				start = j + 1
-				retry = !slices.ContainsFunc(lines[start:i], said)
+				retry = !slices.ContainsFunc(lines[start:i], userLine)
 			}
 		}
 		if start < 0 {
 			// After the last line of the user's messages; an answer the
 			// user cut short (^C) stands before it.
 			for j := from; j < i; j++ {
-				if said(lines[j]) {
+				if userLine(lines[j]) {
 					start = j + 1
 				}
 			}
@@ -292,6 +285,13 @@ func aiderExchanges(history string) []aiderExchange {
 		out = append(out, ex)
 	}
 	return out
+}
+
+// userLine reports whether a line of a chat history is the user's: aider
+// writes each "#### ...  ", with the markdown line break that the model's
+// own headings ("#### Step 1") lack.
+func userLine(l string) bool {
+	return strings.HasPrefix(l, "####") && (strings.HasSuffix(l, "  ") || strings.TrimSpace(l) == "####")
 }
 
 // A gitDir is the git directory of a repository.
