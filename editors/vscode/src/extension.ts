@@ -227,16 +227,13 @@ class Graft implements vscode.Disposable {
   }
 
   /**
-   * applyEdit applies a workspace edit of the server as the language
-   * client does (one at a time; refused when a document it was made for
-   * has changed since), except that a file it creates is made holding its
-   * text (withContents): VS Code makes a created file on disk at once, and
-   * would make it empty, its text in an unsaved buffer.
-   */
-  /**
    * applyEdit applies a workspace/applyEdit of the server's, one of its
    * commands' or an agent's answer sent through the editor link (its label
-   * opens with agentLabel), unless a buffer it was made for has changed.
+   * opens with agentLabel), as the language client does (one at a time;
+   * refused when a document it was made for has changed since), except
+   * that a file it creates is made holding its text (withContents): VS
+   * Code makes a created file on disk at once, and would make it empty,
+   * its text in an unsaved buffer.
    */
   private applyEdit(client: LanguageClient, params: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
     const run = async (): Promise<ApplyWorkspaceEditResult> => {
