@@ -164,7 +164,7 @@ func (p *planned) holds(view *workspace.View, h *history, blocks []dialect.Block
 // other than that it is unfinished (its file cannot be read), or when a
 // block moves a file: a move carries the blocks after it that name its
 // destination along with it.
-func (p *planned) extended(ctx context.Context, view *workspace.View, h *history, blocks []dialect.Block, threshold float64, diag func(dialect.Block, *workspace.BlockResult) protocol.Diagnostic) *planned {
+func (p *planned) extended(ctx context.Context, view *workspace.View, h *history, cache *workspace.PlanCache, blocks []dialect.Block, threshold float64, diag func(dialect.Block, *workspace.BlockResult) protocol.Diagnostic) *planned {
 	n := len(blocks)
 	if p == nil || n == 0 || len(p.keys) != n-1 && len(p.keys) != n || !errors.Is(blocks[n-1].Err, dialect.ErrUnfinished) {
 		return nil
@@ -173,7 +173,7 @@ func (p *planned) extended(ctx context.Context, view *workspace.View, h *history
 		return nil
 	}
 	last := blocks[n-1]
-	res, err := workspace.Plan(ctx, view, blocks[n-1:], workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}, KeepGoing: true, History: h})
+	res, err := workspace.Plan(ctx, view, blocks[n-1:], workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}, KeepGoing: true, History: h, Cache: cache})
 	if err != nil || !unfinished(&res.Blocks[0]) {
 		return nil
 	}

@@ -367,7 +367,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 		diag := func(b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
 			return diagnose(m, caps, &targetFiles{s: a.s, view: view}, b, r)
 		}
-		if q := p.extended(ctx, view, a.s.history, blocks, threshold, diag); q != nil {
+		if q := p.extended(ctx, view, a.s.history, &ad.cache, blocks, threshold, diag); q != nil {
 			p, st.planReused = q, true
 		} else if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps, m); err != nil {
 			return nil, nil, err

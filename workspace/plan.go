@@ -329,7 +329,7 @@ func (p *planner) read(ctx context.Context, abs string) (document, error) {
 	if d, ok := p.seen[abs]; ok {
 		return d, nil
 	}
-	doc, err := p.src.Read(ctx, abs)
+	doc, err := p.opt.Cache.read(ctx, p.src, abs)
 	if err != nil {
 		return document{}, err
 	}

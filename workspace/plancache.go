@@ -1,8 +1,13 @@
 package workspace
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
@@ -34,6 +39,56 @@ type PlanCache struct {
 	reused, resolved int
 	// total counts the blocks resolved by every plan that used the cache.
 	total int
+	// disk holds the files the plans read from the disk, by absolute
+	// path (see read).
+	disk map[string]diskRead
+}
+
+// A diskRead is a file a plan read from the disk, with the size and time
+// of change it had just before.
+type diskRead struct {
+	doc     Document
+	size    int64
+	modTime time.Time
+}
+
+// read returns the document at abs, a path src.Path returned, as src
+// reads it; but a file read from the disk before, whose size and time of
+// change are still those it had then, is not read again: an answer's
+// diagnostics plan each time the answer changes, and the files its
+// blocks name, when the editor does not have them open, mostly have not.
+// A file written again within one tick of its clock, to the same size,
+// is taken as it was, as lsp's stamps of the files a plan read take it;
+// what a plan with the cache finds is shown, never written. c.mu is held.
+func (c *PlanCache) read(ctx context.Context, src Source, abs string) (Document, error) {
+	v, ok := src.(*View)
+	if c == nil || !ok {
+		return src.Read(ctx, abs)
+	}
+	if _, open := v.lookup(filepath.Clean(abs)); open {
+		return src.Read(ctx, abs)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		delete(c.disk, abs)
+		return src.Read(ctx, abs)
+	}
+	if r, ok := c.disk[abs]; ok && r.size == fi.Size() && r.modTime.Equal(fi.ModTime()) {
+		if err := ctx.Err(); err != nil {
+			return Document{}, fmt.Errorf("read %s: %w", abs, err)
+		}
+		return r.doc, nil
+	}
+	doc, err := src.Read(ctx, abs)
+	if err != nil || !doc.Exists {
+		delete(c.disk, abs)
+		return doc, err
+	}
+	if c.disk == nil {
+		c.disk = map[string]diskRead{}
+	}
+	c.disk[abs] = diskRead{doc: doc, size: fi.Size(), modTime: fi.ModTime()}
+	return doc, nil
 }
 
 // Last returns how many blocks the last plan that used the cache took
@@ -114,6 +169,11 @@ type fileRun struct {
 // blocks it stands for are then restored by take). c.mu is held.
 func (c *PlanCache) begin(p *planner, f *fileBlocks, doc document) *fileRun {
 	if c == nil || !p.opt.KeepGoing || len(p.opt.Engine.History) > 0 || p.moves(f.blocks) || f.conflicts != nil {
+		return nil
+	}
+	if !slices.ContainsFunc(f.blocks, func(i int) bool { return p.blocks[i].Err == nil }) {
+		// No block of the file runs (a plan of the block still being
+		// written, alone): what is kept of the file stays for the next.
 		return nil
 	}
 	if c.files == nil {

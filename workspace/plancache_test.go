@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
@@ -59,6 +60,11 @@ func TestPlanCacheFindsWhatAFullPlanFinds(t *testing.T) {
 		{name: "the history holds a version of a.go", blocks: []dialect.Block{first, second, third, notThere, stale}, resolved: 4, version: "zero\none\ntwo\n3\n"},
 		{name: "the same again, with that history", blocks: []dialect.Block{first, second, third, notThere, stale}, resolved: 2},
 		{name: "an insertion and a line hint", blocks: []dialect.Block{first, second, third, insert("a.go", 2, "ins\n")}, resolved: 1},
+		// A plan of the block still being written, alone, as a refresh
+		// makes each time one begins, runs none of a.go's blocks: what
+		// is kept of a.go stays.
+		{name: "a block still being written, alone", blocks: []dialect.Block{malformed("a.go", "unfinished")}},
+		{name: "the blocks before it again", blocks: []dialect.Block{first, second, third, insert("a.go", 2, "ins\n")}},
 	}
 	dir := newTree(t, map[string]string{"a.go": a, "b.go": b}, nil)
 	root, err := Open(dir)
@@ -139,6 +145,70 @@ func TestPlanCacheKeepsWhatACutPlanFinished(t *testing.T) {
 	// a.go's two and b.go's first from the cache; the last b.go's 3.
 	if total := cache.Resolved(); total != 7 {
 		t.Errorf("the three plans resolved %d blocks in all, want 4+0+3", total)
+	}
+}
+
+// TestPlanCacheReadsAFileOnDiskOnce plans the blocks of a file that no
+// buffer holds, again and again: the cache reads it from the disk again
+// only when its size or time of change is not what it was. A file
+// rewritten to the same size at the same time is taken as it was, which
+// the test shows by setting the time back; a plan without the cache reads
+// the new text.
+func TestPlanCacheReadsAFileOnDiskOnce(t *testing.T) {
+	dir := newTree(t, map[string]string{"a.go": "one\ntwo\n"}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := NewOverlay(root)
+	path := filepath.Join(dir, "a.go")
+	cache := &PlanCache{}
+	plan := func(opt PlanOptions) string {
+		t.Helper()
+		opt.KeepGoing = true
+		res, err := Plan(context.Background(), o.View(), []dialect.Block{replace("a.go", "one\n", "1\n")}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Files[0].Before
+	}
+	rewrite := func(text string, mod time.Time) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	then := time.Now().Add(-time.Hour).Truncate(time.Second)
+	rewrite("one\ntwo\n", then)
+	if got := plan(PlanOptions{Cache: cache}); got != "one\ntwo\n" {
+		t.Fatalf("the first plan read %q", got)
+	}
+	rewrite("one\nTWO\n", then) // same size, same time
+	if got := plan(PlanOptions{Cache: cache}); got != "one\ntwo\n" {
+		t.Errorf("with the file's size and time unchanged, the cache read %q again; want the text it read before", got)
+	}
+	if got := plan(PlanOptions{}); got != "one\nTWO\n" {
+		t.Errorf("without the cache, the plan read %q", got)
+	}
+	rewrite("one\nTWO\n", then.Add(time.Second))
+	if got := plan(PlanOptions{Cache: cache}); got != "one\nTWO\n" {
+		t.Errorf("after the file's time changed, the cache gave %q", got)
+	}
+	rewrite("one\nTWO!\n", then.Add(time.Second))
+	if got := plan(PlanOptions{Cache: cache}); got != "one\nTWO!\n" {
+		t.Errorf("after the file's size changed, the cache gave %q", got)
+	}
+	// A buffer in front of the file is read from the buffer, each time.
+	o.Open(path, "one\nbuffer\n", 1)
+	if got := plan(PlanOptions{Cache: cache}); got != "one\nbuffer\n" {
+		t.Errorf("with a buffer open, the cache gave %q", got)
+	}
+	o.Open(path, "one\nbuffer 2\n", 2)
+	if got := plan(PlanOptions{Cache: cache}); got != "one\nbuffer 2\n" {
+		t.Errorf("after the buffer changed, the cache gave %q", got)
 	}
 }
 
