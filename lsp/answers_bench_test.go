@@ -279,6 +279,10 @@ func (l *passLog) wait(tb testing.TB, u string, v int32, from int) {
 // with the debounce as shipped: it refreshes when the lines pause, and
 // at least every 300ms while they keep coming.
 //
+// The "on-disk" cases stream the exact answer over the same targets as
+// files on the disk that the editor does not have open, as an agent's
+// answer most often names them.
+//
 // -stream.pace adds the two answers streamed at that pace, to the server
 // as shipped: a line every 100ms to 300ms is the pace of a model writing
 // its answer. Each iteration then takes 552 times the pace.
@@ -287,13 +291,18 @@ func BenchmarkAnswerStream(b *testing.B) {
 		name  string
 		fuzzy bool
 		pace  time.Duration
+		disk  bool
 	}
-	streams := []stream{{"exact", false, 0}, {"fuzzy", true, 0}, {"exact/chat-pace", false, 10 * time.Millisecond}, {"fuzzy/chat-pace", true, 10 * time.Millisecond}}
+	streams := []stream{
+		{"exact", false, 0, false}, {"fuzzy", true, 0, false},
+		{"exact/chat-pace", false, 10 * time.Millisecond, false}, {"fuzzy/chat-pace", true, 10 * time.Millisecond, false},
+		{"exact/on-disk", false, 0, true}, {"exact/on-disk/chat-pace", false, 10 * time.Millisecond, true},
+	}
 	if p := *streamPace; p > 0 {
-		streams = append(streams, stream{"exact/pace=" + p.String(), false, p}, stream{"fuzzy/pace=" + p.String(), true, p})
+		streams = append(streams, stream{"exact/pace=" + p.String(), false, p, false}, stream{"fuzzy/pace=" + p.String(), true, p, false})
 	}
 	for _, bc := range streams {
-		b.Run(bc.name, func(b *testing.B) { benchmarkAnswerStream(b, benchAnswerOf(bc.fuzzy), bc.pace) })
+		b.Run(bc.name, func(b *testing.B) { benchmarkAnswerStream(b, benchAnswerOf(bc.fuzzy), bc.pace, bc.disk) })
 	}
 }
 
@@ -302,8 +311,9 @@ func BenchmarkAnswerStream(b *testing.B) {
 var streamPace = flag.Duration("stream.pace", 0, "BenchmarkAnswerStream: also stream the answers a line this far apart; BenchmarkChangeCPU: change the buffer at this pace")
 
 // benchmarkAnswerStream is BenchmarkAnswerStream for one answer, its lines
-// a pace apart (0: each after the server's refresh of the line before).
-func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
+// a pace apart (0: each after the server's refresh of the line before);
+// with disk, the targets are files the editor does not have open.
+func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration, disk bool) {
 	dir := b.TempDir()
 	opt := fakeeditor.VSCode(dir)
 	log := &passLog{path: filepath.Join(b.TempDir(), "graft.log")}
@@ -312,7 +322,11 @@ func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration) {
 		opt.Args = append(opt.Args, "--debounce", "1ms") // the debounce as shipped otherwise
 	}
 	e, _ := fakeeditor.StartReady(b, opt)
-	openFiles(b, e, dir, benchTargets())
+	if disk {
+		writeFiles(b, dir, benchTargets())
+	} else {
+		openFiles(b, e, dir, benchTargets())
+	}
 	lines := strings.SplitAfter(answer, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
