@@ -168,27 +168,40 @@ func mergeDialects(doc *document) []Block {
 	for _, d := range dialects {
 		all = append(all, d.parse(doc)...)
 	}
-	slices.SortStableFunc(all, func(a, b Block) int {
-		return cmp.Compare(a.Source.StartLine, b.Source.StartLine)
-	})
-	// reach[name] is the last line covered by a kept block of that dialect.
-	reach := make(map[string]int, len(dialects))
+	byStart := func(a, b Block) int { return cmp.Compare(a.Source.StartLine, b.Source.StartLine) }
+	if !slices.IsSortedFunc(all, byStart) { // as they are when one dialect has blocks
+		slices.SortStableFunc(all, byStart)
+	}
+	// reach holds, for each dialect with a kept block, the last line its
+	// kept blocks cover.
+	var reach []dialectReach
 	kept := all[:0]
 	for _, b := range all {
 		if overlapsOther(reach, b) {
 			continue
 		}
 		kept = append(kept, b)
-		reach[b.Dialect] = max(reach[b.Dialect], b.Source.EndLine)
+		k := slices.IndexFunc(reach, func(r dialectReach) bool { return r.dialect == b.Dialect })
+		if k < 0 {
+			reach = append(reach, dialectReach{b.Dialect, b.Source.EndLine})
+		} else {
+			reach[k].last = max(reach[k].last, b.Source.EndLine)
+		}
 	}
 	return kept
 }
 
+// A dialectReach is the last line covered by the kept blocks of a dialect.
+type dialectReach struct {
+	dialect string
+	last    int
+}
+
 // overlapsOther reports whether b starts on a line covered by a kept block
 // of another dialect.
-func overlapsOther(reach map[string]int, b Block) bool {
-	for name, last := range reach {
-		if name != b.Dialect && b.Source.StartLine <= last {
+func overlapsOther(reach []dialectReach, b Block) bool {
+	for _, r := range reach {
+		if r.dialect != b.Dialect && b.Source.StartLine <= r.last {
 			return true
 		}
 	}
