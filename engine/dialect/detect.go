@@ -82,21 +82,38 @@ func Detect(text string) string {
 
 // detectBlocks reads doc in every dialect and returns the edit blocks of all
 // of them in the order of the text, without the blocks that are content.
+// What it finds of each block but for the history rule (which looks at
+// the blocks after) is kept for a Parser's next parse, which takes it for
+// the blocks that did not change (see seenBlock).
 func detectBlocks(doc *document) []Block {
 	blocks := mergeDialects(doc)
-	frames := frameBlocks(doc, blocks)
+	settled := doc.settled(blocks)
+	seen := make([]seenBlock, len(blocks))
+	copy(seen, doc.seen()[:settled])
+	for k := settled; k < len(blocks); k++ {
+		b := blocks[k]
+		seen[k] = seenBlock{source: b.Source, dialect: b.Dialect, path: b.Path, newPath: b.NewPath}
+	}
+	frameBlocks(doc, blocks, seen, settled)
+	inReasoning(doc, blocks, seen, settled)
 	// named holds the framings under which a block names its own file.
 	named := map[*framing]bool{}
 	for k := range blocks {
 		if namesOwnFile(doc, blocks, k) {
-			named[frames[k]] = true
+			named[seen[k].frame] = true
 		}
 	}
 	drop := make([]bool, len(blocks))
-	reasoning := reasoningSpans(doc, blocks)
+	frames := make([]*framing, len(blocks))
 	for k, b := range blocks {
-		drop[k] = isExample(b, frames[k], named[frames[k]]) || inSpans(reasoning, b.Source.StartLine)
+		s := &seen[k]
+		if n := named[s.frame]; k >= settled || n != s.named {
+			s.example, s.named = isExample(b, s.frame, n), n
+		}
+		drop[k] = s.example || s.reasoning
+		frames[k] = s.frame
 	}
+	doc.keep(seen, settled)
 	markHistory(blocks, frames, drop)
 	kept := blocks[:0]
 	for k, b := range blocks {
@@ -107,37 +124,33 @@ func detectBlocks(doc *document) []Block {
 	return kept
 }
 
-// reasoningSpans returns the 1-based lines, first and last, of each
-// stretch of the model's reasoning in doc (rule 4), whose tags stand on
-// lines outside the blocks.
-func reasoningSpans(doc *document, blocks []Block) [][2]int {
-	var spans [][2]int
-	open := 0 // the line of the opening tag, 0 outside reasoning
-	k := 0    // the next block that may hold a line
-	for i, line := range doc.lines {
-		n := i + 1
-		for k < len(blocks) && blocks[k].Source.EndLine < n {
-			k++
-		}
-		if k < len(blocks) && blocks[k].Source.StartLine <= n {
-			continue // inside a block
-		}
-		t := strings.TrimSpace(line)
-		if !strings.HasPrefix(t, "<") {
-			continue
-		}
-		switch {
-		case open == 0 && reasoningTag(t, "<"):
-			open = n
-		case open > 0 && reasoningTag(t, "</"):
-			spans = append(spans, [2]int{open, n})
-			open = 0
-		}
+// inReasoning tells, in seen, which blocks stand in the model's reasoning
+// (rule 4): after a line that opens it, and no line that closes it
+// since. The tags count on lines outside the blocks. The blocks before
+// from are told already, and where the reading stood after them.
+func inReasoning(doc *document, blocks []Block, seen []seenBlock, from int) {
+	open, next := 0, 1 // the line of the opening tag, 0 outside reasoning; the next line to read, 1-based
+	if from > 0 {
+		open, next = seen[from-1].reasonOpen, seen[from-1].scan
 	}
-	if open > 0 {
-		spans = append(spans, [2]int{open, len(doc.lines)})
+	for k := from; k < len(blocks); k++ {
+		b := blocks[k]
+		for ; next < b.Source.StartLine; next++ {
+			t := strings.TrimSpace(doc.lines[next-1])
+			if !strings.HasPrefix(t, "<") {
+				continue
+			}
+			switch {
+			case open == 0 && reasoningTag(t, "<"):
+				open = next
+			case open > 0 && reasoningTag(t, "</"):
+				open = 0
+			}
+		}
+		next = max(next, b.Source.EndLine+1)
+		seen[k].reasoning = open > 0
+		seen[k].reasonOpen, seen[k].scan = open, next
 	}
-	return spans
 }
 
 // reasoningTag reports whether the line t starts with a reasoning tag
@@ -148,16 +161,6 @@ func reasoningTag(t, prefix string) bool {
 		return false
 	}
 	return strings.HasPrefix(rest, "think>") || strings.HasPrefix(rest, "thinking>") || strings.HasPrefix(rest, "thinking-content-")
-}
-
-// inSpans reports whether line n lies in one of spans.
-func inSpans(spans [][2]int, n int) bool {
-	for _, s := range spans {
-		if s[0] <= n && n <= s[1] {
-			return true
-		}
-	}
-	return false
 }
 
 // mergeDialects reads doc in every dialect and returns the blocks of all of
@@ -226,28 +229,33 @@ type framing struct {
 	gitLog bool
 }
 
-// frameBlocks returns the framing of each block; blocks presented together
-// share one.
-func frameBlocks(doc *document, blocks []Block) []*framing {
-	frames := make([]*framing, len(blocks))
+// frameBlocks sets the framing of each block in seen; blocks presented
+// together share one. The blocks before from are framed already, and
+// seen holds where the reading stood after them.
+func frameBlocks(doc *document, blocks []Block, seen []seenBlock, from int) {
 	var fences fenceStack
 	next := 0     // the next line to follow for fences
 	prevEnd := -1 // the index of the last line of the blocks so far
-	for k, b := range blocks {
+	if from > 0 {
+		s := seen[from-1]
+		fences, next, prevEnd = s.fences.clone(), s.next, s.prevEnd
+	}
+	for k := from; k < len(blocks); k++ {
+		b := blocks[k]
 		start := b.Source.StartLine - 1
 		for ; next < start; next++ {
 			fences.see(next, doc.lines[next])
 		}
 		fence, info, quoted := fences.top()
-		if k > 0 && sameFrame(doc, frames[k-1], fence, prevEnd, start) {
-			frames[k] = frames[k-1]
+		if k > 0 && sameFrame(doc, seen[k-1].frame, fence, prevEnd, start) {
+			seen[k].frame = seen[k-1].frame
 		} else {
-			frames[k] = newFraming(doc, fence, info, quoted, prevEnd, start)
+			seen[k].frame = newFraming(doc, fence, info, quoted, prevEnd, start)
 		}
 		next = max(next, b.Source.EndLine)
 		prevEnd = max(prevEnd, b.Source.EndLine-1)
+		seen[k].fences, seen[k].next, seen[k].prevEnd = fences.clone(), next, prevEnd
 	}
-	return frames
 }
 
 // sameFrame reports whether the block that starts on lines[start], in the

@@ -17,8 +17,10 @@ import "math"
 // str-replace and apply-patch dialects from their first block, when the
 // change comes after. What is known of a line alone (the lines
 // themselves, their search-replace and edit-v3 marks, whether they read
-// as prose) is kept for the lines before the first change. The rest of
-// the dialects' reading, and the rules that tell edits from examples and
+// as prose) is kept for the lines before the first change. The rules that
+// tell edits from examples and reasoning keep what they found of the
+// blocks that stand where they stood before the first change (see
+// seenBlock). The rest of the dialects' reading, and the rule that tells
 // history, read the whole text each time.
 //
 // A Parser is not safe for concurrent use. The zero value is ready to use.
@@ -37,6 +39,10 @@ type Parser struct {
 	// resumedAt is the line the search-replace parser went on from in the
 	// last parse, 0 when it read the text from its start.
 	resumedAt int
+	// seen is what detection found of the dialects' blocks; settled,
+	// how many of them the last parse took from the parse before.
+	seen    []seenBlock
+	settled int
 }
 
 // Parse reads the edit blocks in text as Parse does, reading again only

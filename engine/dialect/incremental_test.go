@@ -58,10 +58,11 @@ func answers(t testing.TB) map[string]string {
 // A Parser given an answer as it streams in, line by line or a few bytes
 // at a time, and as it is edited anywhere, finds at each step what Parse
 // finds: for every golden answer, with files that exist and without. And
-// it does go on from where it stood, rather than read it all again.
+// it does go on from where it stood, rather than read it all again, and
+// keeps what detection found of the blocks that did not change.
 func TestParserFollowsParse(t *testing.T) {
 	everyName := func(string) bool { return true }
-	resumed := 0
+	resumed, settled := 0, 0
 	for file, answer := range answers(t) {
 		for _, exists := range []func(string) bool{nil, everyName} {
 			opt := Options{Exists: exists}
@@ -74,6 +75,9 @@ func TestParserFollowsParse(t *testing.T) {
 				}
 				if p.resumedAt > 0 {
 					resumed++
+				}
+				if p.settled > 0 {
+					settled++
 				}
 			}
 			// Streamed in, line by line, then in chunks of 7 bytes.
@@ -112,7 +116,10 @@ func TestParserFollowsParse(t *testing.T) {
 	if resumed == 0 {
 		t.Error("no parse went on from where the last stood")
 	}
-	t.Logf("%d parses went on from a point of the last", resumed)
+	if settled == 0 {
+		t.Error("no parse took what detection found of a block from the last")
+	}
+	t.Logf("%d parses went on from a point of the last, %d took detection's reading of blocks from it", resumed, settled)
 }
 
 // FuzzParser checks that a Parser that parsed one text finds in a second
@@ -167,6 +174,55 @@ func BenchmarkParserStream(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(lines)), "µs/line")
+		})
+	}
+}
+
+// A Parser keeps what detection found of a block only while the block
+// stands where it stood and the lines up to its end did not change: a
+// change to the paragraph that presents it, to its fence, or to the
+// reasoning around it, that moves no block, is read again; and a block
+// presented with it that comes later, naming its own file, makes it no
+// example.
+func TestParserReadsAgainWhatPresentsABlock(t *testing.T) {
+	const block = "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
+	tests := []struct {
+		name, first, second string
+	}{
+		{"the paragraph before says example now",
+			"Here is the fix:\n\n```\n" + block + "```\n",
+			"Here is an example of the format:\n\n```\n" + block + "```\n"},
+		{"the paragraph before says fix now",
+			"For example, the blocks look like this:\n\n```\n" + block + "```\n",
+			"Apply this fix, it does the change:\n\n```\n" + block + "```\n"},
+		{"the fence says example now",
+			"Change it:\n\n```go\n" + block + "```\n",
+			"Change it:\n\n```example\n" + block + "```\n"},
+		{"a reasoning tag above now",
+			"thinking\n" + "a.go\n" + block,
+			"<think>\n" + "a.go\n" + block},
+		{"a reasoning tag above no more",
+			"<think>\n" + "a.go\n" + block,
+			"thinking\n" + "a.go\n" + block},
+		{"a block after it in its fence names its own file",
+			"For example, the blocks look like this:\n\n```\n" + block,
+			"For example, the blocks look like this:\n\n```\n" + block + "\nb.go\n" + block + "```\n"},
+		{"a quoted fence around it now",
+			"Fix:\n\nxxxxxxxxxxxxxxx\n```\na.go\n" + block + "```\n",
+			"Fix:\n\n````markdown\n```\na.go\n" + block + "```\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p Parser
+			p.Parse(tt.first, Options{})
+			got, gotErr := p.Parse(tt.second, Options{})
+			want, wantErr := Parse(tt.second, Options{})
+			if d := sameParse(got, gotErr, want, wantErr); d != "" {
+				t.Errorf("after %q, %q: %s", tt.first, tt.second, d)
+			}
+			if first, _ := Parse(tt.first, Options{}); len(first) == len(want) && sameParse(first, nil, want, nil) == "" {
+				t.Errorf("the two texts parse the same: the case tells nothing")
+			}
 		})
 	}
 }
