@@ -111,27 +111,42 @@ func (d *document) span(start, end int) engine.Span {
 // markLines returns the mark markOf gives each line of d, and next, where
 // next[i], for i up to len(d.lines), is the index of the first line at or
 // after i that is marked, len(d.lines) when none is. The zero value of M
-// is a line that is not marked. known are the marks of the lines of an
-// earlier text of the answer (see Parser): those of the lines before the
-// first that changed are taken from it.
-func markLines[M comparable](d *document, markOf func(line string) M, known []M) (marks []M, next []int) {
+// is a line that is not marked. known and knownNext are the marks and
+// next of an earlier text of the answer (see Parser): what they say of the
+// lines before the first that changed is taken from them, and their
+// arrays are taken over.
+func markLines[M comparable](d *document, markOf func(line string) M, known []M, knownNext []int) (marks []M, next []int) {
 	n := len(d.lines)
-	// known is done with once read: its array is taken over.
 	k := min(len(known), d.changed, n)
 	marks = slices.Grow(known[:k], n-k)[:n]
 	for i, line := range d.lines[k:] {
 		marks[k+i] = markOf(line)
 	}
 	var unmarked M
-	next = make([]int, n+1)
+	return marks, nextWhere(knownNext, k, n, func(i int) bool { return marks[i] != unmarked })
+}
+
+// nextWhere returns next, where next[i], for i up to n, is the first index
+// at or after i where at holds, n when it holds nowhere. known is such an
+// array of an earlier text (nil: none), where at held as it holds now
+// before k: its array is taken over, and only what follows the last index
+// before k where at holds is counted again.
+func nextWhere(known []int, k, n int, at func(i int) bool) []int {
+	if len(known) < k+1 {
+		k = 0
+	}
+	next := slices.Grow(known[:k], n+1-k)[:n+1]
 	next[n] = n
-	for i := n - 1; i >= 0; i-- {
+	for i := n - 1; i >= k; i-- {
 		next[i] = next[i+1]
-		if marks[i] != unmarked {
+		if at(i) {
 			next[i] = i
 		}
 	}
-	return marks, next
+	for i := k - 1; i >= 0 && !at(i); i-- {
+		next[i] = next[i+1] // it pointed at or past k
+	}
+	return next
 }
 
 // lineSpan returns the Span of the 0-based line indexes first to last.

@@ -19,7 +19,7 @@ func TestMarkLines(t *testing.T) {
 			[]int{1, 1, 3, 3, 5, 5, 7, 7},
 		},
 	} {
-		marks, next := markLines(newDocument(tt.text), markerOf, nil)
+		marks, next := markLines(newDocument(tt.text), markerOf, nil, nil)
 		if !slices.Equal(marks, tt.wantMarks) || !slices.Equal(next, tt.wantNext) {
 			t.Errorf("markLines(%q) = %v, %v; want %v, %v", tt.text, marks, next, tt.wantMarks, tt.wantNext)
 		}

@@ -112,11 +112,12 @@ func parseEditV3(doc *document) []Block {
 	n := len(doc.lines)
 	p := &v3Parser{doc: doc, lastEnd: -1}
 	var known []v3Marker
+	var knownNext []int
 	if doc.prev != nil {
-		known = doc.prev.v3marks
-		defer func() { doc.prev.v3marks = p.marks }()
+		known, knownNext = doc.prev.v3marks, doc.prev.v3next
+		defer func() { doc.prev.v3marks, doc.prev.v3next = p.marks, p.next }()
 	}
-	p.marks, p.next = markLines(doc, v3MarkerOf, known)
+	p.marks, p.next = markLines(doc, v3MarkerOf, known, knownNext)
 	for i := 0; i < n; i++ {
 		if p.state == v3Outside {
 			// Outside a block, only a marked line starts anything.

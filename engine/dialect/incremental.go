@@ -29,8 +29,10 @@ type Parser struct {
 	doc *document
 	// sr is what the search-replace parser left of it.
 	sr *srMemo
-	// v3marks are the edit-v3 marks of its lines.
+	// v3marks are the edit-v3 marks of its lines, and v3next where the
+	// next marked line is from each.
 	v3marks []v3Marker
+	v3next  []int
 	// ud is what the unified-diff parser left of it.
 	ud *udMemo
 	// quiet holds, for the parsers that do nothing before their first
@@ -103,9 +105,12 @@ func firstChange(old, lines []string, from int) int {
 // the next can go on, and the names it asked Options.Exists about.
 type srMemo struct {
 	blocks []Block
-	marks  []marker
-	points []srPoint
-	asked  []asked
+	// marks, next and firm are the parser's arrays of the same names,
+	// taken over by the next parse.
+	marks      []marker
+	next, firm []int
+	points     []srPoint
+	asked      []asked
 	// blind says the parse had no Options.Exists, and asked nothing.
 	blind bool
 }

@@ -147,19 +147,15 @@ type srContext struct {
 func parseSearchReplace(doc *document) []Block {
 	n := len(doc.lines)
 	p := &srParser{doc: doc, srContext: srContext{lastEnd: -1, xml: xmlContext{first: -1}}, horizon: -1}
-	var known []marker
+	var known *srMemo
 	if doc.prev != nil && doc.prev.sr != nil {
-		known = doc.prev.sr.marks
+		known = doc.prev.sr
+	} else {
+		known = &srMemo{}
 	}
-	p.marks, p.next = markLines(doc, markerOf, known)
-	p.firm = make([]int, n+1)
-	p.firm[n] = n
-	for i := n - 1; i >= 0; i-- {
-		p.firm[i] = p.firm[i+1]
-		if p.marks[i] != notMarker && p.marks[i] != longDivider {
-			p.firm[i] = i
-		}
-	}
+	p.marks, p.next = markLines(doc, markerOf, known.marks, known.next)
+	k := min(len(known.marks), doc.changed, n) // the marks taken from known
+	p.firm = nextWhere(known.firm, k, n, func(i int) bool { return p.marks[i] != notMarker && p.marks[i] != longDivider })
 	start := 0
 	var memo *srMemo // what this parse leaves for the next, when there is one
 	if doc.prev != nil {
@@ -177,7 +173,7 @@ func parseSearchReplace(doc *document) []Block {
 		}
 		defer doc.recordExists(&memo.asked)()
 		defer func() {
-			memo.blocks, memo.marks = p.blocks, p.marks
+			memo.blocks, memo.marks, memo.next, memo.firm = p.blocks, p.marks, p.next, p.firm
 			doc.prev.sr = memo
 		}()
 	}
