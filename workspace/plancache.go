@@ -250,7 +250,9 @@ func (r *fileRun) record(p *planner, i int, st *fileState, historic bool) {
 		r.recording = false
 		return
 	}
-	r.cf.steps = append(r.cf.steps, cachedStep{block: cacheKey(p.blocks[i]), result: p.res.Blocks[i]})
+	// A clone: the cache is kept across texts of the answer (see
+	// dialect.Block.Clone).
+	r.cf.steps = append(r.cf.steps, cachedStep{block: cacheKey(p.blocks[i]).Clone(), result: p.res.Blocks[i]})
 	r.cf.after = cachedState{document: st.document, doc: st.doc, edits: slices.Clone(st.edits), replaced: st.replaced}
 	r.next = len(r.cf.steps)
 }

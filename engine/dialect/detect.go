@@ -92,7 +92,7 @@ func detectBlocks(doc *document) []Block {
 	copy(seen, doc.seen()[:settled])
 	for k := settled; k < len(blocks); k++ {
 		b := blocks[k]
-		seen[k] = seenBlock{source: b.Source, dialect: b.Dialect, path: b.Path, newPath: b.NewPath}
+		seen[k] = seenBlock{source: b.Source, dialect: b.Dialect, path: strings.Clone(b.Path), newPath: strings.Clone(b.NewPath)}
 	}
 	frameBlocks(doc, blocks, seen, settled)
 	inReasoning(doc, blocks, seen, settled)
@@ -278,12 +278,13 @@ func sameFrame(doc *document, prev *framing, fence, prevEnd, start int) bool {
 // in the fence opened on lines[fence] (-1: none), after a block that ends
 // on lines[prevEnd].
 func newFraming(doc *document, fence int, info string, quoted bool, prevEnd, start int) *framing {
-	f := &framing{fence: fence, info: info, quoted: quoted}
+	// A Parser keeps the framing across texts (see Block.Clone).
+	f := &framing{fence: fence, info: strings.Clone(info), quoted: quoted}
 	from := start
 	if fence > prevEnd {
 		from = fence
 	}
-	f.intro = introBefore(doc, from, prevEnd)
+	f.intro = strings.Clone(introBefore(doc, from, prevEnd))
 	f.gitLog = gitLogBefore(doc, start, max(prevEnd, fence))
 	return f
 }

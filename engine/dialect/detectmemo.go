@@ -1,6 +1,10 @@
 package dialect
 
-import "github.com/graft-editor/graft/engine"
+import (
+	"strings"
+
+	"github.com/graft-editor/graft/engine"
+)
 
 // A seenBlock is what detection found of one block of the dialects'
 // merged blocks, and where its reading of the text stood after the
@@ -57,7 +61,12 @@ func (d *document) keep(seen []seenBlock, settled int) {
 	}
 }
 
-// clone returns a copy of s that shares nothing with it.
+// clone returns a copy of s that shares nothing with it, nor with the
+// text (see Block.Clone).
 func (s fenceStack) clone() fenceStack {
-	return fenceStack{open: append([]fenceLine(nil), s.open...)}
+	c := fenceStack{open: append([]fenceLine(nil), s.open...)}
+	for i := range c.open {
+		c.open[i].info = strings.Clone(c.open[i].info)
+	}
+	return c
 }

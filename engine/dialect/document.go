@@ -61,8 +61,12 @@ func newDocumentAfter(prev *document, answer string) *document {
 	n := k + strings.Count(text[off:], "\n") + 1
 	lines, starts := make([]string, k, n), make([]int, k, n)
 	if k > 0 {
-		copy(lines, prev.lines[:k])
+		// The lines point into text, not into prev's: an answer parsed
+		// again after each change would otherwise keep every text it had.
 		copy(starts, prev.starts[:k])
+		for i, l := range prev.lines[:k] {
+			lines[i] = text[starts[i] : starts[i]+len(l)]
+		}
 	}
 	for rest := text[off:]; ; {
 		line, more, found := strings.Cut(rest, "\n")

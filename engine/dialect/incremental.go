@@ -1,6 +1,9 @@
 package dialect
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // A Parser parses one answer again each time it changes, as the buffer an
 // agent's answer streams into, line by line: what the last parse read of
@@ -145,7 +148,7 @@ func (m *srMemo) point(p *srParser, i int) {
 		// hint to a block read already: the blocks so far are not final.
 		return
 	}
-	m.points = append(m.points, srPoint{line: i, horizon: max(p.horizon, i-1), blocks: len(p.blocks), asked: len(m.asked), srContext: p.srContext})
+	m.points = append(m.points, srPoint{line: i, horizon: max(p.horizon, i-1), blocks: len(p.blocks), asked: len(m.asked), srContext: p.srContext.clone()})
 }
 
 // resumeSearchReplace returns the last point of the search-replace parse
@@ -183,7 +186,7 @@ func (d *document) recordExists(log *[]asked) (stop func()) {
 	}
 	d.exists = func(name string) bool {
 		ok := exists(name)
-		*log = append(*log, asked{name, ok})
+		*log = append(*log, asked{strings.Clone(name), ok})
 		return ok
 	}
 	return func() { d.exists = exists }

@@ -69,6 +69,24 @@ type Block struct {
 	envelope int
 }
 
+// Clone returns b with its strings copied: it keeps no text alive but
+// its own, where a block read from an answer holds parts of the answer's
+// text, and so all of it. What keeps blocks across texts of an answer
+// that changes keeps clones (a Parser, a workspace.PlanCache), lest it
+// keep every text the answer had.
+func (b Block) Clone() Block {
+	b.Path, b.NewPath = strings.Clone(b.Path), strings.Clone(b.NewPath)
+	b.Old, b.New = strings.Clone(b.Old), strings.Clone(b.New)
+	if b.Scope != nil {
+		scope := make([]string, len(b.Scope))
+		for i, s := range b.Scope {
+			scope[i] = strings.Clone(s)
+		}
+		b.Scope = scope
+	}
+	return b
+}
+
 // number numbers the blocks as a person counts them (see Block.Number).
 func number(blocks []Block) {
 	n := 0

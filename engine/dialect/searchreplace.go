@@ -140,6 +140,13 @@ type srContext struct {
 	lastPath string // the path of the previous block, for a block that names none
 }
 
+// clone returns c with its strings copied, for a memo to keep (see
+// Block.Clone).
+func (c srContext) clone() srContext {
+	c.fence.info, c.xml.path, c.lastPath = strings.Clone(c.fence.info), strings.Clone(c.xml.path), strings.Clone(c.lastPath)
+	return c
+}
+
 // parseSearchReplace reads the SEARCH/REPLACE blocks in doc. When doc
 // follows an earlier parse of the same answer (see Parser), it goes on
 // from the last point between blocks that the changed lines left as it
@@ -156,13 +163,13 @@ func parseSearchReplace(doc *document) []Block {
 	p.marks, p.next = markLines(doc, markerOf, known.marks, known.next)
 	k := min(len(known.marks), doc.changed, n) // the marks taken from known
 	p.firm = nextWhere(known.firm, k, n, func(i int) bool { return p.marks[i] != notMarker && p.marks[i] != longDivider })
-	start := 0
-	var memo *srMemo // what this parse leaves for the next, when there is one
+	start, kept := 0, 0 // the line the parse goes on from; the blocks it keeps
+	var memo *srMemo    // what this parse leaves for the next, when there is one
 	if doc.prev != nil {
 		memo = &srMemo{blind: doc.exists == nil}
 		doc.prev.resumedAt = 0
 		if pt, prev, ok := doc.resumeSearchReplace(); ok {
-			start, doc.prev.resumedAt = pt.line, pt.line
+			start, kept, doc.prev.resumedAt = pt.line, pt.blocks, pt.line
 			p.srContext, p.horizon = pt.srContext, pt.horizon
 			// The last parse's memo is done with: what this one keeps
 			// of it is taken over, not copied. No block before a point
@@ -173,6 +180,11 @@ func parseSearchReplace(doc *document) []Block {
 		}
 		defer doc.recordExists(&memo.asked)()
 		defer func() {
+			// The blocks read anew keep none of this text, which the
+			// next is read without (see Block.Clone).
+			for i := kept; i < len(p.blocks); i++ {
+				p.blocks[i] = p.blocks[i].Clone()
+			}
 			memo.blocks, memo.marks, memo.next, memo.firm = p.blocks, p.marks, p.next, p.firm
 			doc.prev.sr = memo
 		}()

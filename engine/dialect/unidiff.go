@@ -79,7 +79,9 @@ func parseUnifiedDiff(doc *document) []Block {
 	recording := memo != nil
 	for i := start; i < n; i++ {
 		if recording {
-			memo.points = append(memo.points, udPoint{line: i, fence: p.fence})
+			f := p.fence
+			f.info = strings.Clone(f.info) // kept across texts (see Block.Clone)
+			memo.points = append(memo.points, udPoint{line: i, fence: f})
 		}
 		line := doc.lines[i]
 		if p.fileStart(i) {
