@@ -152,6 +152,52 @@ func (p *planned) holds(view *workspace.View, h *history, blocks []dialect.Block
 	return true
 }
 
+// keeps reports whether block i of q, planned after p, is the block i
+// of p, its fate found again against its file as p read it: the
+// diagnostic and state p made of it stand, but for where the block
+// stands in the answer.
+func (p *planned) keeps(q *planned, i int) bool {
+	if p == nil || i >= len(p.keys) || p.threshold != q.threshold || !p.keys[i].equal(q.keys[i]) {
+		return false
+	}
+	a, b := &p.res.Blocks[i], &q.res.Blocks[i]
+	if !sameFate(a, b) {
+		return false
+	}
+	abs := b.Abs()
+	if abs == "" {
+		return true
+	}
+	i, j := p.stamp(abs), q.stamp(abs)
+	return i >= 0 && j >= 0 && p.targets[i].same(q.targets[j])
+}
+
+// stamp returns the index of the stamp of the file at abs in p.targets,
+// or -1.
+func (p *planned) stamp(abs string) int {
+	return slices.IndexFunc(p.targets, func(t targetStamp) bool { return t.abs == abs })
+}
+
+// sameFate reports whether a and b say the same of a block: every field
+// the same but the time taken, and the same error: a refusal by the
+// engine the very one (a result the plan cache kept), another error one
+// that reads the same.
+func sameFate(a, b *workspace.BlockResult) bool {
+	x, y := *a, *b
+	x.Elapsed, y.Elapsed, x.Err, y.Err = 0, 0, nil, nil
+	if x != y || (a.Err == nil) != (b.Err == nil) {
+		return false
+	}
+	if a.Err == nil {
+		return true
+	}
+	var ea, eb *engine.Error
+	if okA, okB := errors.As(a.Err, &ea), errors.As(b.Err, &eb); okA || okB {
+		return ea == eb
+	}
+	return a.Err.Error() == b.Err.Error() && errors.Is(a.Err, dialect.ErrUnfinished) == errors.Is(b.Err, dialect.ErrUnfinished)
+}
+
 // extended returns what p planned, extended to blocks, when they are
 // p's blocks but for the last, which the answer ends in, still being
 // written (a block begun since, or the one p planned, now waiting for

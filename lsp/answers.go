@@ -434,11 +434,22 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 	}
 	refuseUnsupported(res, caps)
 	p := newPlanned(view, a.s.history, blocks, files, threshold, res)
+	a.mu.Lock()
+	prev := ad.planned
+	a.mu.Unlock()
 	t := targetFiles{s: a.s, view: view, res: res}
 	p.diags = make([]protocol.Diagnostic, len(blocks))
 	p.states = make([]blockState, len(blocks))
 	for i, b := range blocks {
 		r := &res.Blocks[i]
+		if prev.keeps(p, i) {
+			// Made again, it would say the same: a plan after each
+			// block that closes in an answer streaming in would
+			// otherwise make every block's diagnostic again.
+			p.states[i], p.diags[i] = prev.states[i], prev.diags[i]
+			p.states[i].span, p.diags[i].Range = b.Source, blockRange(m, caps.enc, b, r)
+			continue
+		}
 		p.states[i] = blockState{span: b.Source, path: r.Path, status: r.Status, number: b.Number, places: t.places(r)}
 		p.diags[i] = diagnose(m, caps, &t, b, r)
 	}
