@@ -1,0 +1,131 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graft-editor/graft/workspace"
+)
+
+// BenchmarkAnswerRefreshes measures, inside the process and without the
+// protocol, what the refreshes of an answer's diagnostics cost while it
+// streams in, as the answer grows: answers of 50 to 400 blocks over ten
+// open 5,000-line buffers, appended a line at a time, refreshed after
+// every line or after every 30 lines (about what the debounce lets
+// through at a chat plugin's pace), against one refresh of the whole
+// answer. Reported: the refreshes' time (stream-ms), the full refresh's
+// (full-ms), and their ratio. A refresh that costs the same whatever the
+// answer's length keeps the ratio flat as the answer grows;
+// BenchmarkAnswerStream measures the server itself, at 50 blocks.
+func BenchmarkAnswerRefreshes(b *testing.B) {
+	for _, every := range []int{1, 30} {
+		for _, blocks := range []int{50, 100, 200, 400} {
+			b.Run(fmt.Sprintf("every=%d/blocks=%d", every, blocks), func(b *testing.B) {
+				benchmarkAnswerRefreshes(b, blocks, every)
+			})
+		}
+	}
+}
+
+// benchmarkAnswerRefreshes is BenchmarkAnswerRefreshes for an answer of
+// the given number of blocks, refreshed after every so many lines.
+func benchmarkAnswerRefreshes(b *testing.B, blocks, every int) {
+	dir := b.TempDir()
+	s := newServer(Options{Debounce: time.Hour}) // the benchmark refreshes
+	defer s.answers.stop()
+	root, err := workspace.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.docs.SetRoots([]*workspace.Root{root})
+	ctx := context.Background()
+	call := func(method func(context.Context, json.RawMessage) (any, error), params any) {
+		raw, err := json.Marshal(params)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := method(ctx, raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+	type doc = map[string]any
+	open := func(path, language, text string) string {
+		uri := "file://" + filepath.ToSlash(path)
+		call(s.didOpen, doc{"textDocument": doc{"uri": uri, "languageId": language, "version": 1, "text": text}})
+		return uri
+	}
+	refresh := func(uri string) time.Duration {
+		s.answers.mu.Lock()
+		ad := s.answers.docs[uri]
+		gen := ad.gen
+		s.answers.mu.Unlock()
+		start := time.Now()
+		if _, _, err := s.answers.compute(ctx, ad, gen); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	for file := range 10 {
+		path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
+		text := refreshTarget(file)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		open(path, "go", text)
+	}
+	answer := refreshAnswer(blocks)
+	lines := strings.SplitAfter(answer, "\n")
+	lines = lines[:len(lines)-1]
+	var stream, full time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		uri := open(filepath.Join(dir, fmt.Sprintf("stream%d.md", i)), "markdown", "")
+		for n, line := range lines {
+			at := doc{"line": n, "character": 0}
+			call(s.didChange, doc{"textDocument": doc{"uri": uri, "version": n + 2},
+				"contentChanges": []doc{{"range": doc{"start": at, "end": at}, "text": line}}})
+			if (n+1)%every == 0 || n == len(lines)-1 {
+				stream += refresh(uri)
+			}
+		}
+		whole := open(filepath.Join(dir, fmt.Sprintf("whole%d.md", i)), "markdown", answer)
+		full += refresh(whole)
+		for _, u := range []string{uri, whole} {
+			call(s.didClose, doc{"textDocument": doc{"uri": u}})
+		}
+	}
+	b.ReportMetric(float64(stream.Microseconds())/1000/float64(b.N), "stream-ms")
+	b.ReportMetric(float64(full.Microseconds())/1000/float64(b.N), "full-ms")
+	b.ReportMetric(float64(stream)/float64(full), "stream/full")
+}
+
+// refreshTarget returns a Go file of 5,000 lines: functions of five
+// lines, each with its own constants.
+func refreshTarget(file int) string {
+	var b strings.Builder
+	for k := range 1000 {
+		fmt.Fprintf(&b, "func f%d_%d(x int) int {\n\ty := x * %d\n\treturn y + %d\n}\n\n", file, k, k, file)
+	}
+	return b.String()
+}
+
+// refreshAnswer returns an answer of n search-replace blocks, a tenth of
+// them on each target, each changing one function.
+func refreshAnswer(n int) string {
+	var b strings.Builder
+	b.WriteString("Here are the changes.\n\n")
+	per := n / 10
+	for file := range 10 {
+		for j := range per {
+			k := (2*j + 1) * 1000 / (2 * per)
+			fmt.Fprintf(&b, "f%d.go\n```go\n<<<<<<< SEARCH\n\ty := x * %d\n\treturn y + %d\n=======\n\ty := x * %d\n\treturn y - %d\n>>>>>>> REPLACE\n```\n\n", file, k, file, k, file)
+		}
+	}
+	return b.String()
+}
