@@ -96,18 +96,36 @@ func detectBlocks(doc *document) []Block {
 	}
 	frameBlocks(doc, blocks, seen, settled)
 	inReasoning(doc, blocks, seen, settled)
-	// named holds the framings under which a block names its own file.
-	named := map[*framing]bool{}
+	// named[k] says a block framed with blocks[k] names its own file; the
+	// blocks framed together are consecutive.
+	named := make([]bool, len(blocks))
 	for k := range blocks {
-		if namesOwnFile(doc, blocks, k) {
-			named[seen[k].frame] = true
+		s := &seen[k]
+		if k >= settled || !s.ownKnown {
+			s.own = namesOwnFile(doc, blocks, k)
+			// Known for the next parse unless the existence of a file
+			// told it, which may change.
+			s.ownKnown = blocks[k].Path == "" || isPath(blocks[k].Path)
 		}
+		named[k] = s.own
+	}
+	for first := 0; first < len(blocks); {
+		last := first
+		for last+1 < len(blocks) && seen[last+1].frame == seen[first].frame {
+			last++
+		}
+		if slices.Contains(named[first:last+1], true) {
+			for k := first; k <= last; k++ {
+				named[k] = true
+			}
+		}
+		first = last + 1
 	}
 	drop := make([]bool, len(blocks))
 	frames := make([]*framing, len(blocks))
 	for k, b := range blocks {
 		s := &seen[k]
-		if n := named[s.frame]; k >= settled || n != s.named {
+		if n := named[k]; k >= settled || n != s.named {
 			s.example, s.named = isExample(b, s.frame, n), n
 		}
 		drop[k] = s.example || s.reasoning

@@ -22,6 +22,7 @@ type seenBlock struct {
 	frame            *framing
 	reasoning        bool // in the model's reasoning (rule 4)
 	example, named   bool // isExample, and the named it was told
+	own, ownKnown    bool // namesOwnFile, and whether it holds while the block stands
 	fences           fenceStack
 	next, prevEnd    int // frameBlocks' reading after the block
 	reasonOpen, scan int // reasoningOf's reading after the block

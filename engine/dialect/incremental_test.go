@@ -189,35 +189,45 @@ func TestParserReadsAgainWhatPresentsABlock(t *testing.T) {
 	const block = "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
 	tests := []struct {
 		name, first, second string
+		// exists says every file exists when the second text is parsed,
+		// and none when the first is.
+		exists bool
 	}{
 		{"the paragraph before says example now",
 			"Here is the fix:\n\n```\n" + block + "```\n",
-			"Here is an example of the format:\n\n```\n" + block + "```\n"},
+			"Here is an example of the format:\n\n```\n" + block + "```\n", false},
 		{"the paragraph before says fix now",
 			"For example, the blocks look like this:\n\n```\n" + block + "```\n",
-			"Apply this fix, it does the change:\n\n```\n" + block + "```\n"},
+			"Apply this fix, it does the change:\n\n```\n" + block + "```\n", false},
 		{"the fence says example now",
 			"Change it:\n\n```go\n" + block + "```\n",
-			"Change it:\n\n```example\n" + block + "```\n"},
+			"Change it:\n\n```example\n" + block + "```\n", false},
 		{"a reasoning tag above now",
 			"thinking\n" + "a.go\n" + block,
-			"<think>\n" + "a.go\n" + block},
+			"<think>\n" + "a.go\n" + block, false},
 		{"a reasoning tag above no more",
 			"<think>\n" + "a.go\n" + block,
-			"thinking\n" + "a.go\n" + block},
+			"thinking\n" + "a.go\n" + block, false},
 		{"a block after it in its fence names its own file",
 			"For example, the blocks look like this:\n\n```\n" + block,
-			"For example, the blocks look like this:\n\n```\n" + block + "\nb.go\n" + block + "```\n"},
+			"For example, the blocks look like this:\n\n```\n" + block + "\nb.go\n" + block + "```\n", false},
 		{"a quoted fence around it now",
 			"Fix:\n\nxxxxxxxxxxxxxxx\n```\na.go\n" + block + "```\n",
-			"Fix:\n\n````markdown\n```\na.go\n" + block + "```\n"},
+			"Fix:\n\n````markdown\n```\na.go\n" + block + "```\n", false},
+		{"the bare name it edits is a file now",
+			"For example, the blocks look like this:\n\n```\n<file><path>VERSION</path>\n" + block + "</file>\n```\n",
+			"For example, the blocks look like this:\n\n```\n<file><path>VERSION</path>\n" + block + "</file>\n```\nDone.\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var p Parser
 			p.Parse(tt.first, Options{})
-			got, gotErr := p.Parse(tt.second, Options{})
-			want, wantErr := Parse(tt.second, Options{})
+			opt := Options{}
+			if tt.exists {
+				opt.Exists = func(string) bool { return true }
+			}
+			got, gotErr := p.Parse(tt.second, opt)
+			want, wantErr := Parse(tt.second, opt)
 			if d := sameParse(got, gotErr, want, wantErr); d != "" {
 				t.Errorf("after %q, %q: %s", tt.first, tt.second, d)
 			}
