@@ -88,11 +88,9 @@ func Detect(text string) string {
 func detectBlocks(doc *document) []Block {
 	blocks := mergeDialects(doc)
 	settled := doc.settled(blocks)
-	seen := make([]seenBlock, len(blocks))
-	copy(seen, doc.seen()[:settled])
-	for k := settled; k < len(blocks); k++ {
-		b := blocks[k]
-		seen[k] = seenBlock{source: b.Source, dialect: b.Dialect, path: strings.Clone(b.Path), newPath: strings.Clone(b.NewPath)}
+	seen := doc.seen()[:settled] // taken over, not copied: the last parse is done with it
+	for _, b := range blocks[settled:] {
+		seen = append(seen, seenBlock{source: b.Source, dialect: b.Dialect, path: strings.Clone(b.Path), newPath: strings.Clone(b.NewPath)})
 	}
 	frameBlocks(doc, blocks, seen, settled)
 	inReasoning(doc, blocks, seen, settled)
@@ -185,13 +183,22 @@ func reasoningTag(t, prefix string) bool {
 // them in the order of the text, but for those that overlap an earlier
 // block of another dialect (rule 1).
 func mergeDialects(doc *document) []Block {
-	var all []Block
-	for _, d := range dialects {
-		all = append(all, d.parse(doc)...)
+	var each [len(dialects)][]Block
+	n := 0
+	for i, d := range dialects {
+		each[i] = d.parse(doc)
+		n += len(each[i])
 	}
-	byStart := func(a, b Block) int { return cmp.Compare(a.Source.StartLine, b.Source.StartLine) }
-	if !slices.IsSortedFunc(all, byStart) { // as they are when one dialect has blocks
-		slices.SortStableFunc(all, byStart)
+	all := make([]Block, 0, n)
+	sorted := true // as they are when one dialect has blocks
+	for _, blocks := range each {
+		for _, b := range blocks {
+			sorted = sorted && (len(all) == 0 || all[len(all)-1].Source.StartLine <= b.Source.StartLine)
+			all = append(all, b)
+		}
+	}
+	if !sorted {
+		slices.SortStableFunc(all, func(a, b Block) int { return cmp.Compare(a.Source.StartLine, b.Source.StartLine) })
 	}
 	// reach holds, for each dialect with a kept block, the last line its
 	// kept blocks cover.
