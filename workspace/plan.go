@@ -241,8 +241,9 @@ type planner struct {
 	// reused and resolved count the blocks whose results came from
 	// PlanOptions.Cache, and those resolved, for PlanCache.Last.
 	reused, resolved int
-	// current is the file whose blocks were planned last: when ctx is
-	// done, a resolution of it may still run.
+	// current is the file whose blocks were planned last with what
+	// PlanOptions.Cache keeps of it ("" when they were planned without):
+	// when ctx is done, a resolution of it may still run.
 	current string
 }
 
@@ -351,8 +352,11 @@ func (p *planner) run(ctx context.Context, f *fileBlocks) {
 	}
 	fc.Before, fc.Existed = doc.text, doc.exists
 	st := fileState{abs: f.abs, document: doc, blocks: f.blocks, before: doc.text}
-	p.current = f.abs
 	cached := p.opt.Cache.begin(p, f, doc)
+	p.current = ""
+	if cached != nil {
+		p.current = f.abs
+	}
 	if p.opt.Cache == nil {
 		if d := p.opt.Prepared.take(f.abs, doc.text); d != nil {
 			// The same text: its string, so that engineDoc does not

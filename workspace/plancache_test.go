@@ -148,6 +148,36 @@ func TestPlanCacheKeepsWhatACutPlanFinished(t *testing.T) {
 	}
 }
 
+// TestPlanCacheKeepsAFileACutPlanDidNotUse cuts short the plan of a block
+// still being written, alone, as the refresh of an answer streaming in
+// makes one each time a block begins: the plan used nothing the cache
+// keeps of the block's file, and the cache keeps it all.
+func TestPlanCacheKeepsAFileACutPlanDidNotUse(t *testing.T) {
+	dir := newTree(t, map[string]string{"a.go": "one\ntwo\n"}, nil)
+	root, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := NewOverlay(root).View()
+	blocks := []dialect.Block{replace("a.go", "one\n", "1\n"), replace("a.go", "two\n", "2\n")}
+	cache := &PlanCache{}
+	if _, err := Plan(context.Background(), view, blocks, PlanOptions{KeepGoing: true, Cache: cache}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut := PlanOptions{KeepGoing: true, Cache: cache, Progress: func(done, total int) { cancel() }}
+	if _, err := Plan(ctx, view, []dialect.Block{malformed("a.go", "unfinished")}, cut); err == nil {
+		t.Fatal("the plan was not cut short")
+	}
+	if _, err := Plan(context.Background(), view, blocks, PlanOptions{KeepGoing: true, Cache: cache}); err != nil {
+		t.Fatal(err)
+	}
+	if reused, resolved := cache.Last(); reused != 2 || resolved != 0 {
+		t.Errorf("after a cut plan of a block being written: %d blocks kept, %d resolved; want 2 kept", reused, resolved)
+	}
+}
+
 // TestPlanCacheReadsAFileOnDiskOnce plans the blocks of a file that no
 // buffer holds, again and again: the cache reads it from the disk again
 // only when its size or time of change is not what it was. A file
