@@ -153,29 +153,34 @@ func (p *planned) holds(view *workspace.View, h *history, blocks []dialect.Block
 }
 
 // keeps reports whether block i of q, planned after p, is the block i
-// of p, its fate found again against its file as p read it: the
-// diagnostic and state p made of it stand, but for where the block
-// stands in the answer.
-func (p *planned) keeps(q *planned, i int) bool {
+// of p, its fate found again against its file as p read it (unchanged
+// holds the files both read alike, see unchanged): the diagnostic and
+// state p made of it stand, but for where the block stands in the
+// answer.
+func (p *planned) keeps(q *planned, i int, unchanged map[string]bool) bool {
 	if p == nil || i >= len(p.keys) || p.threshold != q.threshold || !p.keys[i].equal(q.keys[i]) {
 		return false
 	}
 	a, b := &p.res.Blocks[i], &q.res.Blocks[i]
-	if !sameFate(a, b) {
-		return false
-	}
-	abs := b.Abs()
-	if abs == "" {
-		return true
-	}
-	i, j := p.stamp(abs), q.stamp(abs)
-	return i >= 0 && j >= 0 && p.targets[i].same(q.targets[j])
+	return sameFate(a, b) && (b.Abs() == "" || unchanged[b.Abs()])
 }
 
-// stamp returns the index of the stamp of the file at abs in p.targets,
-// or -1.
-func (p *planned) stamp(abs string) int {
-	return slices.IndexFunc(p.targets, func(t targetStamp) bool { return t.abs == abs })
+// unchanged returns the files that p and q, planned after it, read alike,
+// by absolute path.
+func (p *planned) unchanged(q *planned) map[string]bool {
+	if p == nil {
+		return nil
+	}
+	same := map[string]bool{}
+	for _, t := range q.targets {
+		for _, u := range p.targets {
+			if u.abs == t.abs {
+				same[t.abs] = u.same(t)
+				break
+			}
+		}
+	}
+	return same
 }
 
 // sameFate reports whether a and b say the same of a block: every field

@@ -391,11 +391,13 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities, m *span.Mapper) (*planned, error) {
 	targets := map[string]bool{}
 	var files []string
+	named := map[string]bool{} // the blocks of an answer name a few files each
 	for _, b := range blocks {
 		for _, name := range []string{b.Path, b.NewPath} {
-			if name == "" {
+			if name == "" || named[name] {
 				continue
 			}
+			named[name] = true
 			abs, err := view.Path(name)
 			if err != nil {
 				continue
@@ -440,9 +442,10 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 	t := targetFiles{s: a.s, view: view, res: res}
 	p.diags = make([]protocol.Diagnostic, len(blocks))
 	p.states = make([]blockState, len(blocks))
+	unchanged := prev.unchanged(p)
 	for i, b := range blocks {
 		r := &res.Blocks[i]
-		if prev.keeps(p, i) {
+		if prev.keeps(p, i, unchanged) {
 			// Made again, it would say the same: a plan after each
 			// block that closes in an answer streaming in would
 			// otherwise make every block's diagnostic again.
