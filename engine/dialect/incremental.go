@@ -48,11 +48,19 @@ type Parser struct {
 	// how many of them the last parse took from the parse before.
 	seen    []seenBlock
 	settled int
+	// format is the Options.Format of the last parse.
+	format string
 }
 
 // Parse reads the edit blocks in text as Parse does, reading again only
-// what the changes since the last call may have changed.
+// what the changes since the last call may have changed. A parse with
+// another Options.Format than the last reads the text anew: what each
+// reading keeps follows the texts it read, and one format reads with
+// some of them only.
 func (p *Parser) Parse(text string, opt Options) ([]Block, error) {
+	if opt.Format != p.format {
+		*p = Parser{format: opt.Format}
+	}
 	doc := newDocumentAfter(p.doc, text)
 	doc.prev = p
 	blocks, err := parseDocument(doc, opt)

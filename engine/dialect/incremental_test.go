@@ -125,7 +125,8 @@ func TestParserFollowsParse(t *testing.T) {
 
 // FuzzParser checks that a Parser that parsed one text finds in a second
 // what Parse finds, the second being any text, or the first with more
-// appended.
+// appended; and in the two joined, after it read the second alone with a
+// format forced.
 func FuzzParser(f *testing.F) {
 	for _, answer := range answers(f) {
 		cut := len(answer) / 2
@@ -144,6 +145,14 @@ func FuzzParser(f *testing.F) {
 			if d := sameParse(got, gotErr, want, wantErr); d != "" {
 				t.Fatalf("after %q, %q: %s", a, second, d)
 			}
+		}
+		var p Parser
+		p.Parse(a, Options{})
+		p.Parse(b, Options{Format: EditV3})
+		got, gotErr := p.Parse(a+b, Options{})
+		want, wantErr := Parse(a+b, Options{})
+		if d := sameParse(got, gotErr, want, wantErr); d != "" {
+			t.Fatalf("after %q, %q as edit-v3, %q: %s", a, b, a+b, d)
 		}
 	})
 }
@@ -268,4 +277,34 @@ func TestParserKeepsNoEarlierText(t *testing.T) {
 		t.Errorf("the parser keeps %d KB for an answer of %d KB; want at most %d KB", kept/1024, answer.Len()/1024, limit/1024)
 	}
 	t.Logf("the parser keeps %d KB for an answer of %d KB", kept/1024, answer.Len()/1024)
+}
+
+// A Parser that parses with a format in between, as a caller that forces
+// one for a while does, finds what Parse finds after it: what one format
+// does not read does not follow the text. The marks of the
+// search-replace lines and detection's reading of a block once did not,
+// and a divider written while another format read the text was missed.
+func TestParserFollowsAFormatInBetween(t *testing.T) {
+	const block = "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
+	tests := []struct {
+		name, first, between string
+	}{
+		{"a divider written", "a.go\n<<<<<<< SEARCH\nx\nfoo\ny\n>>>>>>> REPLACE\n", "a.go\n" + block},
+		{"an intro written", "For example, the blocks look like this:\n\n```\n" + block + "```\n", "Apply this fix, it does the change:\n\n```\n" + block + "```\n"},
+	}
+	for _, tt := range tests {
+		for _, format := range []string{UnifiedDiff, StrReplace, EditV3, ApplyPatch} {
+			t.Run(tt.name+"/"+format, func(t *testing.T) {
+				var p Parser
+				p.Parse(tt.first, Options{})
+				p.Parse(tt.between, Options{Format: format})
+				text := tt.between + "Done.\n"
+				got, gotErr := p.Parse(text, Options{})
+				want, wantErr := Parse(text, Options{})
+				if d := sameParse(got, gotErr, want, wantErr); d != "" {
+					t.Error(d)
+				}
+			})
+		}
+	}
 }
