@@ -66,10 +66,14 @@ func benchAnswer() string { return benchAnswerOf(false) }
 // benchAnswerOf is benchAnswer; with fuzzy, each block quotes its whole
 // function with a line as a model misremembers it (a comment the file
 // does not have), so that it resolves fuzzily, as agents' blocks often do.
-func benchAnswerOf(fuzzy bool) string {
+func benchAnswerOf(fuzzy bool) string { return benchAnswerSized(fuzzy, answerBlocks) }
+
+// benchAnswerSized is benchAnswerOf with n blocks rather than
+// answerBlocks, a multiple of answerFiles.
+func benchAnswerSized(fuzzy bool, n int) string {
 	var b strings.Builder
 	b.WriteString("Here are the changes.\n\n")
-	per := answerBlocks / answerFiles
+	per := n / answerFiles
 	for file := 0; file < answerFiles; file++ {
 		for j := 0; j < per; j++ {
 			k := (2*j + 1) * (targetLines / 5) / (2 * per)
@@ -286,6 +290,8 @@ func (l *passLog) wait(tb testing.TB, u string, v int32, from int) {
 // -stream.pace adds the two answers streamed at that pace, to the server
 // as shipped: a line every 100ms to 300ms is the pace of a model writing
 // its answer. Each iteration then takes 552 times the pace.
+// -stream.blocks sets the number of blocks of the answers (50), to see
+// how the cost grows with the answer: 200 blocks are 2,202 lines.
 func BenchmarkAnswerStream(b *testing.B) {
 	type stream struct {
 		name  string
@@ -302,7 +308,9 @@ func BenchmarkAnswerStream(b *testing.B) {
 		streams = append(streams, stream{"exact/pace=" + p.String(), false, p, false}, stream{"fuzzy/pace=" + p.String(), true, p, false})
 	}
 	for _, bc := range streams {
-		b.Run(bc.name, func(b *testing.B) { benchmarkAnswerStream(b, benchAnswerOf(bc.fuzzy), bc.pace, bc.disk) })
+		b.Run(bc.name, func(b *testing.B) {
+			benchmarkAnswerStream(b, benchAnswerSized(bc.fuzzy, *streamBlocks), *streamBlocks, bc.pace, bc.disk)
+		})
 	}
 }
 
@@ -310,10 +318,18 @@ func BenchmarkAnswerStream(b *testing.B) {
 // of the changes of BenchmarkChangeCPU.
 var streamPace = flag.Duration("stream.pace", 0, "BenchmarkAnswerStream: also stream the answers a line this far apart; BenchmarkChangeCPU: change the buffer at this pace")
 
-// benchmarkAnswerStream is BenchmarkAnswerStream for one answer, its lines
-// a pace apart (0: each after the server's refresh of the line before);
-// with disk, the targets are files the editor does not have open.
-func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration, disk bool) {
+// streamBlocks is the number of blocks of the answers BenchmarkAnswerStream
+// streams.
+var streamBlocks = flag.Int("stream.blocks", answerBlocks, "BenchmarkAnswerStream: the `number` of blocks of the answers, a multiple of 10")
+
+// benchmarkAnswerStream is BenchmarkAnswerStream for one answer of the
+// given number of blocks, its lines a pace apart (0: each after the
+// server's refresh of the line before); with disk, the targets are files
+// the editor does not have open.
+func benchmarkAnswerStream(b *testing.B, answer string, blocks int, pace time.Duration, disk bool) {
+	if blocks <= 0 || blocks%answerFiles != 0 {
+		b.Fatalf("-stream.blocks=%d: not a positive multiple of %d", blocks, answerFiles)
+	}
 	dir := b.TempDir()
 	opt := fakeeditor.VSCode(dir)
 	log := &passLog{path: filepath.Join(b.TempDir(), "graft.log")}
@@ -331,7 +347,7 @@ func benchmarkAnswerStream(b *testing.B, answer string, pace time.Duration, disk
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	complete := finished(answerBlocks)
+	complete := finished(blocks)
 	pid := e.Pid()
 	var full, stream time.Duration
 	var fullCPU, streamCPU time.Duration
