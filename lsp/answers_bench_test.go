@@ -18,6 +18,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/graft-editor/graft/internal/test/benchtext"
 	"github.com/graft-editor/graft/internal/test/fakeeditor"
 )
 
@@ -32,13 +33,7 @@ const (
 
 // benchTarget returns a Go file of targetLines lines: functions of five
 // lines, each with its own constants.
-func benchTarget(file int) string {
-	var b strings.Builder
-	for k := 0; k < targetLines/5; k++ {
-		fmt.Fprintf(&b, "func f%d_%d(x int) int {\n\ty := x * %d\n\treturn y + %d\n}\n\n", file, k, k, file)
-	}
-	return b.String()
-}
+func benchTarget(file int) string { return benchtext.GoFuncs(file, targetLines/5) }
 
 // benchTargets returns the answer's target files, f0.go to f9.go, by
 // name.
@@ -71,22 +66,7 @@ func benchAnswerOf(fuzzy bool) string { return benchAnswerSized(fuzzy, answerBlo
 // benchAnswerSized is benchAnswerOf with n blocks rather than
 // answerBlocks, a multiple of answerFiles.
 func benchAnswerSized(fuzzy bool, n int) string {
-	var b strings.Builder
-	b.WriteString("Here are the changes.\n\n")
-	per := n / answerFiles
-	for file := 0; file < answerFiles; file++ {
-		for j := 0; j < per; j++ {
-			k := (2*j + 1) * (targetLines / 5) / (2 * per)
-			if fuzzy {
-				fmt.Fprintf(&b, "f%d.go\n```go\n<<<<<<< SEARCH\nfunc f%d_%d(x int) int {\n\ty := x * %d\n\treturn y + %d // the sum\n}\n=======\nfunc f%d_%d(x int) int {\n\ty := x * %d\n\treturn y - %d\n}\n>>>>>>> REPLACE\n```\n\n",
-					file, file, k, k, file, file, k, k, file)
-				continue
-			}
-			fmt.Fprintf(&b, "f%d.go\n```go\n<<<<<<< SEARCH\n\ty := x * %d\n\treturn y + %d\n=======\n\ty := x * %d\n\treturn y - %d\n>>>>>>> REPLACE\n```\n\n",
-				file, k, file, k, file)
-		}
-	}
-	return b.String()
+	return benchtext.Answer(answerFiles, targetLines/5, n, fuzzy)
 }
 
 // BenchmarkAnswerDiagnostics measures the time from a didChange of an

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graft-editor/graft/internal/test/benchtext"
 	"github.com/graft-editor/graft/workspace"
 )
 
@@ -73,13 +74,13 @@ func benchmarkAnswerRefreshes(b *testing.B, blocks, every int) {
 	}
 	for file := range 10 {
 		path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
-		text := refreshTarget(file)
+		text := benchtext.GoFuncs(file, 1000)
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		open(path, "go", text)
 	}
-	answer := refreshAnswer(blocks)
+	answer := benchtext.Answer(10, 1000, blocks, false)
 	lines := strings.SplitAfter(answer, "\n")
 	lines = lines[:len(lines)-1]
 	var stream, full time.Duration
@@ -103,29 +104,4 @@ func benchmarkAnswerRefreshes(b *testing.B, blocks, every int) {
 	b.ReportMetric(float64(stream.Microseconds())/1000/float64(b.N), "stream-ms")
 	b.ReportMetric(float64(full.Microseconds())/1000/float64(b.N), "full-ms")
 	b.ReportMetric(float64(stream)/float64(full), "stream/full")
-}
-
-// refreshTarget returns a Go file of 5,000 lines: functions of five
-// lines, each with its own constants.
-func refreshTarget(file int) string {
-	var b strings.Builder
-	for k := range 1000 {
-		fmt.Fprintf(&b, "func f%d_%d(x int) int {\n\ty := x * %d\n\treturn y + %d\n}\n\n", file, k, k, file)
-	}
-	return b.String()
-}
-
-// refreshAnswer returns an answer of n search-replace blocks, a tenth of
-// them on each target, each changing one function.
-func refreshAnswer(n int) string {
-	var b strings.Builder
-	b.WriteString("Here are the changes.\n\n")
-	per := n / 10
-	for file := range 10 {
-		for j := range per {
-			k := (2*j + 1) * 1000 / (2 * per)
-			fmt.Fprintf(&b, "f%d.go\n```go\n<<<<<<< SEARCH\n\ty := x * %d\n\treturn y + %d\n=======\n\ty := x * %d\n\treturn y - %d\n>>>>>>> REPLACE\n```\n\n", file, k, file, k, file)
-		}
-	}
-	return b.String()
 }

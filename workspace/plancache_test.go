@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/graft-editor/graft/engine"
 	"github.com/graft-editor/graft/engine/dialect"
+	"github.com/graft-editor/graft/internal/test/benchtext"
 )
 
 // TestPlanCacheFindsWhatAFullPlanFinds plans an answer as it changes, the
@@ -270,11 +270,7 @@ func checkSamePlan(t *testing.T, got, want *Result, gotName, wantName string) {
 func BenchmarkPlanCacheAllKept(b *testing.B) {
 	files := map[string]string{}
 	for f := 0; f < 10; f++ {
-		var sb strings.Builder
-		for k := 0; k < 1000; k++ {
-			fmt.Fprintf(&sb, "func f%d_%d(x int) int {\n\ty := x * %d\n\treturn y + %d\n}\n\n", f, k, k, f)
-		}
-		files[fmt.Sprintf("f%d.go", f)] = sb.String()
+		files[fmt.Sprintf("f%d.go", f)] = benchtext.GoFuncs(f, 1000)
 	}
 	dir := b.TempDir()
 	for name, text := range files {
