@@ -121,7 +121,7 @@ func (d *document) span(start, end int) engine.Span {
 // arrays are taken over.
 func markLines[M comparable](d *document, markOf func(line string) M, known []M, knownNext []int) (marks []M, next []int) {
 	n := len(d.lines)
-	k := min(len(known), d.changed, n)
+	k := d.kept(len(known))
 	marks = slices.Grow(known[:k], n-k)[:n]
 	for i, line := range d.lines[k:] {
 		marks[k+i] = markOf(line)
@@ -129,6 +129,11 @@ func markLines[M comparable](d *document, markOf func(line string) M, known []M,
 	var unmarked M
 	return marks, nextWhere(knownNext, k, n, func(i int) bool { return marks[i] != unmarked })
 }
+
+// kept returns how many of the first lines of d stand as in the earlier
+// text of the answer it was made after, of the known lines of that text
+// something was found of: what was found of them holds.
+func (d *document) kept(known int) int { return min(known, d.changed, len(d.lines)) }
 
 // nextWhere returns next, where next[i], for i up to n, is the first index
 // at or after i where at holds, n when it holds nowhere. known is such an

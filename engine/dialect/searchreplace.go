@@ -161,8 +161,7 @@ func parseSearchReplace(doc *document) []Block {
 		known = &srMemo{}
 	}
 	p.marks, p.next = markLines(doc, markerOf, known.marks, known.next)
-	k := min(len(known.marks), doc.changed, n) // the marks taken from known
-	p.firm = nextWhere(known.firm, k, n, func(i int) bool { return p.marks[i] != notMarker && p.marks[i] != longDivider })
+	p.firm = nextWhere(known.firm, doc.kept(len(known.marks)), n, func(i int) bool { return p.marks[i] != notMarker && p.marks[i] != longDivider })
 	start, kept := 0, 0 // the line the parse goes on from; the blocks it keeps
 	var memo *srMemo    // what this parse leaves for the next, when there is one
 	if doc.prev != nil {
