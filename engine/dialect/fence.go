@@ -11,6 +11,13 @@ type fence struct {
 	info string
 }
 
+// clone returns f with its info string copied, for a memo to keep across
+// texts of an answer (see Block.Clone).
+func (f fence) clone() fence {
+	f.info = strings.Clone(f.info)
+	return f
+}
+
 // fenceOf returns the parts of a code fence line: "```" or "~~~" or longer,
 // and the info string after it.
 func fenceOf(line string) (char byte, n int, info string, ok bool) {

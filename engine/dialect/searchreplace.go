@@ -143,7 +143,7 @@ type srContext struct {
 // clone returns c with its strings copied, for a memo to keep (see
 // Block.Clone).
 func (c srContext) clone() srContext {
-	c.fence.info, c.xml.path, c.lastPath = strings.Clone(c.fence.info), strings.Clone(c.xml.path), strings.Clone(c.lastPath)
+	c.fence, c.xml.path, c.lastPath = c.fence.clone(), strings.Clone(c.xml.path), strings.Clone(c.lastPath)
 	return c
 }
 

@@ -79,9 +79,7 @@ func parseUnifiedDiff(doc *document) []Block {
 	recording := memo != nil
 	for i := start; i < n; i++ {
 		if recording {
-			f := p.fence
-			f.info = strings.Clone(f.info) // kept across texts (see Block.Clone)
-			memo.points = append(memo.points, udPoint{line: i, fence: f})
+			memo.points = append(memo.points, udPoint{line: i, fence: p.fence.clone()})
 		}
 		line := doc.lines[i]
 		if p.fileStart(i) {
