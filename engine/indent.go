@@ -50,6 +50,12 @@ func (r *reindenter) fileIndent(mi string) (string, bool) {
 	return "", false
 }
 
+// teachesIndent reports whether a line of the model's copy, paired with
+// a line of the file, tells how the model indents: a "}" or "fi" pairs
+// with any line like it, whatever its depth; only a distinctive line
+// tells.
+func teachesIndent(line string) bool { return loose.Len(line) > 3 }
+
 // newReindenter learns from pairs of (model line, file line) that were
 // matched, and from the file lines around them (more lines are asked of
 // more only when those show no indentation).
@@ -61,9 +67,7 @@ func newReindenter(pairs [][2]string, fileLines []string, more func() []string) 
 	var depths []depth
 	for _, p := range pairs {
 		mi, fi := indentOf(p[0]), indentOf(p[1])
-		// A "}" or "fi" pairs with any line like it, whatever its depth:
-		// only distinctive lines teach how the model indents.
-		if loose.Len(p[0]) <= 3 {
+		if !teachesIndent(p[0]) {
 			continue
 		}
 		k := slices.IndexFunc(r.direct, func(p indentPair) bool { return p.model == mi })

@@ -486,15 +486,15 @@ func (m *merger) trimmedFirst(j int) bool {
 	return j == 0 && len(m.s) > 1 && m.pairOf[0] >= 0 && !m.s[0].blank && indentOf(m.s[0].text) == "" && indentOf(m.ix.Line(m.pairOf[0])) != ""
 }
 
-// unevenCopy returns two paired search lines, distinctive enough to teach
-// how the model indents (see newReindenter), whose copies are off the
+// unevenCopy returns two paired search lines that teach how the model
+// indents (see teachesIndent), whose copies are off the
 // file's indentation by different amounts; -1, -1 when all are off by one.
 func (m *merger) unevenCopy() (a, b int) {
 	if !m.unevenKnown {
 		m.unevenKnown, m.uneven = true, [2]int{-1, -1}
 		shift, first := 0, -1
 		for j, f := range m.pairOf {
-			if f < 0 || m.s[j].blank || loose.Len(m.s[j].text) <= 3 || m.trimmedFirst(j) {
+			if f < 0 || m.s[j].blank || !teachesIndent(m.s[j].text) || m.trimmedFirst(j) {
 				continue
 			}
 			d := columns(indentOf(m.ix.Line(f)), m.re.tabWidth) - columns(indentOf(m.s[j].text), m.re.tabWidth)
