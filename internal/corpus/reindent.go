@@ -8,9 +8,10 @@ import (
 // buildTrapUnevenReindent makes an edit that moves the lines after its
 // region's first line a level deeper, where the model's copy indents that
 // first line a level deeper or shallower (but not flush left) than the
-// file, and the others as the file does. The depth the edit means is the file's depth of those
-// lines plus a level, or a level under the first line as the model
-// quoted it, and nothing in the edit tells which: it must be refused. A
+// file, and the others as the file does. The depth the edit means is the
+// file's depth of those lines plus a level, or a level under the first
+// line as the model quoted it, and nothing in the edit tells which: it
+// must be refused. A
 // real aider session made it: an Astro tag quoted two columns deep, and
 // its attributes "nested" under it, which the file had nested already;
 // shown the file, the model kept their depth.
