@@ -43,6 +43,17 @@ type PlanOptions struct {
 	// the text the plan leaves each file in, for a plan of that text to
 	// start from (see Prepared).
 	Prepared *Prepared
+	// Prior, when set, is what a plan with the same options found of the
+	// first len(Prior.Blocks) of the blocks, as they are now, against
+	// the files as they are now: Plan takes its results for those blocks,
+	// and its changes to the files no later block names, and plans only
+	// the files the later blocks name (each from what Cache keeps of it).
+	// A plan after each block that closes in an answer streaming in so
+	// takes time that does not grow with the blocks before. Prior is
+	// ignored when a block moves a file, which carries the later blocks
+	// that name its destination along, and with Atomic, where a later
+	// block's failure withholds the earlier ones.
+	Prior *Result
 }
 
 // A History keeps the earlier versions of the files under a root.
@@ -206,15 +217,21 @@ func Plan(ctx context.Context, src Source, blocks []dialect.Block, opt PlanOptio
 		}
 		p.res.Blocks[i] = BlockResult{Index: i, Number: n, Path: b.Path, Dialect: b.Dialect}
 	}
-	files := p.group()
+	files := p.group(p.takePrior())
 	done := len(blocks)
 	for _, f := range files {
-		done -= len(f.blocks)
+		if f.kept == nil {
+			done -= len(f.blocks)
+		}
 	}
 	p.done = done
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if f.kept != nil {
+			p.res.Files = append(p.res.Files, *f.kept)
+			continue
 		}
 		p.run(ctx, f)
 	}
@@ -270,14 +287,52 @@ type fileBlocks struct {
 	blocks []int
 	// conflicts holds the moves whose destination other blocks edit.
 	conflicts map[int]bool
+	// kept, when set, is what PlanOptions.Prior found of the file, which
+	// no later block names: the file is not planned again.
+	kept *FileChange
+}
+
+// takePrior takes the results PlanOptions.Prior found of the first blocks,
+// when it may (see PlanOptions.Prior), and returns how many it took.
+func (p *planner) takePrior() int {
+	prior := p.opt.Prior
+	if prior == nil || p.opt.Atomic || len(prior.Blocks) > len(p.blocks) || slices.ContainsFunc(p.blocks, func(b dialect.Block) bool { return b.Op == engine.OpMove }) {
+		return 0
+	}
+	copy(p.res.Blocks, prior.Blocks)
+	p.reused = len(prior.Blocks) // but for those planned again (see group)
+	return len(prior.Blocks)
 }
 
 // group sorts the blocks by file, and fails those that name no file or a
-// file outside the root.
-func (p *planner) group() []*fileBlocks {
+// file outside the root. The first taken blocks are PlanOptions.Prior's:
+// their files come first, as Prior's, each kept as Prior found it when no
+// later block names it; a file only blocks past them named is left out.
+func (p *planner) group(taken int) []*fileBlocks {
 	var files []*fileBlocks
 	byPath := map[string]*fileBlocks{}
-	for i, b := range p.blocks {
+	if taken > 0 {
+		for _, fc := range p.opt.Prior.Files {
+			f := &fileBlocks{abs: fc.abs}
+			for _, i := range fc.Blocks {
+				if i < taken {
+					f.blocks = append(f.blocks, i)
+				}
+			}
+			if len(f.blocks) == 0 {
+				continue
+			}
+			if len(f.blocks) == len(fc.Blocks) {
+				f.kept = &fc
+			} else {
+				p.reused -= len(f.blocks)
+			}
+			byPath[fc.abs] = f
+			files = append(files, f)
+		}
+	}
+	for i := taken; i < len(p.blocks); i++ {
+		b := p.blocks[i]
 		abs, err := p.path(i, b.Path)
 		if err != nil {
 			if b.Err != nil {
@@ -293,6 +348,10 @@ func (p *planner) group() []*fileBlocks {
 			files = append(files, f)
 		}
 		f.blocks = append(f.blocks, i)
+		if f.kept != nil {
+			p.reused -= len(f.blocks) - 1 // Prior's, planned again
+			f.kept = nil
+		}
 		if b.Err != nil || b.Op != engine.OpMove {
 			continue
 		}
