@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"errors"
 	"os"
 	"slices"
@@ -28,6 +27,10 @@ type planned struct {
 	threshold float64
 	// targets are the files the blocks name, as the plan read them.
 	targets []targetStamp
+	// watched holds the paths of the files the blocks name, as the
+	// workspace maps them and as the client opened them (see
+	// answerDoc.targets).
+	watched map[string]bool
 	// res is what the plan found.
 	res *workspace.Result
 	// diags and states are each block's diagnostic and state, as made
@@ -113,36 +116,46 @@ func (a targetStamp) same(b targetStamp) bool {
 		a.size == b.size && a.modTime.Equal(b.modTime) && a.missing == b.missing && slices.Equal(a.versions, b.versions)
 }
 
-// newPlanned returns what a refresh planned: blocks, against the files
-// at targets in view, with threshold, found res.
-func newPlanned(view *workspace.View, h *history, blocks []dialect.Block, targets []string, threshold float64, res *workspace.Result) *planned {
-	p := &planned{roots: view.Roots(), threshold: threshold, res: res, keys: make([]planKey, len(blocks))}
-	for i, b := range blocks {
-		p.keys[i] = keyOf(b)
-	}
-	for _, abs := range targets {
-		p.targets = append(p.targets, stampOf(view, h, abs))
-	}
-	return p
-}
-
 // current reports whether blocks, against the files of view now, with
 // threshold, are what p planned: p's result is theirs.
 func (p *planned) current(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) bool {
-	return p != nil && len(p.keys) == len(blocks) && p.holds(view, h, blocks, threshold)
+	return p != nil && len(p.keys) == len(blocks) && p.same(blocks) == len(blocks) && p.readAlike(view, h, threshold)
 }
 
-// holds reports whether blocks, against the files of view now, with
-// threshold, are the first len(blocks) blocks p planned, and every file p
-// read is as it read it: p's results for them stand.
-func (p *planned) holds(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) bool {
-	if len(p.keys) < len(blocks) || p.threshold != threshold || !slices.Equal(p.roots, view.Roots()) {
-		return false
+// taken returns how many of blocks, from the first, are blocks p planned,
+// against the files of view now, with threshold: p's results for them
+// stand, since no block's fate depends on a block after it, and a plan of
+// blocks takes them (workspace.PlanOptions.Prior). This is what a refresh
+// does each time a block begins or closes in an answer streaming in. None
+// are taken when a block moves a file: a move carries the blocks after it
+// that name its destination along.
+func (p *planned) taken(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) int {
+	if p == nil || slices.ContainsFunc(blocks, func(b dialect.Block) bool { return b.Op == engine.OpMove }) {
+		return 0
 	}
-	for i, b := range blocks {
-		if !p.keys[i].equal(keyOf(b)) {
-			return false
-		}
+	k := p.same(blocks)
+	if k == 0 || !p.readAlike(view, h, threshold) {
+		return 0
+	}
+	return k
+}
+
+// same returns how many of blocks, from the first, are the blocks p
+// planned, as a plan reads them (see planKey).
+func (p *planned) same(blocks []dialect.Block) int {
+	k := 0
+	for k < min(len(blocks), len(p.keys)) && p.keys[k].equal(keyOf(blocks[k])) {
+		k++
+	}
+	return k
+}
+
+// readAlike reports whether a plan with threshold, against the files of
+// view now, reads what p read: the same roots, and every file p read as
+// it read it.
+func (p *planned) readAlike(view *workspace.View, h *history, threshold float64) bool {
+	if p.threshold != threshold || !slices.Equal(p.roots, view.Roots()) {
+		return false
 	}
 	for _, t := range p.targets {
 		if !t.same(stampOf(view, h, t.abs)) {
@@ -201,48 +214,6 @@ func sameFate(a, b *workspace.BlockResult) bool {
 		return ea == eb
 	}
 	return a.Err.Error() == b.Err.Error() && errors.Is(a.Err, dialect.ErrUnfinished) == errors.Is(b.Err, dialect.ErrUnfinished)
-}
-
-// extended returns what p planned, extended to blocks, when they are
-// p's blocks but for the last, which the answer ends in, still being
-// written (a block begun since, or the one p planned, now waiting for
-// something else), and the files p read are as it read them: the fates
-// of the blocks before stand, since no block's fate depends on a block
-// after it, and the last one's is planned alone, with diag making its
-// diagnostic. This is what a refresh does each time a block begins in an
-// answer streaming in, and again when its divider comes. extended returns
-// nil when blocks are not such, when the last one's plan finds something
-// other than that it is unfinished (its file cannot be read), or when a
-// block moves a file: a move carries the blocks after it that name its
-// destination along with it.
-func (p *planned) extended(ctx context.Context, view *workspace.View, h *history, cache *workspace.PlanCache, blocks []dialect.Block, threshold float64, diag func(dialect.Block, *workspace.BlockResult) protocol.Diagnostic) *planned {
-	n := len(blocks)
-	if p == nil || n == 0 || len(p.keys) != n-1 && len(p.keys) != n || !errors.Is(blocks[n-1].Err, dialect.ErrUnfinished) {
-		return nil
-	}
-	if slices.ContainsFunc(blocks, func(b dialect.Block) bool { return b.Op == engine.OpMove }) || !p.holds(view, h, blocks[:n-1], threshold) {
-		return nil
-	}
-	last := blocks[n-1]
-	res, err := workspace.Plan(ctx, view, blocks[n-1:], workspace.PlanOptions{Engine: engine.Options{Threshold: threshold}, KeepGoing: true, History: h, Cache: cache})
-	if err != nil || !unfinished(&res.Blocks[0]) {
-		return nil
-	}
-	r := res.Blocks[0]
-	r.Index = n - 1
-	q := &planned{
-		keys:      append(p.keys[:n-1:n-1], keyOf(last)),
-		roots:     p.roots,
-		threshold: threshold,
-		targets:   p.targets,
-		res:       &workspace.Result{Blocks: append(p.res.Blocks[:n-1:n-1], r), Files: p.res.Files},
-	}
-	if abs := r.Abs(); abs != "" && !slices.ContainsFunc(p.targets, func(t targetStamp) bool { return t.abs == abs }) {
-		q.targets = append(p.targets[:len(p.targets):len(p.targets)], stampOf(view, h, abs))
-	}
-	q.diags = append(p.diags[:n-1:n-1], diag(last, &q.res.Blocks[n-1]))
-	q.states = append(p.states[:n-1:n-1], blockState{span: last.Source, path: r.Path, status: r.Status, number: last.Number})
-	return q
 }
 
 // moved returns p's diagnostics and block states for blocks, the blocks

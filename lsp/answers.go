@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -364,12 +366,7 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	// lines where the block stands now.
 	st.planReused = p.current(view, a.s.history, blocks, threshold)
 	if !st.planReused {
-		diag := func(b dialect.Block, r *workspace.BlockResult) protocol.Diagnostic {
-			return diagnose(m, caps, &targetFiles{s: a.s, view: view}, b, r)
-		}
-		if q := p.extended(ctx, view, a.s.history, &ad.cache, blocks, threshold, diag); q != nil {
-			p, st.planReused = q, true
-		} else if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps, m); err != nil {
+		if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps, m, p); err != nil {
 			return nil, nil, err
 		}
 		a.mu.Lock()
@@ -387,12 +384,25 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 // (workspace.PlanOptions.KeepGoing), against the documents as they are
 // now, and returns what it read and found (see planned), with each
 // block's diagnostic on its lines of the answer m. view is the view
-// blocks were parsed in.
-func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities, m *span.Mapper) (*planned, error) {
-	targets := map[string]bool{}
+// blocks were parsed in. The first blocks that prev, the last plan,
+// planned, when what it read did not change, keep its results (see
+// planned.taken), and of the files they name, only those the blocks after
+// them name are planned again: a plan after each block that closes in an
+// answer streaming in does not go over the blocks before.
+func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities, m *span.Mapper, prev *planned) (*planned, error) {
+	k := prev.taken(view, a.s.history, blocks, threshold)
+	p := &planned{roots: view.Roots(), threshold: threshold, watched: map[string]bool{}, keys: make([]planKey, 0, len(blocks))}
+	var prior *workspace.Result
+	if k > 0 {
+		maps.Copy(p.watched, prev.watched)
+		p.keys = append(p.keys, prev.keys[:k]...)
+		p.targets = slices.Clone(prev.targets)
+		prior = &workspace.Result{Blocks: prev.res.Blocks[:k], Files: prev.res.Files}
+	}
 	var files []string
 	named := map[string]bool{} // the blocks of an answer name a few files each
-	for _, b := range blocks {
+	for _, b := range blocks[k:] {
+		p.keys = append(p.keys, keyOf(b))
 		for _, name := range []string{b.Path, b.NewPath} {
 			if name == "" || named[name] {
 				continue
@@ -402,12 +412,12 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 			if err != nil {
 				continue
 			}
-			if !targets[abs] {
+			if !p.watched[abs] {
 				files = append(files, abs)
 			}
-			targets[abs] = true
+			p.watched[abs] = true
 			if snap, ok := view.Snapshot(abs); ok {
-				targets[snap.Path] = true // as the client opened it
+				p.watched[snap.Path] = true // as the client opened it
 			}
 		}
 	}
@@ -415,7 +425,7 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 	// target that changes after it refreshes the answer again. When they
 	// were known already, a change since view was taken has made this
 	// refresh stale, and view serves.
-	current, known := a.setTargets(ad, gen, targets)
+	current, known := a.setTargets(ad, gen, p.watched)
 	if !current {
 		return nil, errStale
 	}
@@ -430,15 +440,16 @@ func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *wor
 		KeepGoing: true,
 		History:   a.s.history,
 		Cache:     &ad.cache,
+		Prior:     prior,
 	})
 	if err != nil {
 		return nil, err
 	}
 	refuseUnsupported(res, caps)
-	p := newPlanned(view, a.s.history, blocks, files, threshold, res)
-	a.mu.Lock()
-	prev := ad.planned
-	a.mu.Unlock()
+	p.res = res
+	for _, abs := range files {
+		p.targets = append(p.targets, stampOf(view, a.s.history, abs))
+	}
 	t := targetFiles{s: a.s, view: view, res: res}
 	p.diags = make([]protocol.Diagnostic, len(blocks))
 	p.states = make([]blockState, len(blocks))
