@@ -116,21 +116,15 @@ func (a targetStamp) same(b targetStamp) bool {
 		a.size == b.size && a.modTime.Equal(b.modTime) && a.missing == b.missing && slices.Equal(a.versions, b.versions)
 }
 
-// current reports whether blocks, against the files of view now, with
-// threshold, are what p planned: p's result is theirs.
-func (p *planned) current(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) bool {
-	return p != nil && len(p.keys) == len(blocks) && p.same(blocks) == len(blocks) && p.readAlike(view, h, threshold)
-}
-
-// taken returns how many of blocks, from the first, are blocks p planned,
-// against the files of view now, with threshold: p's results for them
-// stand, since no block's fate depends on a block after it, and a plan of
-// blocks takes them (workspace.PlanOptions.Prior). This is what a refresh
-// does each time a block begins or closes in an answer streaming in. None
-// are taken when a block moves a file: a move carries the blocks after it
-// that name its destination along.
-func (p *planned) taken(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) int {
-	if p == nil || slices.ContainsFunc(blocks, func(b dialect.Block) bool { return b.Op == engine.OpMove }) {
+// standing returns how many of blocks, from the first, are blocks p
+// planned, against the files of view now, with threshold: p's results for
+// them stand, since no block's fate depends on a block after it. When
+// they are all of p's blocks, p's result is theirs; else a plan of blocks
+// takes p's results for them (see answers.plan). This is what a refresh
+// does each time a line comes in an answer streaming in, and each time a
+// block begins or closes.
+func (p *planned) standing(view *workspace.View, h *history, blocks []dialect.Block, threshold float64) int {
+	if p == nil {
 		return 0
 	}
 	k := p.same(blocks)

@@ -364,9 +364,10 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 	// When nothing the plan read changed, or nothing but the block still
 	// being written, each block's diagnostic says what it said, on the
 	// lines where the block stands now.
-	st.planReused = p.current(view, a.s.history, blocks, threshold)
+	k := p.standing(view, a.s.history, blocks, threshold)
+	st.planReused = p != nil && k == len(blocks) && k == len(p.keys)
 	if !st.planReused {
-		if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps, m, p); err != nil {
+		if p, err = a.plan(ctx, ad, gen, view, blocks, threshold, caps, m, p, k); err != nil {
 			return nil, nil, err
 		}
 		a.mu.Lock()
@@ -384,13 +385,17 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 // (workspace.PlanOptions.KeepGoing), against the documents as they are
 // now, and returns what it read and found (see planned), with each
 // block's diagnostic on its lines of the answer m. view is the view
-// blocks were parsed in. The first blocks that prev, the last plan,
-// planned, when what it read did not change, keep its results (see
-// planned.taken), and of the files they name, only those the blocks after
-// them name are planned again: a plan after each block that closes in an
-// answer streaming in does not go over the blocks before.
-func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities, m *span.Mapper, prev *planned) (*planned, error) {
-	k := prev.taken(view, a.s.history, blocks, threshold)
+// blocks were parsed in. The first k blocks are blocks that prev, the
+// last plan, planned, against the files as they are now (see
+// planned.standing): they keep its results, and of the files they name,
+// only those the blocks after them name are planned again, so that a plan
+// after each block that closes in an answer streaming in does not go over
+// the blocks before. None are kept when a block moves a file: a move
+// carries the blocks after it that name its destination along.
+func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities, m *span.Mapper, prev *planned, k int) (*planned, error) {
+	if slices.ContainsFunc(blocks, func(b dialect.Block) bool { return b.Op == engine.OpMove }) {
+		k = 0
+	}
 	p := &planned{roots: view.Roots(), threshold: threshold, watched: map[string]bool{}, keys: make([]planKey, 0, len(blocks))}
 	var prior *workspace.Result
 	if k > 0 {
