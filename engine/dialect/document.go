@@ -45,28 +45,38 @@ func newDocument(answer string) *document {
 // newDocumentAfter returns the document of answer; the lines it shares
 // with prev, the document of an earlier text of it (nil: none), up to the
 // first byte that differs are taken from prev rather than split again.
+// prev's arrays are taken over: prev is not to be read after.
 func newDocumentAfter(prev *document, answer string) *document {
 	text := strings.ReplaceAll(answer, "\r\n", "\n")
 	k := 0 // the lines of prev wholly in the prefix it shares, "\n" included
+	var lines []string
+	var starts []int
+	var prose []int8
+	// Of prev's lines past k, the first change needs only how many there
+	// were and line k (see firstChange), kept before they are taken over.
+	var prevLen int
+	var prevK string
 	if prev != nil {
 		same := affix.Prefix(prev.text, text)
 		for k < len(prev.lines) && prev.starts[k]+len(prev.lines[k]) < same {
 			k++
 		}
+		prevLen = len(prev.lines)
+		if k < prevLen {
+			prevK = prev.lines[k]
+		}
+		lines, starts, prose = prev.lines[:k], prev.starts[:k], prev.prose[:k]
 	}
 	off := 0
 	if k > 0 {
-		off = prev.starts[k-1] + len(prev.lines[k-1]) + 1
+		off = starts[k-1] + len(lines[k-1]) + 1
 	}
 	n := k + strings.Count(text[off:], "\n") + 1
-	lines, starts := make([]string, k, n), make([]int, k, n)
-	if k > 0 {
-		// The lines point into text, not into prev's: an answer parsed
-		// again after each change would otherwise keep every text it had.
-		copy(starts, prev.starts[:k])
-		for i, l := range prev.lines[:k] {
-			lines[i] = text[starts[i] : starts[i]+len(l)]
-		}
+	lines, starts = slices.Grow(lines, n-k), slices.Grow(starts, n-k)
+	// The lines point into text, not into prev's: an answer parsed again
+	// after each change would otherwise keep every text it had.
+	for i, l := range lines {
+		lines[i] = text[starts[i] : starts[i]+len(l)]
 	}
 	for rest := text[off:]; ; {
 		line, more, found := strings.Cut(rest, "\n")
@@ -80,10 +90,11 @@ func newDocumentAfter(prev *document, answer string) *document {
 		off += len(line) + 1
 		rest = more
 	}
-	d := &document{text: text, lines: lines, starts: starts, prose: make([]int8, len(lines))}
+	prose = slices.Grow(prose, len(lines)-k)[:len(lines)]
+	clear(prose[k:])
+	d := &document{text: text, lines: lines, starts: starts, prose: prose}
 	if prev != nil {
-		copy(d.prose, prev.prose[:k])
-		d.changed = firstChange(prev.lines, lines, k)
+		d.changed = firstChange(prevLen, prevK, lines, k)
 	}
 	return d
 }

@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -27,21 +28,28 @@ func TestMarkLines(t *testing.T) {
 }
 
 // TestNewDocumentAfter checks that a document made after an earlier one
-// of the same answer, taking the lines they share from it, is the
-// document made anew: for texts that share a prefix ending anywhere, in a
-// line or at its end, with CRLF line ends or not.
+// of the same answer, taking the lines they share from it (and its
+// arrays), is the document made anew, and knows the first line where the
+// two differ: for texts that share a prefix ending anywhere, in a line or
+// at its end, with CRLF line ends or not.
 func TestNewDocumentAfter(t *testing.T) {
-	texts := []string{"", "a", "a\n", "a\nb", "a\nb\n", "a\nbc\n\nd", "a\r\nb\r\n", "a\r\nb", "x\n", "a\nb\nc\n"}
+	texts := []string{"", "a", "a\n", "a\nb", "a\nb\n", "a\nbc\n\nd", "a\r\nb\r\n", "a\r\nb", "x\n", "a\nb\nc\n", "a\nb\nc", "a\nb\nc\nd\n"}
 	for _, before := range texts {
 		for _, after := range texts {
-			prev := newDocument(before)
-			got, want := newDocumentAfter(prev, after), newDocument(after)
-			if got.text != want.text || !slices.Equal(got.lines, want.lines) || !slices.Equal(got.starts, want.starts) {
+			old, want := newDocument(before), newDocument(after)
+			changed := math.MaxInt // the first line where old's and want's lines differ
+			for i := range max(len(old.lines), len(want.lines)) {
+				if i >= min(len(old.lines), len(want.lines)) || old.lines[i] != want.lines[i] {
+					changed = i
+					break
+				}
+			}
+			got := newDocumentAfter(newDocument(before), after)
+			if got.text != want.text || !slices.Equal(got.lines, want.lines) || !slices.Equal(got.starts, want.starts) || len(got.prose) != len(got.lines) {
 				t.Errorf("after %q, %q: lines %q at %v, want %q at %v", before, after, got.lines, got.starts, want.lines, want.starts)
 			}
-			// The earlier document is left as it was.
-			if again := newDocument(before); !slices.Equal(prev.lines, again.lines) || !slices.Equal(prev.starts, again.starts) {
-				t.Errorf("making the document of %q changed that of %q", after, before)
+			if got.changed != changed {
+				t.Errorf("after %q, %q: first change at line %d, want %d", before, after, got.changed, changed)
 			}
 		}
 	}

@@ -95,17 +95,21 @@ func (d *document) passedOver(parser int) (start int, found func(i int)) {
 	return start, func(i int) { *first = min(*first, i) }
 }
 
-// firstChange returns the index of the first line where two texts' lines
-// differ, one of them ending before the other included; MaxInt when they
-// are the same. Their first from lines are known to be the same.
-func firstChange(old, lines []string, from int) int {
-	n := min(len(old), len(lines))
-	for i := from; i < n; i++ {
-		if old[i] != lines[i] {
-			return i
-		}
+// firstChange returns the index of the first line where the lines of a
+// text differ from those of an earlier text of the answer, one of them
+// ending before the other included; MaxInt when they are the same. The
+// first k lines are known to be the same, the earlier text's lines past
+// them being prevLen-k, the first of them prevK: the first k are the lines
+// wholly in the bytes the texts share, "\n" included, so line k, when
+// both have it, is the last the two may share (the earlier text's last,
+// when it had no "\n" and the later text adds one): were lines k and k+1
+// the same in both, line k's "\n" would be shared too.
+func firstChange(prevLen int, prevK string, lines []string, k int) int {
+	n := min(prevLen, len(lines))
+	if k < n && prevK != lines[k] {
+		return k
 	}
-	if len(old) == len(lines) {
+	if prevLen == len(lines) {
 		return math.MaxInt
 	}
 	return n
