@@ -42,7 +42,8 @@ const refreshAnswer = "Here is the change.\n\n" +
 // the results of the blocks before the first that did) are those of the
 // same text opened anew. Each op is three bytes: what to do (insert a
 // line, delete one, write one over another, change a file the blocks
-// name), where, and which line of refreshLines.
+// name: an open one, or one on the disk), where, and which line of
+// refreshLines.
 func FuzzAnswerRefresh(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0, 20, 7, 0, 21, 10, 0, 22, 8, 0, 23, 11, 0, 24, 9})    // a block written in the middle
@@ -143,8 +144,18 @@ func FuzzAnswerRefresh(f *testing.F) {
 				what = fmt.Sprintf("line %d, %q, replaced with %q", at+1, lines[at], line)
 				lines[at] = line
 			case 3:
-				name := []string{"a.go", "b.go"}[at%2]
-				change(name, 1, 1, "// changed\n")
+				name := []string{"a.go", "b.go", "c.go"}[at%3]
+				if name == "c.go" {
+					// On the disk, one line longer: a file written
+					// again to the same size within one tick of its
+					// clock is taken as it was.
+					files[name] += "// changed\n"
+					if err := os.WriteFile(filepath.Join(dir, name), []byte(files[name]), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					change(name, 1, 1, "// changed\n")
+				}
 				what = name + " changed"
 			}
 			text := strings.Join(lines, "")
