@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -314,6 +316,47 @@ func TestStaleAcrossRestartsAndRoutes(t *testing.T) {
 		if got := second.Text(path); got != after {
 			t.Errorf("the stale block changed the buffer:\n%s", got)
 		}
+	})
+	t.Run("the editor stopped the server with SIGTERM", func(t *testing.T) {
+		// An editor that will not wait for its server ends it with
+		// SIGTERM (Neovim's forced stop: :LspStop!, an exit_timeout run
+		// out): the edit made just before is recorded all the same,
+		// though the server gathers its edits for a second.
+		if runtime.GOOS == "windows" {
+			t.Skip("no SIGTERM")
+		}
+		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+		path := filepath.Join(dir, "sum.go")
+		opt := fakeeditor.VSCode(dir)
+		opt.State = t.TempDir()
+		first, _ := fakeeditor.StartReady(t, opt)
+		if err := first.Open(path, "go", sumGo); err != nil {
+			t.Fatal(err)
+		}
+		if r := applyAnswer(t, first, sumAnswer(sumLoop)); !r.Applied {
+			t.Fatalf("first edit: %+v", r)
+		}
+		waitText(t, first, path, after)
+		if err := os.WriteFile(path, []byte(after), 0o644); err != nil { // saved
+			t.Fatal(err)
+		}
+		server, err := os.FindProcess(first.Pid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := server.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := first.Wait(10 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+
+		second, _ := fakeeditor.StartReady(t, opt)
+		if err := second.Open(path, "go", after); err != nil {
+			t.Fatal(err)
+		}
+		r := applyAnswer(t, second, sumAnswer(sumPositive))
+		wantStale(t, r, "the text graft serve replaced at ")
 	})
 	t.Run("--journal=false", func(t *testing.T) {
 		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})

@@ -64,10 +64,12 @@ type Options struct {
 // before shutdown; the process should then exit with status 1.
 var ErrExitWithoutShutdown = errors.New("exit before shutdown")
 
-// Serve runs a server over rwc until the client sends exit or the
-// connection ends. It returns nil after shutdown and exit,
-// ErrExitWithoutShutdown after an exit that came first, and the
-// connection's error when it ended without exit.
+// Serve runs a server over rwc until the client sends exit, the
+// connection ends, or ctx is done. It returns nil after shutdown and exit,
+// ErrExitWithoutShutdown after an exit that came first, the connection's
+// error when it ended without exit, and ctx's error when ctx is done. In
+// each case the server stops first: the edits it made are recorded in
+// the journal.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	if opt.Logger == nil {
 		opt.Logger = zap.NewNop()
@@ -112,9 +114,17 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 		}
 		return errors.New("connection closed without exit")
 	case <-ctx.Done():
+		// Stopped by the process (an editor ends its servers with
+		// SIGTERM as it quits): what the server keeps for later, its
+		// journal, is written before it goes.
 		s.stop()
 		s.conn.Close()
-		<-s.conn.Done()
+		select {
+		case <-s.conn.Done():
+		case <-time.After(time.Second):
+			// A read of standard input that a Close cannot
+			// interrupt (a terminal) is not waited for.
+		}
 		return ctx.Err()
 	}
 }

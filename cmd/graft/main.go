@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 // The exit statuses of graft, as the outside contract fixes them.
@@ -48,11 +49,14 @@ Run "graft help apply" for the flags of apply.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM stops a run as an interrupt does: an editor that will not
+	// wait for graft serve to exit ends it so, and the server records the
+	// edits it made before it goes (see lsp.Serve).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if ctx.Err() != nil {
-		// Only an interrupt cancels ctx: whatever the command made of
-		// it, the run was stopped.
+		// Only an interrupt or SIGTERM cancels ctx: whatever the
+		// command made of it, the run was stopped.
 		code = exitInterrupted
 	}
 	stop()

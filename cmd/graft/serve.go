@@ -46,7 +46,7 @@ flags:
 `
 
 // runServe is graft serve.
-func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) int {
+func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.WriteCloser, stderr io.Writer) (code int) {
 	fs := flag.NewFlagSet("graft serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Bool("stdio", true, "")
@@ -73,6 +73,15 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 		fmt.Fprintf(stderr, "graft serve: --log-level: %v\n", err)
 		return exitUsage
 	}
+	// An editor may close graft serve's standard error, where it logs,
+	// and its standard output as it quits; Go ends a program that writes
+	// to a broken pipe on descriptor 1 or 2 unless it asks for SIGPIPE.
+	// Asked for, the write fails with EPIPE instead: the server goes on
+	// serving, and stops as it would (a reply still going out as the
+	// editor quits does not end it before its last line is logged).
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	var sink io.Writer = stderr
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -87,6 +96,9 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 	enc.EncodeTime = zapcore.ISO8601TimeEncoder
 	logger := zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.AddSync(sink), level))
 	defer logger.Sync()
+	// The last line: what the server wrote (its journal, the editor
+	// link's socket) is written or gone, and it is about to exit.
+	defer func() { logger.Info("graft serve stopped", zap.Int("exit", code)) }()
 
 	tuneServerGC(os.LookupEnv)
 	info, _ := debug.ReadBuildInfo()
@@ -112,7 +124,6 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 		var router atomic.Pointer[lsp.Router]
 		srv := editorlink.NewServer(routeLink(&router), editorlink.ServerOptions{Logger: logger})
 		defer srv.Close()
-		defer removeOnSIGTERM(srv)()
 		opt.Roots = func(roots []string, r *lsp.Router) {
 			router.Store(r)
 			if err := srv.SetRoots(roots); err != nil {
@@ -120,19 +131,14 @@ func runServe(ctx context.Context, args []string, stdin io.ReadCloser, stdout io
 			}
 		}
 	}
-	// An editor may close graft serve's standard error, where it logs;
-	// Go ends a program that writes to a broken pipe on descriptor 1 or 2
-	// unless it asks for SIGPIPE. Asked for, the log's write fails with
-	// EPIPE instead, and the server goes on serving.
-	sigpipe := make(chan os.Signal, 1)
-	signal.Notify(sigpipe, syscall.SIGPIPE)
-	defer signal.Stop(sigpipe)
 	err = lsp.Serve(ctx, stdio{stdin, stdout}, opt)
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, lsp.ErrExitWithoutShutdown):
 		return exitFailed
+	case ctx.Err() != nil:
+		return exitInterrupted // stopped by a signal, as it was asked
 	default:
 		logger.Error("server stopped", zap.Error(err))
 		return exitFailed
