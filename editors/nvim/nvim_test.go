@@ -9,7 +9,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -264,6 +266,7 @@ vim.opt.shadafile = 'NONE'
 		serverLog, _ := os.ReadFile(log)
 		t.Fatalf("nvim %s: %v\n%s\nserver log:\n%s", name, err, output.String(), serverLog)
 	}
+	waitServerStopped(t, log, filepath.Join(dir, "state", "nvim", "lsp.log"))
 	data, err := os.ReadFile(result)
 	if err != nil {
 		t.Fatalf("nvim %s wrote no result: %v\n%s", name, err, output.String())
@@ -292,6 +295,31 @@ vim.opt.shadafile = 'NONE'
 		t.Fatalf("decoding %s's result: %v\n%s", name, err, data)
 	}
 	return ws
+}
+
+// waitServerStopped waits for the server that logs to log, when one
+// started, to stop: Neovim quits without waiting for its language servers
+// to exit, and the server writes its journal under the test's directory
+// as it stops. A server that has not stopped 10 seconds after Neovim
+// quit fails the test, with Neovim's LSP log (lspLog), where the server's
+// standard error goes.
+func waitServerStopped(t *testing.T, log, lspLog string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, err := os.ReadFile(log)
+		if errors.Is(err, fs.ErrNotExist) {
+			return // no server started
+		}
+		if strings.Contains(string(data), "graft serve stopped") {
+			return
+		}
+		if time.Now().After(deadline) {
+			stderr, _ := os.ReadFile(lspLog)
+			t.Fatalf("the server did not stop within 10s of Neovim quitting; its log:\n%s\nNeovim's LSP log:\n%s", data, stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // complaint matches what Neovim says of an error, a warning or a
