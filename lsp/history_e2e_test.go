@@ -279,85 +279,73 @@ func TestStaleAfterPersonsEditOfGraftsEdit(t *testing.T) {
 // graft apply keeps, and reads a file's journal and git's versions of it
 // the first time it meets the file. So a block quoting the text before an
 // edit is stale after the editor restarted in between (the person saved
-// and quit, and opened the file again), after the edit was graft apply's
+// and quit, and opened the file again; or the editor ended the server
+// with SIGTERM), after the edit was graft apply's
 // on the disk before the editor opened the file, and when the edit was
 // made since the last commit, before the editor opened the file.
 func TestStaleAcrossRestartsAndRoutes(t *testing.T) {
 	after := strings.Replace(sumGo, sumLoop[0], sumLoop[1], 1)
-	t.Run("the editor restarted", func(t *testing.T) {
-		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-		path := filepath.Join(dir, "sum.go")
-		opt := fakeeditor.VSCode(dir)
-		opt.State = t.TempDir()
-		first, _ := fakeeditor.StartReady(t, opt)
-		if err := first.Open(path, "go", sumGo); err != nil {
-			t.Fatal(err)
-		}
-		if r := applyAnswer(t, first, sumAnswer(sumLoop)); !r.Applied {
-			t.Fatalf("first edit: %+v", r)
-		}
-		waitText(t, first, path, after)
-		if err := os.WriteFile(path, []byte(after), 0o644); err != nil { // saved
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := first.Shutdown(ctx); err != nil {
-			t.Fatal(err)
-		}
-		first.Exit()
+	// The server is stopped as the editor quits, or as an editor that
+	// will not wait for it ends it (Neovim's forced stop: :LspStop!, an
+	// exit_timeout run out): the edit made just before is recorded either
+	// way, though the server gathers its edits for a second.
+	for _, stop := range []struct {
+		name string
+		stop func(t *testing.T, e *fakeeditor.Editor)
+	}{
+		{"the editor restarted", func(t *testing.T, e *fakeeditor.Editor) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := e.Shutdown(ctx); err != nil {
+				t.Fatal(err)
+			}
+			e.Exit()
+		}},
+		{"the editor stopped the server with SIGTERM", func(t *testing.T, e *fakeeditor.Editor) {
+			if runtime.GOOS == "windows" {
+				t.Skip("no SIGTERM")
+			}
+			server, err := os.FindProcess(e.Pid())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := server.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.Wait(10 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(stop.name, func(t *testing.T) {
+			dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
+			path := filepath.Join(dir, "sum.go")
+			opt := fakeeditor.VSCode(dir)
+			opt.State = t.TempDir()
+			first, _ := fakeeditor.StartReady(t, opt)
+			if err := first.Open(path, "go", sumGo); err != nil {
+				t.Fatal(err)
+			}
+			if r := applyAnswer(t, first, sumAnswer(sumLoop)); !r.Applied {
+				t.Fatalf("first edit: %+v", r)
+			}
+			waitText(t, first, path, after)
+			if err := os.WriteFile(path, []byte(after), 0o644); err != nil { // saved
+				t.Fatal(err)
+			}
+			stop.stop(t, first)
 
-		second, _ := fakeeditor.StartReady(t, opt)
-		if err := second.Open(path, "go", after); err != nil {
-			t.Fatal(err)
-		}
-		r := applyAnswer(t, second, sumAnswer(sumPositive))
-		wantStale(t, r, "the text graft serve replaced at ")
-		if got := second.Text(path); got != after {
-			t.Errorf("the stale block changed the buffer:\n%s", got)
-		}
-	})
-	t.Run("the editor stopped the server with SIGTERM", func(t *testing.T) {
-		// An editor that will not wait for its server ends it with
-		// SIGTERM (Neovim's forced stop: :LspStop!, an exit_timeout run
-		// out): the edit made just before is recorded all the same,
-		// though the server gathers its edits for a second.
-		if runtime.GOOS == "windows" {
-			t.Skip("no SIGTERM")
-		}
-		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
-		path := filepath.Join(dir, "sum.go")
-		opt := fakeeditor.VSCode(dir)
-		opt.State = t.TempDir()
-		first, _ := fakeeditor.StartReady(t, opt)
-		if err := first.Open(path, "go", sumGo); err != nil {
-			t.Fatal(err)
-		}
-		if r := applyAnswer(t, first, sumAnswer(sumLoop)); !r.Applied {
-			t.Fatalf("first edit: %+v", r)
-		}
-		waitText(t, first, path, after)
-		if err := os.WriteFile(path, []byte(after), 0o644); err != nil { // saved
-			t.Fatal(err)
-		}
-		server, err := os.FindProcess(first.Pid())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := server.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := first.Wait(10 * time.Second); err != nil {
-			t.Fatal(err)
-		}
-
-		second, _ := fakeeditor.StartReady(t, opt)
-		if err := second.Open(path, "go", after); err != nil {
-			t.Fatal(err)
-		}
-		r := applyAnswer(t, second, sumAnswer(sumPositive))
-		wantStale(t, r, "the text graft serve replaced at ")
-	})
+			second, _ := fakeeditor.StartReady(t, opt)
+			if err := second.Open(path, "go", after); err != nil {
+				t.Fatal(err)
+			}
+			r := applyAnswer(t, second, sumAnswer(sumPositive))
+			wantStale(t, r, "the text graft serve replaced at ")
+			if got := second.Text(path); got != after {
+				t.Errorf("the stale block changed the buffer:\n%s", got)
+			}
+		})
+	}
 	t.Run("--journal=false", func(t *testing.T) {
 		dir := writeFiles(t, t.TempDir(), map[string]string{"sum.go": sumGo})
 		path := filepath.Join(dir, "sum.go")
