@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,9 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/graft-editor/graft/workspace"
 )
 
 // refreshLines are the lines FuzzAnswerRefresh writes into an answer, or
@@ -65,56 +61,19 @@ func FuzzAnswerRefresh(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		s := newServer(Options{Debounce: time.Hour}) // the test refreshes
-		defer s.answers.stop()
-		root, err := workspace.Open(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.docs.SetRoots([]*workspace.Root{root})
-		ctx := context.Background()
-		type doc = map[string]any
-		call := func(method func(context.Context, json.RawMessage) (any, error), params any) {
-			raw, err := json.Marshal(params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := method(ctx, raw); err != nil {
-				t.Fatal(err)
-			}
-		}
-		uriOf := func(name string) string { return "file://" + filepath.ToSlash(filepath.Join(dir, name)) }
-		versions := map[string]int{}
-		open := func(name, language, text string) {
-			versions[name] = 1
-			call(s.didOpen, doc{"textDocument": doc{"uri": uriOf(name), "languageId": language, "version": 1, "text": text}})
-		}
-		change := func(name string, from, to int, text string) {
-			versions[name]++
-			start, end := doc{"line": from, "character": 0}, doc{"line": to, "character": 0}
-			call(s.didChange, doc{"textDocument": doc{"uri": uriOf(name), "version": versions[name]},
-				"contentChanges": []doc{{"range": doc{"start": start, "end": end}, "text": text}}})
-		}
+		p := newInProcess(t, dir)
+		in := func(name string) string { return filepath.Join(dir, name) }
 		diagnostics := func(name string) string {
-			s.answers.mu.Lock()
-			ad := s.answers.docs[uriOf(name)]
-			s.answers.mu.Unlock()
-			if ad == nil {
-				t.Fatalf("%s is no answer", name)
-			}
-			diags, st, err := s.answers.compute(ctx, ad, ad.gen)
-			if err != nil {
-				t.Fatal(err)
-			}
+			diags, st, _ := p.refresh(in(name))
 			out, err := json.MarshalIndent(diags, "", " ")
 			if err != nil {
 				t.Fatal(err)
 			}
 			return fmt.Sprintf("%s\n%+v", out, st.blocks)
 		}
-		open("a.go", "go", files["a.go"])
-		open("b.go", "go", files["b.go"])
-		open("answer.md", "markdown", refreshAnswer)
+		p.open(in("a.go"), "go", files["a.go"])
+		p.open(in("b.go"), "go", files["b.go"])
+		p.open(in("answer.md"), "markdown", refreshAnswer)
 		lines := strings.SplitAfter(refreshAnswer, "\n")
 		lines = lines[:len(lines)-1]
 		if first := diagnostics("answer.md"); strings.Count(first, `"severity"`) != 6 {
@@ -126,21 +85,21 @@ func FuzzAnswerRefresh(f *testing.F) {
 			var what string
 			switch ops[n] % 4 {
 			case 0:
-				change("answer.md", at, at, line)
+				p.change(in("answer.md"), at, at, line)
 				lines = slices.Insert(lines, at, line)
 				what = fmt.Sprintf("%q written at line %d", line, at+1)
 			case 1:
 				if at == len(lines) {
 					continue
 				}
-				change("answer.md", at, at+1, "")
+				p.change(in("answer.md"), at, at+1, "")
 				what = fmt.Sprintf("line %d, %q, deleted", at+1, lines[at])
 				lines = slices.Delete(lines, at, at+1)
 			case 2:
 				if at == len(lines) {
 					continue
 				}
-				change("answer.md", at, at+1, line)
+				p.change(in("answer.md"), at, at+1, line)
 				what = fmt.Sprintf("line %d, %q, replaced with %q", at+1, lines[at], line)
 				lines[at] = line
 			case 3:
@@ -154,15 +113,15 @@ func FuzzAnswerRefresh(f *testing.F) {
 						t.Fatal(err)
 					}
 				} else {
-					change(name, 1, 1, "// changed\n")
+					p.change(in(name), 1, 1, "// changed\n")
 				}
 				what = name + " changed"
 			}
 			text := strings.Join(lines, "")
 			fresh := fmt.Sprintf("fresh%d.md", n)
-			open(fresh, "markdown", text)
+			p.open(in(fresh), "markdown", text)
 			want := diagnostics(fresh)
-			call(s.didClose, doc{"textDocument": doc{"uri": uriOf(fresh)}})
+			p.close(in(fresh))
 			if got := diagnostics("answer.md"); got != want {
 				t.Fatalf("after %s, the answer:\n%s\nrefreshed:\n%s\nopened anew:\n%s", what, text, got, want)
 			}

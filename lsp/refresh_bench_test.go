@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +9,6 @@ import (
 	"time"
 
 	"github.com/graft-editor/graft/internal/test/benchtext"
-	"github.com/graft-editor/graft/workspace"
 )
 
 // BenchmarkAnswerRefreshes measures, inside the process and without the
@@ -38,47 +35,14 @@ func BenchmarkAnswerRefreshes(b *testing.B) {
 // the given number of blocks, refreshed after every so many lines.
 func benchmarkAnswerRefreshes(b *testing.B, blocks, every int) {
 	dir := b.TempDir()
-	s := newServer(Options{Debounce: time.Hour}) // the benchmark refreshes
-	defer s.answers.stop()
-	root, err := workspace.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.docs.SetRoots([]*workspace.Root{root})
-	ctx := context.Background()
-	call := func(method func(context.Context, json.RawMessage) (any, error), params any) {
-		raw, err := json.Marshal(params)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := method(ctx, raw); err != nil {
-			b.Fatal(err)
-		}
-	}
-	type doc = map[string]any
-	open := func(path, language, text string) string {
-		uri := "file://" + filepath.ToSlash(path)
-		call(s.didOpen, doc{"textDocument": doc{"uri": uri, "languageId": language, "version": 1, "text": text}})
-		return uri
-	}
-	refresh := func(uri string) time.Duration {
-		s.answers.mu.Lock()
-		ad := s.answers.docs[uri]
-		gen := ad.gen
-		s.answers.mu.Unlock()
-		start := time.Now()
-		if _, _, err := s.answers.compute(ctx, ad, gen); err != nil {
-			b.Fatal(err)
-		}
-		return time.Since(start)
-	}
+	p := newInProcess(b, dir)
 	for file := range 10 {
 		path := filepath.Join(dir, fmt.Sprintf("f%d.go", file))
 		text := benchtext.GoFuncs(file, 1000)
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		open(path, "go", text)
+		p.open(path, "go", text)
 	}
 	answer := benchtext.Answer(10, 1000, blocks, false)
 	lines := strings.SplitAfter(answer, "\n")
@@ -86,20 +50,21 @@ func benchmarkAnswerRefreshes(b *testing.B, blocks, every int) {
 	var stream, full time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		uri := open(filepath.Join(dir, fmt.Sprintf("stream%d.md", i)), "markdown", "")
+		streamed := filepath.Join(dir, fmt.Sprintf("stream%d.md", i))
+		p.open(streamed, "markdown", "")
 		for n, line := range lines {
-			at := doc{"line": n, "character": 0}
-			call(s.didChange, doc{"textDocument": doc{"uri": uri, "version": n + 2},
-				"contentChanges": []doc{{"range": doc{"start": at, "end": at}, "text": line}}})
+			p.change(streamed, n, n, line)
 			if (n+1)%every == 0 || n == len(lines)-1 {
-				stream += refresh(uri)
+				_, _, took := p.refresh(streamed)
+				stream += took
 			}
 		}
-		whole := open(filepath.Join(dir, fmt.Sprintf("whole%d.md", i)), "markdown", answer)
-		full += refresh(whole)
-		for _, u := range []string{uri, whole} {
-			call(s.didClose, doc{"textDocument": doc{"uri": u}})
-		}
+		whole := filepath.Join(dir, fmt.Sprintf("whole%d.md", i))
+		p.open(whole, "markdown", answer)
+		_, _, took := p.refresh(whole)
+		full += took
+		p.close(streamed)
+		p.close(whole)
 	}
 	b.ReportMetric(float64(stream.Microseconds())/1000/float64(b.N), "stream-ms")
 	b.ReportMetric(float64(full.Microseconds())/1000/float64(b.N), "full-ms")
