@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
+	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 )
@@ -179,12 +180,16 @@ func (s *server) cancelRequest(params json.RawMessage) {
 	}
 }
 
-// decode decodes params into v, or returns an InvalidParams error.
+// decode decodes params into v, or returns an InvalidParams error. It
+// decodes as encoding/json does, with the decoder jsonrpc2 reads the
+// messages with (segmentio/encoding): a didChange comes with each line a
+// chat plugin writes and each key a person types, and encoding/json's
+// reflection took a tenth of the CPU the server spends on one.
 func decode(params json.RawMessage, v any) error {
 	if len(params) == 0 || string(params) == "null" {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "missing params")
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	if err := segjson.Unmarshal(params, v); err != nil {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 	}
 	return nil
