@@ -390,12 +390,10 @@ func (a *answers) compute(ctx context.Context, ad *answerDoc, gen uint64) ([]pro
 // planned.standing): they keep its results, and of the files they name,
 // only those the blocks after them name are planned again, so that a plan
 // after each block that closes in an answer streaming in does not go over
-// the blocks before. None are kept when a block moves a file: a move
-// carries the blocks after it that name its destination along.
+// the blocks before (workspace.PlanOptions.Prior says when the plan
+// cannot take them: a block that moves a file carries the blocks after it
+// that name its destination along).
 func (a *answers) plan(ctx context.Context, ad *answerDoc, gen uint64, view *workspace.View, blocks []dialect.Block, threshold float64, caps capabilities, m *span.Mapper, prev *planned, k int) (*planned, error) {
-	if slices.ContainsFunc(blocks, func(b dialect.Block) bool { return b.Op == engine.OpMove }) {
-		k = 0
-	}
 	p := &planned{roots: view.Roots(), threshold: threshold, watched: map[string]bool{}, keys: make([]planKey, 0, len(blocks))}
 	var prior *workspace.Result
 	if k > 0 {
