@@ -30,12 +30,13 @@ func (d *document) endings(start, end int, text string) string {
 	}
 	// eolOf returns the ending of region line k, or of the nearest line
 	// of the document when the region has none there.
+	before := d.endingBefore(start)
 	eolOf := func(k int) string {
 		switch {
 		case k >= 0 && k < len(old) && old[k].eol != "":
 			return old[k].eol
-		case k < 0 && d.endingBefore(start) != "":
-			return d.endingBefore(start)
+		case k < 0 && before != "":
+			return before
 		}
 		return d.eol()
 	}
