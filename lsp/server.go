@@ -114,9 +114,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 		}
 		return errors.New("connection closed without exit")
 	case <-ctx.Done():
-		// Stopped by the process (an editor ends its servers with
-		// SIGTERM as it quits): what the server keeps for later, its
-		// journal, is written before it goes.
+		// Stopped by the process (SIGTERM, from an editor that will
+		// not wait for its server): what the server keeps for later,
+		// its journal, is written before it goes.
 		s.stop()
 		s.conn.Close()
 		select {

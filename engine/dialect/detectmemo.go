@@ -25,7 +25,7 @@ type seenBlock struct {
 	own, ownKnown    bool // namesOwnFile, and whether it holds while the block stands
 	fences           fenceStack
 	next, prevEnd    int // frameBlocks' reading after the block
-	reasonOpen, scan int // reasoningOf's reading after the block
+	reasonOpen, scan int // inReasoning's reading after the block
 }
 
 // seen returns the blocks the last parse of the answer doc is a text of
