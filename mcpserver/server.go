@@ -113,12 +113,27 @@ type Server struct {
 }
 
 // Run serves one client over t until the client disconnects or ctx is
-// done.
+// done; it then returns ctx's error. It is the SDK's Server.Run but for
+// its log: a run ended by ctx (Ctrl-C, SIGTERM) is how graft mcp stops,
+// not an error to report.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	if err := s.mcp.Run(ctx, t); err != nil {
+	ss, err := s.mcp.Connect(ctx, t, nil)
+	if err != nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}
-	return nil
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-ended
+		return ctx.Err()
+	case err := <-ended:
+		if err != nil {
+			return fmt.Errorf("mcp server: %w", err)
+		}
+		return nil
+	}
 }
 
 // Close releases the workspace root that New opened.

@@ -20,11 +20,17 @@ import (
 // fails when it has not exited 10 s after the signal.
 func interruptAfter(t *testing.T, cmd *exec.Cmd, delay time.Duration) (code int, exited time.Duration) {
 	t.Helper()
+	return signalAfter(t, cmd, syscall.SIGINT, delay)
+}
+
+// signalAfter is interruptAfter for another signal, sig.
+func signalAfter(t *testing.T, cmd *exec.Cmd, sig os.Signal, delay time.Duration) (code int, exited time.Duration) {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(delay)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	sent := time.Now()
@@ -44,7 +50,7 @@ func interruptAfter(t *testing.T, cmd *exec.Cmd, delay time.Duration) (code int,
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
 		<-done
-		t.Fatal("graft did not exit within 10 s of SIGINT")
+		t.Fatalf("graft did not exit within 10 s of %v", sig)
 	}
 	return 0, 0
 }
@@ -314,6 +320,32 @@ func TestInterruptWhileWriting(t *testing.T) {
 			}
 			t.Logf("%d of %d files written before graft stopped", written, n)
 			noTempFiles(t, dir)
+		})
+	}
+}
+
+// TestMCPStopsOnSignal stops graft mcp, serving a client that says
+// nothing, with each signal that ends a run: it exits with status 130
+// and says nothing, a stop being no error.
+func TestMCPStopsOnSignal(t *testing.T) {
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(graftBinary(t), "mcp")
+			cmd.Dir = t.TempDir()
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			code, _ := signalAfter(t, cmd, sig, 300*time.Millisecond)
+			if code != exitInterrupted {
+				t.Errorf("exit status %d, want %d", code, exitInterrupted)
+			}
+			if stderr.Len() > 0 {
+				t.Errorf("graft mcp said on stopping:\n%s", &stderr)
+			}
 		})
 	}
 }
