@@ -185,6 +185,22 @@ func (a *answers) changed(ctx context.Context, d *openDoc) {
 	}
 }
 
+// diskChanged refreshes every answer whose blocks name the file at path
+// (real, with its symbolic links evaluated), which changed on the disk
+// while the editor does not have it open.
+func (a *answers) diskChanged(path, real string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopped {
+		return
+	}
+	for _, ad := range a.docs {
+		if ad.targets[path] || ad.targets[real] {
+			a.schedule(ad, true)
+		}
+	}
+}
+
 // closed forgets d and clears its diagnostics; the answers that name the
 // file d held are refreshed, as that file is now read from disk.
 func (a *answers) closed(ctx context.Context, d *openDoc) {

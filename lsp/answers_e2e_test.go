@@ -265,8 +265,9 @@ func TestAnswerRefreshesWhenATargetChanges(t *testing.T) {
 
 // A file that no buffer holds is read from disk at each refresh that may
 // change what its blocks do: a line added to the answer, even one that
-// changes no block, shows the file as it is on disk now, though the
-// server is not told of changes there.
+// changes no block, shows the file as it is on disk now, for an editor
+// that does not tell the server of changes there (see
+// TestAnswerFollowsFilesOnDisk for one that does).
 func TestAnswerRereadsFilesOnDisk(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a.go": "package a\n\nfunc one() int { return 1 }\n"})

@@ -29,6 +29,7 @@ func (s *server) methods() map[string]method {
 		"exit":                                s.exit,
 		"workspace/didChangeWorkspaceFolders": s.didChangeWorkspaceFolders,
 		"workspace/didChangeConfiguration":    s.didChangeConfiguration,
+		"workspace/didChangeWatchedFiles":     s.didChangeWatchedFiles,
 		"workspace/executeCommand":            s.executeCommand,
 		"textDocument/didOpen":                s.didOpen,
 		"textDocument/didChange":              s.didChange,

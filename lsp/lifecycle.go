@@ -50,6 +50,9 @@ type capabilities struct {
 	relatedInfo     bool
 	progress        bool
 	applyEdit       bool
+	// watchFiles says the client tells of changes to files on the disk
+	// once asked to (see watchFiles).
+	watchFiles bool
 }
 
 // settings are Graft's options, from initializationOptions.
@@ -118,6 +121,7 @@ func (s *server) initialize(ctx context.Context, raw json.RawMessage) (any, erro
 		relatedInfo:     c.TextDocument.PublishDiagnostics != nil && c.TextDocument.PublishDiagnostics.RelatedInformation,
 		progress:        c.Window.WorkDoneProgress,
 		applyEdit:       c.Workspace.ApplyEdit,
+		watchFiles:      c.Workspace.DidChangeWatchedFiles.DynamicRegistration,
 	}
 	if slices.Contains(c.General.PositionEncodings, "utf-8") {
 		s.caps.enc = span.UTF8
@@ -212,14 +216,21 @@ func (s *server) setFolders(folders []protocol.WorkspaceFolder) {
 
 func (s *server) initialized(ctx context.Context, raw json.RawMessage) (any, error) {
 	s.mu.Lock()
-	if s.state == initializing {
+	first := s.state == initializing
+	if first {
 		s.state = running
 		// Requests from outside (graft apply, graft mcp) come only now:
 		// before initialized, the editor has not yet opened its buffers,
 		// and an edit would be computed from the disk behind them.
 		s.announceRoots()
 	}
+	watch := first && s.caps.watchFiles
 	s.mu.Unlock()
+	if watch {
+		// Not waited for: the messages after initialized are not held
+		// up by a client slow to answer.
+		go s.watchFiles(context.WithoutCancel(ctx))
+	}
 	return nil, nil
 }
 

@@ -150,6 +150,9 @@ type clientCapabilities struct {
 		CodeLens struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"codeLens"`
+		DidChangeWatchedFiles struct {
+			DynamicRegistration bool `json:"dynamicRegistration"`
+		} `json:"didChangeWatchedFiles"`
 	} `json:"workspace"`
 	TextDocument struct {
 		CodeLens   *struct{} `json:"codeLens"`

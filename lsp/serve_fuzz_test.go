@@ -43,6 +43,8 @@ func FuzzServe(f *testing.F) {
 		`{"jsonrpc":"2.0","id":4,"method":"workspace/executeCommand","params":{"command":"graft.suggest","arguments":[{"edits":[{"path":"../x","old_string":"a","new_string":"b"}]}]}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"untitled:1"},"range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":0}}}}`,
 		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1.5e300}}`,
+		`{"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[null,{"uri":"a.go","type":2},{"uri":"file:///w/../a.go","type":9}]}}`,
+		`{"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":{}}}`,
 	} {
 		f.Add(seed)
 	}

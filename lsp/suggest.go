@@ -588,6 +588,30 @@ func (g *suggestions) changed(ctx context.Context, d *openDoc) {
 	if f == nil {
 		return
 	}
+	g.scheduleLocked(f)
+}
+
+// diskChanged resolves the suggestions of the file at path (real, with
+// its symbolic links evaluated) again after the debounce delay: the file
+// changed on the disk, and the editor does not have it open.
+func (g *suggestions) diskChanged(path, real string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return
+	}
+	f := g.files[real]
+	if f == nil {
+		f = g.files[path]
+	}
+	if f != nil {
+		g.scheduleLocked(f)
+	}
+}
+
+// scheduleLocked resolves the suggestions of f again after the debounce
+// delay, unless asked to again before. g.mu is held.
+func (g *suggestions) scheduleLocked(f *suggestedFile) {
 	if f.timer != nil {
 		f.timer.Stop()
 	}

@@ -150,3 +150,15 @@ func (e *Editor) OpenURIs() []uri.URI {
 	}
 	return out
 }
+
+// ChangeWatchedFiles tells the server, as workspace/didChangeWatchedFiles
+// does, that the files at paths changed on the disk in the way given
+// (protocol.FileChangeTypeCreated, ...), as an editor that watches them
+// for the server does.
+func (e *Editor) ChangeWatchedFiles(kind protocol.FileChangeType, paths ...string) error {
+	changes := make([]protocol.FileEvent, len(paths))
+	for i, p := range paths {
+		changes[i] = protocol.FileEvent{URI: URI(p), Type: kind}
+	}
+	return e.conn.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": changes})
+}

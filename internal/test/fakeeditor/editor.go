@@ -81,6 +81,11 @@ type Options struct {
 	WorkDoneProgress bool
 	// CodeLens advertises textDocument.codeLens and workspace.codeLens.
 	CodeLens bool
+	// WatchFiles advertises workspace.didChangeWatchedFiles with dynamic
+	// registration: the server may ask to be told of changes to files on
+	// the disk, which the test then tells with ChangeWatchedFiles (the
+	// editor watches nothing itself).
+	WatchFiles bool
 	// InitializationOptions is sent as initializationOptions when not nil.
 	InitializationOptions any
 	// Capabilities, when not nil, is sent as the client capabilities
@@ -105,7 +110,8 @@ type Options struct {
 
 // VSCode returns the options of VS Code with vscode-languageclient 9 over
 // the given workspace folders: documentChanges, every resource operation,
-// positionEncodings ["utf-16"], work-done progress and code lenses.
+// positionEncodings ["utf-16"], work-done progress, code lenses, and the
+// dynamic registration of watched files.
 func VSCode(folders ...string) Options {
 	return Options{
 		Flavor:             FlavorVSCode,
@@ -116,6 +122,7 @@ func VSCode(folders ...string) Options {
 		FailureHandling:    "textOnlyTransactional",
 		WorkDoneProgress:   true,
 		CodeLens:           true,
+		WatchFiles:         true,
 	}
 }
 
@@ -400,6 +407,20 @@ func (e *Editor) unadvertised(req *Request) string {
 	case "workspace/codeLens/refresh":
 		if !o.CodeLens {
 			return "does not advertise workspace.codeLens.refreshSupport"
+		}
+	case "client/registerCapability":
+		var p struct {
+			Registrations []struct {
+				Method string `json:"method"`
+			} `json:"registrations"`
+		}
+		if json.Unmarshal(req.Params, &p) != nil {
+			return ""
+		}
+		for _, r := range p.Registrations {
+			if r.Method != "workspace/didChangeWatchedFiles" || !o.WatchFiles {
+				return "does not advertise the dynamic registration of " + r.Method
+			}
 		}
 	case "workspace/diagnostic/refresh", "workspace/semanticTokens/refresh",
 		"workspace/inlayHint/refresh", "workspace/inlineValue/refresh":

@@ -126,6 +126,9 @@ func (e *Editor) capabilities() map[string]any {
 			"resolveSupport":     map[string]any{"properties": []string{"edit"}},
 		},
 	}
+	if o.WatchFiles {
+		workspace["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": true}
+	}
 	if o.CodeLens {
 		textDocument["codeLens"] = map[string]any{"dynamicRegistration": false}
 		workspace["codeLens"] = map[string]any{"refreshSupport": true}

@@ -1,0 +1,78 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// watchID is the id of the server's registration for
+// workspace/didChangeWatchedFiles.
+const watchID = "graft.files"
+
+// watchFiles asks the client to tell the server when files of the
+// workspace change on the disk (workspace/didChangeWatchedFiles), as
+// the protocol lets a server ask only at run time: an agent that writes
+// its changes itself, a git checkout, a build, change the files an
+// answer's blocks name while the editor does not have them open, and
+// what the answer's diagnostics say of those blocks with them. Every
+// file is watched: a block may edit a file of any kind.
+func (s *server) watchFiles(ctx context.Context) {
+	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID:     watchID,
+		Method: "workspace/didChangeWatchedFiles",
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
+			Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
+		},
+	}}}
+	if _, err := s.conn.Call(ctx, "client/registerCapability", params, nil); err != nil && ctx.Err() == nil {
+		s.log.Info("watching the files: client/registerCapability", zap.Error(err))
+	}
+}
+
+// didChangeWatchedFiles refreshes what the server shows of the files
+// that changed on the disk: the answers whose blocks name them, and the
+// suggestions pending in them. A file the editor has open is read from
+// its buffer, whatever becomes of it on the disk: the editor tells of
+// its changes itself.
+func (s *server) didChangeWatchedFiles(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p protocol.DidChangeWatchedFilesParams
+	if err := decode(raw, &p); err != nil {
+		return nil, err
+	}
+	for _, c := range p.Changes {
+		if c == nil {
+			continue
+		}
+		path, err := uriPath(string(c.URI))
+		if err != nil {
+			continue
+		}
+		real := realPath(path)
+		s.mu.Lock()
+		open := s.openLocked(real)
+		s.mu.Unlock()
+		if open {
+			continue
+		}
+		s.answers.diskChanged(path, real)
+		s.suggestions.diskChanged(path, real)
+	}
+	return nil, nil
+}
+
+// realPath returns path with its symbolic links evaluated, as a plan
+// names the file (see workspace.View.Path): for a file that is gone,
+// those of its folder.
+func realPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		return filepath.Join(dir, filepath.Base(path))
+	}
+	return path
+}
