@@ -818,6 +818,21 @@ await step('agent-answer-undone', async () => {
   assert.equal(diskText(agentTarget), agentDisk, 'the disk as it was');
 });
 
+// An agent that writes its change to a file itself, on the disk, while
+// the answer is open and the file is not: VS Code tells the server, which
+// asked it to watch the files, and the block's lens says it is applied,
+// the answer untouched.
+const writtenFile = 'src/written.py';
+
+await step('agent-wrote-the-disk', async () => {
+  await open('written.md');
+  await until('the block\'s Apply lens', lensTexts, (l) => l.some((t) => t.includes(`Apply → ${writtenFile}`)));
+  const p = path.join(workspace, writtenFile);
+  fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace('return sum(xs)', 'return sum(xs, 0)'));
+  await until('the lens to say the block is applied', lensTexts, (l) => l.length === 1 && l[0].trim() === `Applied → ${writtenFile}`);
+  assert.equal(await page.locator('.tab.active.dirty').count(), 0, 'the answer is untouched');
+});
+
 // A command that fails says so in the status bar, not the result of the
 // one before, and says what to do in the person's words.
 await step('error-replaces-status', async () => {
