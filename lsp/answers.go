@@ -171,6 +171,7 @@ func (a *answers) changed(ctx context.Context, d *openDoc) {
 		ad := a.docs[d.uri]
 		if ad == nil {
 			ad = &answerDoc{uri: d.uri}
+			ad.cache.Changed = a.s.history.diskChanged
 			a.docs[d.uri] = ad
 		}
 		a.schedule(ad, false)

@@ -200,6 +200,9 @@ type keptVersion struct {
 	// by names what made the edit when the journal kept it ("graft
 	// apply"); empty for the server's own.
 	by string
+	// disk reports a text a plan read from the disk, which changed there
+	// since (see diskChanged).
+	disk bool
 }
 
 // newHistory returns an empty history reading the clock now.
@@ -300,6 +303,19 @@ func (h *history) Record(abs, before, after string) {
 	h.dropUnopenedLocked()
 }
 
+// diskChanged keeps before, the text of the file at abs that a plan read
+// from the disk, and that a later plan found changed there: another hand
+// wrote the file (an agent's own edit, a checkout), and a block quoting
+// before at the lines changed since is stale, as one quoting an earlier
+// buffer is. It is the workspace.PlanCache's Changed of an answer.
+func (h *history) diskChanged(abs, before string) {
+	h.readJournal(abs)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.fileLocked(abs).keep(keptVersion{text: before, at: h.now(), disk: true})
+	h.dropUnopenedLocked()
+}
+
 // closed records that the client closed the last document of the file at
 // path. Its past is kept, as the past of a file graft edited without the
 // client having it open is, within historyUnopened such files: a model
@@ -343,6 +359,9 @@ func (h *history) Versions(abs string) []engine.Version {
 // name is how a message calls v, at now: "the buffer at version 12 (2
 // minutes ago)", "the text graft replaced at 22:10 (3 minutes ago)".
 func (v keptVersion) name(now time.Time) string {
+	if v.disk {
+		return fmt.Sprintf("the file on the disk before a change seen at %s (%s)", v.at.Format("15:04:05"), ago(now.Sub(v.at)))
+	}
 	if v.graft {
 		who, did := "graft", "replaced"
 		if v.by != "" {

@@ -208,3 +208,64 @@ func TestSuggestionFollowsFileOnDisk(t *testing.T) {
 		t.Errorf("graft.suggestions after the change landed: %+v, want none", l)
 	}
 }
+
+// A block quoting a file as it was before another hand wrote it on the
+// disk (the agent's own edit, made after it wrote the answer) is stale:
+// the server read the file before, and keeps that text as an earlier
+// version of it once it finds the file changed, so that the block is
+// refused with what changed since rather than merged into the new lines.
+// The server finds the change when the editor tells it (VS Code), or at
+// the answer's next refresh (Neovim 0.7.2, which tells nothing: the
+// person types a line in the answer).
+func TestAnswerStaleAfterTheDiskChanged(t *testing.T) {
+	const (
+		before = "package a\n\nfunc total(xs []int) int {\n\tsum := 0\n\tfor _, x := range xs {\n\t\tsum += x\n\t}\n\treturn sum\n}\n"
+		answer = "a.go\n```go\n<<<<<<< SEARCH\n\tfor _, x := range xs {\n\t\tsum += x\n\t}\n\treturn sum\n=======\n\tfor _, x := range xs {\n\t\tsum += x\n\t}\n\treturn sum + 1\n>>>>>>> REPLACE\n```\n"
+	)
+	for _, tc := range []struct {
+		name string
+		opt  func(folders ...string) fakeeditor.Options
+		// told tells the server of the change.
+		told func(t *testing.T, e *fakeeditor.Editor, path, answer string)
+	}{
+		{"vscode", fakeeditor.VSCode, func(t *testing.T, e *fakeeditor.Editor, path, _ string) {
+			if err := e.ChangeWatchedFiles(protocol.FileChangeTypeChanged, path); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"neovim-0.7.2", fakeeditor.Neovim072, func(t *testing.T, e *fakeeditor.Editor, _, answer string) {
+			end := protocol.Position{Line: uint32(strings.Count(e.Text(answer), "\n"))}
+			if err := e.Edit(answer, &protocol.Range{Start: end, End: end}, "Thanks.\n"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, t.TempDir(), map[string]string{"a.go": before})
+			e, _ := fakeeditor.StartReady(t, tc.opt(dir))
+			path, md := filepath.Join(dir, "a.go"), filepath.Join(dir, "answer.md")
+			if err := e.Open(md, "markdown", answer); err != nil {
+				t.Fatal(err)
+			}
+			u := fakeeditor.URI(md)
+			if _, err := e.WaitDiagnostics(u, diagWant{protocol.DiagnosticSeverityHint, "applies exactly: a.go lines 5-8"}.match, answerWait); err != nil {
+				t.Fatal(err)
+			}
+			// The agent's own edit, on the disk, of a line the block quotes.
+			now := strings.Replace(before, "sum += x", "sum += 2 * x", 1)
+			writeFiles(t, dir, map[string]string{"a.go": now})
+			tc.told(t, e, path, md)
+			want := diagWant{protocol.DiagnosticSeverityError, "stale: the search quotes the file on the disk before a change seen at "}
+			diags, err := e.WaitDiagnostics(u, want.match, answerWait)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(diags[0].Message, "nothing was merged") {
+				t.Errorf("the stale block's diagnostic: %q", diags[0].Message)
+			}
+			if got := answerRead(t, path); got != now {
+				t.Errorf("a.go on the disk:\n%s", got)
+			}
+		})
+	}
+}

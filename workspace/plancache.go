@@ -42,6 +42,15 @@ type PlanCache struct {
 	// disk holds the files the plans read from the disk, by absolute
 	// path (see read).
 	disk map[string]diskRead
+
+	// Changed, when set, is told of a file a plan read from the disk and
+	// a later plan finds changed there, with before, the text read then:
+	// another hand wrote the file meanwhile (an agent's own edit, a
+	// checkout), and a History that keeps before has a block quoting it,
+	// at lines changed since, refused as stale rather than merged into
+	// the new text. It is called before the later plan resolves a block
+	// of the file, with the cache's lock held.
+	Changed func(abs, before string)
 }
 
 // A diskRead is a file a plan read from the disk, with the size and time
@@ -73,7 +82,8 @@ func (c *PlanCache) read(ctx context.Context, src Source, abs string) (Document,
 		delete(c.disk, abs)
 		return src.Read(ctx, abs)
 	}
-	if r, ok := c.disk[abs]; ok && r.size == fi.Size() && r.modTime.Equal(fi.ModTime()) {
+	r, had := c.disk[abs]
+	if had && r.size == fi.Size() && r.modTime.Equal(fi.ModTime()) {
 		if err := ctx.Err(); err != nil {
 			return Document{}, fmt.Errorf("read %s: %w", abs, err)
 		}
@@ -83,6 +93,9 @@ func (c *PlanCache) read(ctx context.Context, src Source, abs string) (Document,
 	if err != nil || !doc.Exists {
 		delete(c.disk, abs)
 		return doc, err
+	}
+	if had && c.Changed != nil && doc.Text != r.doc.Text {
+		c.Changed(abs, r.doc.Text)
 	}
 	if c.disk == nil {
 		c.disk = map[string]diskRead{}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -183,7 +184,8 @@ func TestPlanCacheKeepsAFileACutPlanDidNotUse(t *testing.T) {
 // only when its size or time of change is not what it was. A file
 // rewritten to the same size at the same time is taken as it was, which
 // the test shows by setting the time back; a plan without the cache reads
-// the new text.
+// the new text. Each time the cache reads the file again and finds
+// another text, it tells PlanCache.Changed the text it read before.
 func TestPlanCacheReadsAFileOnDiskOnce(t *testing.T) {
 	dir := newTree(t, map[string]string{"a.go": "one\ntwo\n"}, nil)
 	root, err := Open(dir)
@@ -192,7 +194,21 @@ func TestPlanCacheReadsAFileOnDiskOnce(t *testing.T) {
 	}
 	o := NewOverlay(root)
 	path := filepath.Join(dir, "a.go")
-	cache := &PlanCache{}
+	// changed holds what the cache told of files changed on the disk.
+	var changed []string
+	cache := &PlanCache{Changed: func(abs, before string) {
+		if abs != path {
+			t.Errorf("Changed(%q, %q): another file", abs, before)
+		}
+		changed = append(changed, before)
+	}}
+	told := func(want ...string) {
+		t.Helper()
+		if !slices.Equal(changed, want) {
+			t.Errorf("Changed was told of %q, want %q", changed, want)
+		}
+		changed = nil
+	}
 	plan := func(opt PlanOptions) string {
 		t.Helper()
 		opt.KeepGoing = true
@@ -227,10 +243,15 @@ func TestPlanCacheReadsAFileOnDiskOnce(t *testing.T) {
 	if got := plan(PlanOptions{Cache: cache}); got != "one\nTWO\n" {
 		t.Errorf("after the file's time changed, the cache gave %q", got)
 	}
+	told("one\ntwo\n") // the text read before another hand wrote the file
 	rewrite("one\nTWO!\n", then.Add(time.Second))
 	if got := plan(PlanOptions{Cache: cache}); got != "one\nTWO!\n" {
 		t.Errorf("after the file's size changed, the cache gave %q", got)
 	}
+	told("one\nTWO\n")
+	rewrite("one\nTWO!\n", then.Add(2*time.Second)) // touched, the text the same
+	plan(PlanOptions{Cache: cache})
+	told()
 	// A buffer in front of the file is read from the buffer, each time.
 	o.Open(path, "one\nbuffer\n", 1)
 	if got := plan(PlanOptions{Cache: cache}); got != "one\nbuffer\n" {
@@ -240,6 +261,7 @@ func TestPlanCacheReadsAFileOnDiskOnce(t *testing.T) {
 	if got := plan(PlanOptions{Cache: cache}); got != "one\nbuffer 2\n" {
 		t.Errorf("after the buffer changed, the cache gave %q", got)
 	}
+	told() // a buffer's past is the editor's to tell
 }
 
 // checkSamePlan checks that the plans got and want, found as the two
