@@ -1226,6 +1226,35 @@ func TestStreamedAnswerNoErrorOnUnfinishedBlock(t *testing.T) {
 	})
 }
 
+// With file watching turned on through setup()'s capabilities (Neovim
+// 0.9+), an answer follows the file it names on the disk, which no buffer
+// holds: the agent's own write of the block's change there turns the
+// block's diagnostic to "already applied", the answer untouched. Neovim
+// 0.7.2 watches no files.
+func TestAnswerFollowsTheDisk(t *testing.T) {
+	t.Parallel()
+	eachNeovim(t, func(t *testing.T, nv neovim) {
+		if !nv.atLeast(0, 9) {
+			t.Skip("Neovim " + nv.version + " watches no files for its servers")
+		}
+		var got struct {
+			Advertised bool   `json:"advertised"`
+			Before     string `json:"before"`
+			After      string `json:"after"`
+			Modified   bool   `json:"modified"`
+		}
+		answer := "main.txt\n<<<<<<< SEARCH\ngamma\n=======\nGAMMA\n>>>>>>> REPLACE\n"
+		nv.runWith(t, "diskwatch", watchFiles, map[string]string{"main.txt": mainTxt, "answer.md": answer}, &got)
+		equal(t, "advertised", got.Advertised, true)
+		equal(t, "before", got.Before, "applies exactly: main.txt line 3")
+		equal(t, "after", got.After, "already applied: main.txt line 3")
+		equal(t, "answer modified", got.Modified, false)
+	})
+}
+
+// watchFiles is the setup() option that turns file watching on.
+var watchFiles = "capabilities = { workspace = { didChangeWatchedFiles = { dynamicRegistration = true } } }"
+
 // The chat buffers of codecompanion.nvim and avante.nvim, made as those
 // plugins make them, with their filetypes in answer_filetypes and
 // answerLanguages as the README says: Graft attaches to both, and the

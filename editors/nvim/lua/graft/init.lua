@@ -48,6 +48,11 @@ local defaults = {
   -- answer, Apply / Dismiss above each suggestion); run one with
   -- vim.lsp.codelens.run().
   codelens = true,
+  -- Client capabilities merged over Neovim's own, as the server is told
+  -- them, e.g. { workspace = { didChangeWatchedFiles = {
+  -- dynamicRegistration = true } } } (0.9+) for the server to follow the
+  -- files an answer names on the disk.
+  capabilities = nil,
   -- How long the synchronous helpers wait for the server, in milliseconds.
   timeout = 10000,
 }
@@ -793,6 +798,10 @@ local function server_config()
   }
   if config.capabilities then
     config.handlers['workspace/codeLens/refresh'] = on_codelens_refresh
+  end
+  if M.config.capabilities then
+    config.capabilities = vim.tbl_deep_extend('force', config.capabilities or vim.lsp.protocol.make_client_capabilities(),
+      M.config.capabilities)
   end
   return config
 end
