@@ -187,8 +187,9 @@ func (a *answers) changed(ctx context.Context, d *openDoc) {
 }
 
 // diskChanged refreshes every answer whose blocks name the file at path
-// (real, with its symbolic links evaluated), which changed on the disk
-// while the editor does not have it open.
+// (real, with its symbolic links evaluated), or a file under it (a folder
+// removed or moved whole), which changed on the disk while the editor
+// does not have it open.
 func (a *answers) diskChanged(path, real string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -196,8 +197,11 @@ func (a *answers) diskChanged(path, real string) {
 		return
 	}
 	for _, ad := range a.docs {
-		if ad.targets[path] || ad.targets[real] {
-			a.schedule(ad, true)
+		for t := range ad.targets {
+			if under(t, path) || under(t, real) {
+				a.schedule(ad, true)
+				break
+			}
 		}
 	}
 }

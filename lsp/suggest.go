@@ -592,20 +592,19 @@ func (g *suggestions) changed(ctx context.Context, d *openDoc) {
 }
 
 // diskChanged resolves the suggestions of the file at path (real, with
-// its symbolic links evaluated) again after the debounce delay: the file
-// changed on the disk, and the editor does not have it open.
+// its symbolic links evaluated), or of the files under it, again after the
+// debounce delay: they changed on the disk, and the editor does not have
+// them open.
 func (g *suggestions) diskChanged(path, real string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.stopped {
 		return
 	}
-	f := g.files[real]
-	if f == nil {
-		f = g.files[path]
-	}
-	if f != nil {
-		g.scheduleLocked(f)
+	for abs, f := range g.files {
+		if under(abs, path) || under(abs, real) {
+			g.scheduleLocked(f)
+		}
 	}
 }
 

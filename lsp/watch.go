@@ -7,6 +7,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/graft-editor/graft/workspace"
 )
 
 // watchID is the id of the server's registration for
@@ -75,4 +77,11 @@ func realPath(path string) string {
 		return filepath.Join(dir, filepath.Base(path))
 	}
 	return path
+}
+
+// under reports whether the file at the clean absolute path p is the file
+// or folder at dir, or lies under it.
+func under(p, dir string) bool {
+	_, ok := workspace.Within(dir, p)
+	return ok
 }

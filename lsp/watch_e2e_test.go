@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -27,6 +28,8 @@ func TestAnswerFollowsFilesOnDisk(t *testing.T) {
 	)
 	tests := []struct {
 		name string
+		// file is the file the block names; a.go when empty.
+		file string
 		// before are the files on the disk when the answer opens.
 		before map[string]string
 		// change changes them, and returns the files it changed.
@@ -71,6 +74,21 @@ func TestAnswerFollowsFilesOnDisk(t *testing.T) {
 			first: diagWant{protocol.DiagnosticSeverityError, "edit a.go"},
 			then:  diagWant{protocol.DiagnosticSeverityHint, "applies exactly: a.go line 3"},
 		},
+		{
+			// The editor tells of the folder alone.
+			name:   "its folder is removed",
+			file:   "src/a.go",
+			before: map[string]string{"src/a.go": one},
+			change: func(t *testing.T, dir string) []string {
+				if err := os.RemoveAll(filepath.Join(dir, "src")); err != nil {
+					t.Fatal(err)
+				}
+				return []string{"src"}
+			},
+			kind:  protocol.FileChangeTypeDeleted,
+			first: diagWant{protocol.DiagnosticSeverityHint, "applies exactly: src/a.go line 3"},
+			then:  diagWant{protocol.DiagnosticSeverityError, "edit src/a.go"},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,7 +96,8 @@ func TestAnswerFollowsFilesOnDisk(t *testing.T) {
 			writeFiles(t, dir, tc.before)
 			e, _ := fakeeditor.StartReady(t, fakeeditor.VSCode(dir))
 			answer := filepath.Join(dir, "answer.md")
-			if err := e.Open(answer, "markdown", "a.go\n```go\n"+block+"```\n"); err != nil {
+			file := cmp.Or(tc.file, "a.go")
+			if err := e.Open(answer, "markdown", file+"\n```go\n"+block+"```\n"); err != nil {
 				t.Fatal(err)
 			}
 			u := fakeeditor.URI(answer)
