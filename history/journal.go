@@ -186,7 +186,7 @@ func (e Entry) Name(now time.Time) string {
 	if e.Wrote {
 		did = "wrote"
 	}
-	return fmt.Sprintf("the text %s %s at %s (%s)", e.By, did, e.At.Local().Format("2006-01-02 15:04"), ago(now.Sub(e.At)))
+	return fmt.Sprintf("the text %s %s at %s (%s)", e.By, did, e.At.Local().Format("2006-01-02 15:04"), Ago(now.Sub(e.At)))
 }
 
 // Entries returns the texts Graft's writes replaced in the file at abs
@@ -241,8 +241,9 @@ func (j *Journal) Versions(abs string) []engine.Version {
 	return vs
 }
 
-// ago says how long ago a duration was.
-func ago(d time.Duration) string {
+// Ago says how long ago a duration d before now was, as the names of
+// versions say it: "just now", "3 minutes ago", "2 days ago".
+func Ago(d time.Duration) string {
 	n := func(k int, unit string) string {
 		if k == 1 {
 			return "1 " + unit + " ago"

@@ -40,6 +40,7 @@ func (s *server) applyEdits(ctx context.Context, req *mcp.CallToolRequest, args 
 	if err != nil {
 		return nil, nil, err
 	}
+	s.seen.observe(res)
 	return result(res, outcomeText(res, false)), newReport(res, false), nil
 }
 
@@ -62,6 +63,7 @@ func (s *server) previewEdits(ctx context.Context, req *mcp.CallToolRequest, arg
 	if err != nil {
 		return nil, nil, err
 	}
+	s.seen.observe(res)
 	var text strings.Builder
 	text.WriteString(outcomeText(res, true))
 	for _, f := range res.Files {

@@ -42,6 +42,7 @@ func (s *server) edit(ctx context.Context, req *mcp.CallToolRequest, args EditAr
 	if err != nil {
 		return nil, nil, err
 	}
+	s.seen.observe(res)
 	return result(res, outcomeText(res, false)), newReport(res, false), nil
 }
 

@@ -50,12 +50,14 @@ type Options struct {
 	ReviewTimeout time.Duration
 }
 
-// history returns the history of root, or nil.
+// history returns the history of root: Options.History's, and the texts
+// the session saw (see seenTexts).
 func (s *server) history(root *workspace.Root) workspace.History {
-	if s.opt.History == nil {
-		return nil
+	h := sessionHistory{seen: s.seen}
+	if s.opt.History != nil {
+		h.root = s.opt.History(root.Dir())
 	}
-	return s.opt.History(root.Dir())
+	return h
 }
 
 // A server holds the tool handlers' configuration.
@@ -63,6 +65,8 @@ type server struct {
 	opt    Options
 	root   *workspace.Root // opened once when Options.Root is set
 	logger *slog.Logger
+	// seen are the texts the session's tools read and wrote.
+	seen *seenTexts
 }
 
 // New returns an MCP server with Graft's tools. When opt.Root is set it is
@@ -72,7 +76,7 @@ func New(opt Options) (*Server, error) {
 	if _, err := ParseEditorMode(string(opt.Editor)); err != nil {
 		return nil, err
 	}
-	s := &server{opt: opt, logger: opt.Logger}
+	s := &server{opt: opt, logger: opt.Logger, seen: newSeenTexts(time.Now)}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}

@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -15,10 +14,11 @@ func TestMain(m *testing.M) {
 	os.Exit(testenv.RunPrivateState(m))
 }
 
-// One graft mcp session edits a function's body, then is sent an edit
-// quoting the body as it was: the journal of what the first edit replaced
-// tells it is stale, a tool error that names the version and shows what
-// changed; the file keeps the first edit. With --journal=false the
+// A graft mcp session edits a function's body, then is sent an edit
+// quoting the body as it was: it is stale, a tool error that names the
+// version and shows what changed; the file keeps the first edit. The
+// session itself remembers the texts it read and wrote, and the journal
+// carries them to the next session: with --journal=false, a second
 // session has no such memory, and the old edit is merged into the new
 // body, as it was before the journal.
 func TestEditStaleInOneSession(t *testing.T) {
@@ -34,23 +34,40 @@ func TestEditStaleInOneSession(t *testing.T) {
 		"old_string": "\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n",
 		"new_string": "\ttotal := 0\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\ttotal += x\n\t\t}\n\t}\n\treturn total\n",
 	}
-	for _, journal := range []bool{true, false} {
-		t.Run(fmt.Sprintf("journal=%v", journal), func(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		journal bool
+		// again sends the stale edit in a second session.
+		again bool
+		// version is how the stale edit's message names the version it
+		// quotes; "" when it is merged, unknown.
+		version string
+	}{
+		{"one session", true, false, "stale: the search quotes the text graft mcp replaced at"},
+		{"one session, no journal", false, false, "stale: the search quotes the file as graft mcp saw it at"},
+		{"the next session", true, true, "stale: the search quotes the text graft mcp replaced at"},
+		{"the next session, no journal", false, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			state := t.TempDir()
 			root := writeFiles(t, t.TempDir(), map[string]string{"s.go": v1})
 			args := []string{"--root", root, "--editor", "never"}
-			if !journal {
+			if !tc.journal {
 				args = append(args, "--journal=false")
 			}
-			s := start(t, startOptions{args: args, env: append(os.Environ(), "XDG_STATE_HOME="+state)})
+			opt := startOptions{args: args, env: append(os.Environ(), "XDG_STATE_HOME="+state)}
+			s := start(t, opt)
 			if res := s.call("edit", first); res.IsError {
 				t.Fatalf("first edit: %s", text(res))
 			}
+			if tc.again {
+				s = start(t, opt)
+			}
 			res := s.call("edit", stale)
 			got := readFile(t, root, "s.go")
-			if !journal {
+			if tc.version == "" {
 				if res.IsError || got == v2 {
-					t.Fatalf("without the journal the old edit was not merged: %s\n%s", text(res), got)
+					t.Fatalf("with no memory of the first edit, the old edit was not merged: %s\n%s", text(res), got)
 				}
 				if _, err := os.Stat(state + "/graft/journal"); err == nil {
 					t.Error("--journal=false wrote a journal")
@@ -58,7 +75,7 @@ func TestEditStaleInOneSession(t *testing.T) {
 				return
 			}
 			msg := text(res)
-			if !res.IsError || !strings.Contains(msg, "stale: the search quotes the text graft mcp replaced at") || !strings.Contains(msg, "+\tfor i := range xs {") {
+			if !res.IsError || !strings.Contains(msg, tc.version) || !strings.Contains(msg, "+\tfor i := range xs {") {
 				t.Fatalf("stale edit: error %v:\n%s", res.IsError, msg)
 			}
 			if r := report(t, res); len(r.Blocks) != 1 || r.Blocks[0].Reason != "stale" {
@@ -68,5 +85,36 @@ func TestEditStaleInOneSession(t *testing.T) {
 				t.Errorf("s.go changed:\n%s", got)
 			}
 		})
+	}
+}
+
+// An agent shown a file by graft mcp (a refusal quotes its lines) changes
+// it with a tool of its own, then sends graft an edit quoting the lines it
+// was shown: they changed since, and the session, which saw the text it
+// showed, refuses the edit as stale instead of merging it into the
+// agent's own change. No journal holds that text (graft wrote nothing),
+// nor git (the file is not committed).
+func TestEditStaleAfterTheAgentsOwnEdit(t *testing.T) {
+	v1 := "package s\n\nfunc sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n"
+	own := strings.Replace(v1, "total += x", "total += 2 * x", 1)
+	root := writeFiles(t, t.TempDir(), map[string]string{"s.go": v1})
+	s := start(t, startOptions{args: []string{"--root", root, "--editor", "never"}, env: append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())})
+	// A search the file does not hold: refused, with the file's lines.
+	res := s.call("edit", map[string]any{"path": "s.go", "old_string": "\ttotal := 1\n", "new_string": "\ttotal := 2\n"})
+	if !res.IsError {
+		t.Fatalf("the edit of a line the file lacks applied: %s", text(res))
+	}
+	writeFiles(t, root, map[string]string{"s.go": own}) // the agent's own tool
+	res = s.call("edit", map[string]any{
+		"path":       "s.go",
+		"old_string": "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n",
+		"new_string": "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total + 1\n",
+	})
+	msg := text(res)
+	if !res.IsError || !strings.Contains(msg, "stale: the search quotes the file as graft mcp saw it at") || !strings.Contains(msg, "+\t\ttotal += 2 * x") {
+		t.Fatalf("the edit quoting the lines shown before: error %v:\n%s", res.IsError, msg)
+	}
+	if got := readFile(t, root, "s.go"); got != own {
+		t.Errorf("s.go changed:\n%s", got)
 	}
 }
