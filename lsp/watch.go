@@ -16,12 +16,12 @@ import (
 const watchID = "graft.files"
 
 // watchFiles asks the client to tell the server when files of the
-// workspace change on the disk (workspace/didChangeWatchedFiles), as
-// the protocol lets a server ask only at run time: an agent that writes
-// its changes itself, a git checkout, a build, change the files an
-// answer's blocks name while the editor does not have them open, and
-// what the answer's diagnostics say of those blocks with them. Every
-// file is watched: a block may edit a file of any kind.
+// workspace change on the disk (workspace/didChangeWatchedFiles; the
+// protocol has a server ask for it at run time only). An agent that
+// writes its changes itself, a checkout or a build changes files an
+// answer's blocks name while the editor does not have them open, and so
+// what the answer's diagnostics must say of those blocks. Every file is
+// watched: a block may edit a file of any kind.
 func (s *server) watchFiles(ctx context.Context) {
 	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
 		ID:     watchID,
