@@ -186,6 +186,18 @@ func (a *answers) changed(ctx context.Context, d *openDoc) {
 	}
 }
 
+// watching reports whether an answer names a file.
+func (a *answers) watching() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, ad := range a.docs {
+		if len(ad.targets) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // diskChanged refreshes every answer whose blocks name the file at path
 // (real, with its symbolic links evaluated), or a file under it (a folder
 // removed or moved whole), which changed on the disk while the editor

@@ -591,6 +591,13 @@ func (g *suggestions) changed(ctx context.Context, d *openDoc) {
 	g.scheduleLocked(f)
 }
 
+// watching reports whether a suggestion is pending in a file.
+func (g *suggestions) watching() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.files) > 0
+}
+
 // diskChanged resolves the suggestions of the file at path (real, with
 // its symbolic links evaluated), or of the files under it, again after the
 // debounce delay: they changed on the disk, and the editor does not have

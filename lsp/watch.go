@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
-
-	"github.com/graft-editor/graft/workspace"
 )
 
 // watchID is the id of the server's registration for
@@ -39,12 +38,18 @@ func (s *server) watchFiles(ctx context.Context) {
 // that changed on the disk: the answers whose blocks name them, and the
 // suggestions pending in them. A file the editor has open is read from
 // its buffer, whatever becomes of it on the disk: the editor tells of
-// its changes itself.
+// its changes itself. A burst of changes (a checkout, a build) costs a
+// look-up per file, and the links of each folder are evaluated once
+// (BenchmarkWatchedFilesBurst).
 func (s *server) didChangeWatchedFiles(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p protocol.DidChangeWatchedFilesParams
 	if err := decode(raw, &p); err != nil {
 		return nil, err
 	}
+	if !s.answers.watching() && !s.suggestions.watching() {
+		return nil, nil // nothing shown depends on the disk
+	}
+	dirs := map[string]string{} // each folder's real path
 	for _, c := range p.Changes {
 		if c == nil {
 			continue
@@ -53,7 +58,16 @@ func (s *server) didChangeWatchedFiles(ctx context.Context, raw json.RawMessage)
 		if err != nil {
 			continue
 		}
-		real := realPath(path)
+		dir, name := filepath.Split(path)
+		realDir, ok := dirs[dir]
+		if !ok {
+			realDir = dir
+			if r, err := filepath.EvalSymlinks(dir); err == nil {
+				realDir = r
+			}
+			dirs[dir] = realDir
+		}
+		real := filepath.Join(realDir, name)
 		s.mu.Lock()
 		open := s.openLocked(real)
 		s.mu.Unlock()
@@ -66,22 +80,8 @@ func (s *server) didChangeWatchedFiles(ctx context.Context, raw json.RawMessage)
 	return nil, nil
 }
 
-// realPath returns path with its symbolic links evaluated, as a plan
-// names the file (see workspace.View.Path): for a file that is gone,
-// those of its folder.
-func realPath(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real
-	}
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
-		return filepath.Join(dir, filepath.Base(path))
-	}
-	return path
-}
-
 // under reports whether the file at the clean absolute path p is the file
-// or folder at dir, or lies under it.
+// or folder at the clean absolute path dir, or lies under it.
 func under(p, dir string) bool {
-	_, ok := workspace.Within(dir, p)
-	return ok
+	return p == dir || strings.HasPrefix(p, dir) && (strings.HasSuffix(dir, string(filepath.Separator)) || p[len(dir)] == filepath.Separator)
 }
