@@ -13,9 +13,10 @@ import (
 
 // The bounds of what a session keeps of the texts it saw.
 const (
-	seenPerFile = 3       // texts of one file
-	seenFiles   = 64      // files, the least recently seen dropped first
-	seenBytes   = 2 << 20 // the longest text kept
+	seenPerFile = 3        // texts of one file
+	seenFiles   = 64       // files, the least recently seen dropped first
+	seenBytes   = 2 << 20  // the longest text kept
+	seenTotal   = 32 << 20 // the texts of every file, the least recently seen dropped first
 )
 
 // seenTexts are the texts of its files a graft mcp session has seen: read
@@ -30,6 +31,7 @@ const (
 type seenTexts struct {
 	mu    sync.Mutex
 	files map[string]*seenFile // by absolute path
+	bytes int                  // the length of every text kept
 	seq   uint64
 	now   func() time.Time
 }
@@ -71,7 +73,14 @@ func (s *seenTexts) saw(abs, text string) {
 		return
 	}
 	f.texts = slices.Insert(f.texts, 0, seenText{text: text, at: s.now()})
+	s.bytes += len(text)
+	for _, t := range f.texts[min(len(f.texts), seenPerFile):] {
+		s.bytes -= len(t.text)
+	}
 	f.texts = f.texts[:min(len(f.texts), seenPerFile)]
+	for s.bytes > seenTotal && len(s.files) > 1 {
+		s.dropOldestLocked()
+	}
 }
 
 // dropOldestLocked drops the file seen least recently. s.mu is held.
@@ -82,6 +91,9 @@ func (s *seenTexts) dropOldestLocked() {
 		if oldest == "" || f.used < used {
 			oldest, used = abs, f.used
 		}
+	}
+	for _, t := range s.files[oldest].texts {
+		s.bytes -= len(t.text)
 	}
 	delete(s.files, oldest)
 }
