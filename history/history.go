@@ -73,6 +73,17 @@ func (h *History) Versions(abs string) []engine.Version {
 	return vs
 }
 
+// RecordShown keeps the text a refused block showed of a file in the
+// journal, if any (see workspace.ShownHistory).
+func (h *History) RecordShown(abs, text string) {
+	if h.Journal == nil {
+		return
+	}
+	if err := h.Journal.RecordShown(abs, text); err != nil {
+		h.warn("%s: %v", h.Journal.By, err)
+	}
+}
+
 // Record keeps the text a write replaced, and the text it wrote, in the
 // journal, if any.
 func (h *History) Record(abs, before, after string) {

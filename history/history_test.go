@@ -76,6 +76,42 @@ func TestJournalRecordsPrivatelyMostRecentFirst(t *testing.T) {
 	}
 }
 
+// TestJournalRecordsShownTexts records the text a refusal showed of a
+// file: kept once, as what graft apply showed, unless it is the text the
+// last write wrote; a later write that replaces it keeps it as replaced.
+func TestJournalRecordsShownTexts(t *testing.T) {
+	j, root := newJournal(t)
+	clock := time.Date(2026, 11, 26, 22, 10, 0, 0, time.UTC)
+	j.Now = func() time.Time { return clock }
+	abs := filepath.Join(root, "a.go")
+	check := func(want ...string) { // text and what graft apply did, by pairs
+		t.Helper()
+		vs := j.Versions(abs)
+		if len(vs) != len(want)/2 {
+			t.Fatalf("versions %+v, want %q", vs, want)
+		}
+		for i, v := range vs {
+			if v.Text != want[2*i] || !strings.Contains(v.Name, "the text graft apply "+want[2*i+1]+" at ") {
+				t.Errorf("version %d: %q %q, want %q and what graft apply %s", i, v.Text, v.Name, want[2*i], want[2*i+1])
+			}
+		}
+	}
+	for range 2 {
+		if err := j.RecordShown(abs, "one\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("one\n", "showed")
+	clock = clock.Add(time.Minute)
+	if err := j.Record(abs, "one\n", "two\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.RecordShown(abs, "two\n"); err != nil { // what graft wrote: known
+		t.Fatal(err)
+	}
+	check("two\n", "wrote", "one\n", "replaced")
+}
+
 func TestJournalBounds(t *testing.T) {
 	j, root := newJournal(t)
 	clock := time.Now()

@@ -177,14 +177,20 @@ type Entry struct {
 	// Wrote says the write wrote Text, which no later write has replaced
 	// since; otherwise the write replaced it.
 	Wrote bool `json:"wrote,omitempty"`
+	// Shown says Graft wrote nothing but showed Text: a block refused in
+	// the file quoted its lines (see RecordShown).
+	Shown bool `json:"shown,omitempty"`
 }
 
 // Name is how a message calls the text e keeps, at now: "the text graft
 // apply replaced at 2026-11-26 22:10 (3 minutes ago)".
 func (e Entry) Name(now time.Time) string {
 	did := "replaced"
-	if e.Wrote {
+	switch {
+	case e.Wrote:
 		did = "wrote"
+	case e.Shown:
+		did = "showed"
 	}
 	return fmt.Sprintf("the text %s %s at %s (%s)", e.By, did, e.At.Local().Format("2006-01-02 15:04"), Ago(now.Sub(e.At)))
 }
@@ -272,6 +278,24 @@ func (j *Journal) Record(abs, before, after string) error {
 	return j.RecordWrites(abs, []Write{{Before: before, After: after}})
 }
 
+// RecordShown keeps text, the text of the file at abs that a refused
+// block's message has just quoted for the model, as its most recent
+// version, unless it is that already (the text the last write wrote,
+// most often): once another hand changes the file, a block quoting the
+// lines shown is stale. It is called under the root's lock.
+func (j *Journal) RecordShown(abs, text string) error {
+	_, rel, ok := j.real(abs)
+	if !ok {
+		return nil
+	}
+	e := readIn(j.dir, rel)
+	if text == "" || len(text) > MaxTextBytes || len(e.Versions) > 0 && e.Versions[0].Text == text {
+		return nil
+	}
+	e.Versions = append([]Entry{{At: j.now(), By: j.By, Text: text, Shown: true}}, e.Versions...)
+	return j.write(rel, e)
+}
+
 // A Write is one write of a file: the text it replaced and the text it
 // wrote, and when (now, when zero).
 type Write struct {
@@ -303,6 +327,14 @@ func (j *Journal) RecordWrites(abs string, ws []Write) error {
 			}
 		}
 	}
+	return j.write(rel, e)
+}
+
+// write writes e, the journal of the file rel, within the bounds: at most
+// MaxVersions versions, none older than MaxAge, a quarter of the root's
+// bytes; then it prunes the root's journal.
+func (j *Journal) write(rel string, e fileJournal) error {
+	now := j.now()
 	keep := e.Versions[:0]
 	for _, v := range e.Versions {
 		if len(keep) < MaxVersions && now.Sub(v.At) <= MaxAge {

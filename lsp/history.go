@@ -166,7 +166,7 @@ func (h *history) readJournal(abs string) {
 	defer h.mu.Unlock()
 	f := h.fileLocked(abs)
 	for _, e := range slices.Backward(entries) {
-		f.keep(keptVersion{text: e.Text, at: e.At, graft: true, wrote: e.Wrote, by: e.By})
+		f.keep(keptVersion{text: e.Text, at: e.At, graft: true, wrote: e.Wrote, shown: e.Shown, by: e.By})
 	}
 	h.dropUnopenedLocked()
 }
@@ -193,10 +193,11 @@ type keptVersion struct {
 	text string
 	at   time.Time
 	// graft reports whether it is a text graft's own edit replaced, or
-	// with wrote, the text it wrote; otherwise it is the buffer at
-	// version.
-	graft, wrote bool
-	version      int32
+	// with wrote, the text it wrote, or with shown, a text a refusal of
+	// graft apply or graft mcp showed (from the journal); otherwise it
+	// is the buffer at version.
+	graft, wrote, shown bool
+	version             int32
 	// by names what made the edit when the journal kept it ("graft
 	// apply"); empty for the server's own.
 	by string
@@ -367,8 +368,11 @@ func (v keptVersion) name(now time.Time) string {
 		if v.by != "" {
 			who = v.by
 		}
-		if v.wrote {
+		switch {
+		case v.wrote:
 			did = "wrote"
+		case v.shown:
+			did = "showed"
 		}
 		return fmt.Sprintf("the text %s %s at %s (%s)", who, did, v.at.Format("15:04:05"), ago(now.Sub(v.at)))
 	}

@@ -141,6 +141,16 @@ func (h sessionHistory) Versions(abs string) []engine.Version {
 	return append(vs, h.seen.versions(abs)...)
 }
 
+// RecordShown records in the root's history, when it keeps them, the
+// text of a file a refusal showed, and sees it (see
+// workspace.ShownHistory).
+func (h sessionHistory) RecordShown(abs, text string) {
+	if r, ok := h.root.(workspace.ShownHistory); ok {
+		r.RecordShown(abs, text)
+	}
+	h.seen.saw(abs, text)
+}
+
 // Record records a write in the root's history, and sees its texts.
 func (h sessionHistory) Record(abs, before, after string) {
 	if h.root != nil {

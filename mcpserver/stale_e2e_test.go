@@ -90,31 +90,53 @@ func TestEditStaleInOneSession(t *testing.T) {
 
 // An agent shown a file by graft mcp (a refusal quotes its lines) changes
 // it with a tool of its own, then sends graft an edit quoting the lines it
-// was shown: they changed since, and the session, which saw the text it
-// showed, refuses the edit as stale instead of merging it into the
-// agent's own change. No journal holds that text (graft wrote nothing),
-// nor git (the file is not committed).
+// was shown: they changed since, and the edit is refused as stale instead
+// of merged into the agent's own change. graft wrote nothing, and the file
+// is not committed: the journal keeps the text the refusal showed, for
+// this session and the next; with --journal=false the session itself
+// remembers the text it saw.
 func TestEditStaleAfterTheAgentsOwnEdit(t *testing.T) {
 	v1 := "package s\n\nfunc sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n"
 	own := strings.Replace(v1, "total += x", "total += 2 * x", 1)
-	root := writeFiles(t, t.TempDir(), map[string]string{"s.go": v1})
-	s := start(t, startOptions{args: []string{"--root", root, "--editor", "never"}, env: append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())})
-	// A search the file does not hold: refused, with the file's lines.
-	res := s.call("edit", map[string]any{"path": "s.go", "old_string": "\ttotal := 1\n", "new_string": "\ttotal := 2\n"})
-	if !res.IsError {
-		t.Fatalf("the edit of a line the file lacks applied: %s", text(res))
-	}
-	writeFiles(t, root, map[string]string{"s.go": own}) // the agent's own tool
-	res = s.call("edit", map[string]any{
-		"path":       "s.go",
-		"old_string": "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n",
-		"new_string": "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total + 1\n",
-	})
-	msg := text(res)
-	if !res.IsError || !strings.Contains(msg, "stale: the search quotes the file as graft mcp saw it at") || !strings.Contains(msg, "+\t\ttotal += 2 * x") {
-		t.Fatalf("the edit quoting the lines shown before: error %v:\n%s", res.IsError, msg)
-	}
-	if got := readFile(t, root, "s.go"); got != own {
-		t.Errorf("s.go changed:\n%s", got)
+	for _, tc := range []struct {
+		name    string
+		journal bool
+		again   bool // the stale edit comes in a second session
+		version string
+	}{
+		{"one session", true, false, "stale: the search quotes the text graft mcp showed at"},
+		{"the next session", true, true, "stale: the search quotes the text graft mcp showed at"},
+		{"one session, no journal", false, false, "stale: the search quotes the file as graft mcp saw it at"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeFiles(t, t.TempDir(), map[string]string{"s.go": v1})
+			args := []string{"--root", root, "--editor", "never"}
+			if !tc.journal {
+				args = append(args, "--journal=false")
+			}
+			opt := startOptions{args: args, env: append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())}
+			s := start(t, opt)
+			// A search the file does not hold: refused, with the file's lines.
+			res := s.call("edit", map[string]any{"path": "s.go", "old_string": "\ttotal := 1\n", "new_string": "\ttotal := 2\n"})
+			if !res.IsError {
+				t.Fatalf("the edit of a line the file lacks applied: %s", text(res))
+			}
+			writeFiles(t, root, map[string]string{"s.go": own}) // the agent's own tool
+			if tc.again {
+				s = start(t, opt)
+			}
+			res = s.call("edit", map[string]any{
+				"path":       "s.go",
+				"old_string": "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n",
+				"new_string": "\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total + 1\n",
+			})
+			msg := text(res)
+			if !res.IsError || !strings.Contains(msg, tc.version) || !strings.Contains(msg, "+\t\ttotal += 2 * x") {
+				t.Fatalf("the edit quoting the lines shown before: error %v:\n%s", res.IsError, msg)
+			}
+			if got := readFile(t, root, "s.go"); got != own {
+				t.Errorf("s.go changed:\n%s", got)
+			}
+		})
 	}
 }

@@ -185,7 +185,11 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 	if err != nil {
 		return nil, err
 	}
+	shown, _ := opt.Plan.History.(ShownHistory)
 	if !res.changes() {
+		if shown != nil {
+			recordShown(ctx, root, res, shown)
+		}
 		return res, nil
 	}
 	unlock, err := root.Lock(ctx)
@@ -201,13 +205,17 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 	err = CommitWith(ctx, root, res, CommitOptions{Atomic: opt.Plan.Atomic, Force: opt.Force})
 	if h := opt.Plan.History; h != nil {
 		// Under the lock: two processes never record at once.
-		for _, f := range res.Files {
-			if f.Changed && f.Err == nil {
+		for i := range res.Files {
+			f := &res.Files[i]
+			switch {
+			case f.Changed && f.Err == nil:
 				// A moved file's history is its new name's: a block naming
 				// that and quoting the text from before the move is stale.
 				// A deleted file's text is kept too, for the file created
 				// at its name later.
 				h.Record(f.AbsAfter(), f.Before, f.TextAfter())
+			case shown != nil && !f.Changed && f.Existed && res.refused(f):
+				shown.RecordShown(f.Abs(), f.Before)
 			}
 		}
 	}
@@ -216,6 +224,42 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 		return res, fmt.Errorf("interrupted while writing: %w", cerr)
 	}
 	return res, nil
+}
+
+// recordShown keeps in h the text of each file that a block of res was
+// refused in (see ShownHistory), with the root locked. Nothing is kept
+// when the lock cannot be taken: the refusal stands as it is.
+func recordShown(ctx context.Context, root *Root, res *Result, h ShownHistory) {
+	var files []*FileChange
+	for i := range res.Files {
+		if f := &res.Files[i]; f.Existed && res.refused(f) {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return
+	}
+	unlock, err := root.Lock(ctx)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	for _, f := range files {
+		h.RecordShown(f.Abs(), f.Before)
+	}
+}
+
+// refused reports whether the resolver refused one of f's blocks: its
+// message quotes the file's lines. A block that failed otherwise (a
+// write, an interruption) showed nothing of them.
+func (r *Result) refused(f *FileChange) bool {
+	for _, i := range f.Blocks {
+		var ee *engine.Error
+		if b := &r.Blocks[i]; b.Status == engine.StatusFailed && errors.As(b.Err, &ee) && ee.Reason != engine.ReasonSkipped {
+			return true
+		}
+	}
+	return false
 }
 
 // changes reports whether the result changes a file.

@@ -115,3 +115,61 @@ func TestApplyRecordsWhatItWrote(t *testing.T) {
 		t.Errorf("the stale block changed the file:\n%s", now)
 	}
 }
+
+// shownHistory is a memHistory that keeps the texts refusals showed too
+// (a ShownHistory).
+type shownHistory struct {
+	memHistory
+	shown map[string][]string
+}
+
+func (h *shownHistory) RecordShown(abs, text string) {
+	if h.shown == nil {
+		h.shown = map[string][]string{}
+	}
+	h.shown[abs] = append(h.shown[abs], text)
+}
+
+// TestApplyRecordsShownTexts applies answers some of whose blocks are
+// refused: a ShownHistory keeps the text of each file a block was refused
+// in and that the plan leaves as it is, whether another file was written
+// or none; not a file that does not exist, nor one that was written.
+func TestApplyRecordsShownTexts(t *testing.T) {
+	files := map[string]string{"a.go": "one\ntwo\n", "b.go": "three\n"}
+	tests := []struct {
+		name   string
+		blocks []dialect.Block
+		// shown are the files whose text is kept as shown.
+		shown []string
+	}{
+		{"refused, nothing written", []dialect.Block{replace("a.go", "nine\n", "ten\n")}, []string{"a.go"}},
+		{"refused beside a write", []dialect.Block{replace("a.go", "nine\n", "ten\n"), replace("b.go", "three\n", "3\n")}, []string{"a.go"}},
+		{"refused in the file written", []dialect.Block{replace("a.go", "one\n", "1\n"), replace("a.go", "nine\n", "ten\n")}, nil},
+		{"refused in no file", []dialect.Block{replace("c.go", "nine\n", "ten\n")}, nil},
+		{"applied", []dialect.Block{replace("b.go", "three\n", "3\n")}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newTree(t, files, nil)
+			root, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := &shownHistory{}
+			if _, err := Apply(context.Background(), root, tc.blocks, ApplyOptions{Plan: PlanOptions{History: h, KeepGoing: true}}); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for abs, texts := range h.shown {
+				rel, _ := filepath.Rel(root.Dir(), abs)
+				if len(texts) != 1 || texts[0] != files[rel] {
+					t.Errorf("%s: shown %q, want its text once", rel, texts)
+				}
+				got = append(got, rel)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.shown, ",") {
+				t.Errorf("texts shown of %q, want %q", got, tc.shown)
+			}
+		})
+	}
+}

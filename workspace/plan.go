@@ -70,6 +70,18 @@ type History interface {
 	Record(abs, before, after string)
 }
 
+// A ShownHistory is a History that also keeps the text of a file a
+// refusal showed: a refused block's message quotes the file's lines for
+// the model to use, and once another hand (the agent's own tool, a
+// person) changes the file, a block quoting those lines is as stale as
+// one quoting a text graft replaced. Apply calls RecordShown, with the
+// root locked, for each file that a block was refused in and that the
+// plan does not change.
+type ShownHistory interface {
+	History
+	RecordShown(abs, text string)
+}
+
 // A Result is what a plan does: the fate of every block and the files that
 // change. Nothing is written until it is passed to Commit.
 type Result struct {
