@@ -176,10 +176,12 @@ type ApplyOptions struct {
 // change, safely among concurrent graft processes: it plans, takes the
 // root's lock, and when a file the plan changes is no longer what the plan
 // read (another process wrote it meanwhile), plans again against what is
-// on disk now, so that no edit is lost; then it commits (see CommitWith)
-// and releases the lock. The result says what happened to every block and
-// file; the error is only for an interruption or a lock that cannot be
-// taken, every write failure being reported in the result.
+// on disk now, so that no edit is lost; then it commits (see CommitWith),
+// records in Plan.History what it wrote and, for a ShownHistory, the text
+// of each file a block was refused in and no write changed, and releases
+// the lock. The result says what happened to every block and file; the
+// error is only for an interruption or a lock that cannot be taken, every
+// write failure being reported in the result.
 func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOptions) (*Result, error) {
 	res, err := Plan(ctx, root.Links(), blocks, opt.Plan)
 	if err != nil {
