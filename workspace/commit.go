@@ -216,7 +216,7 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 				// A deleted file's text is kept too, for the file created
 				// at its name later.
 				h.Record(f.AbsAfter(), f.Before, f.TextAfter())
-			case shown != nil && !f.Changed && f.Existed && res.refused(f):
+			case shown != nil && res.showed(f):
 				shown.RecordShown(f.Abs(), f.Before)
 			}
 		}
@@ -234,7 +234,7 @@ func Apply(ctx context.Context, root *Root, blocks []dialect.Block, opt ApplyOpt
 func recordShown(ctx context.Context, root *Root, res *Result, h ShownHistory) {
 	var files []*FileChange
 	for i := range res.Files {
-		if f := &res.Files[i]; f.Existed && res.refused(f) {
+		if f := &res.Files[i]; res.showed(f) {
 			files = append(files, f)
 		}
 	}
@@ -251,10 +251,14 @@ func recordShown(ctx context.Context, root *Root, res *Result, h ShownHistory) {
 	}
 }
 
-// refused reports whether the resolver refused one of f's blocks: its
-// message quotes the file's lines. A block that failed otherwise (a
-// write, an interruption) showed nothing of them.
-func (r *Result) refused(f *FileChange) bool {
+// showed reports whether the result showed the text of f without
+// changing it: the file exists, stays as it is, and the resolver refused
+// one of its blocks, whose message quotes its lines. A block that failed
+// otherwise (a write, an interruption) showed nothing of them.
+func (r *Result) showed(f *FileChange) bool {
+	if f.Changed || !f.Existed {
+		return false
+	}
 	for _, i := range f.Blocks {
 		var ee *engine.Error
 		if b := &r.Blocks[i]; b.Status == engine.StatusFailed && errors.As(b.Err, &ee) && ee.Reason != engine.ReasonSkipped {
