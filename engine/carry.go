@@ -127,7 +127,7 @@ type splice struct {
 func carry(b, f, t string) (string, bool) {
 	bl, fl, tl := cutTokens(b), cutTokens(f), cutTokens(t)
 	bk := bl.keys()
-	ef, et := diff(bk, fl.keys()), diff(bk, tl.keys())
+	ef, et := diff(bk, fl.keys()), slideToGaps(diff(bk, tl.keys()), bl, tl)
 	for _, y := range et {
 		for _, x := range ef {
 			if touches(x, y) && !sameEdit(x, y, fl, tl) {
@@ -299,4 +299,97 @@ func touchedGap(p int, ef []lcs.Diff) bool {
 		}
 	}
 	return false
+}
+
+// maxSlide bounds how far slideToGaps moves one edit either way.
+const maxSlide = 64
+
+// slideToGaps moves each insertion and deletion of the model's change
+// (from b to t) to where, of the places it may stand as short, the fewest
+// gaps differ between b and t. A shortest edit is not unique where the
+// tokens deleted or inserted repeat the ones beside them: deleting the
+// line "# license" before the line "#" deletes "license ... #" as well as
+// "# license ...". Read the first way, the gap before the "#" kept is the
+// gap of the line below, which the model wrote with its own indentation;
+// carried onto the file, that white space would be a change the model
+// never made.
+func slideToGaps(et []lcs.Diff, bl, tl tokenLine) []lcs.Diff {
+	if len(et) == 0 {
+		return et
+	}
+	n := len(bl.toks)
+	bk, tk := bl.keys(), tl.keys()
+	for e := range et {
+		y := et[e]
+		del, ins := y.ReplStart == y.ReplEnd, y.Start == y.End
+		if del == ins {
+			continue // a replacement stands where it stands
+		}
+		lo, hi := 0, n // the base tokens the edit may not cross
+		tlo, thi := 0, len(tk)
+		if e > 0 {
+			lo, tlo = et[e-1].End, et[e-1].ReplEnd
+		}
+		if e+1 < len(et) {
+			hi, thi = et[e+1].Start, et[e+1].ReplStart
+		}
+		// same reports whether the run moved by one, at offset s to
+		// the left (s < 0) or the right, keeps the same tokens.
+		same := func(z lcs.Diff, left bool) bool {
+			if del {
+				if left {
+					return z.Start-1 >= lo && z.ReplStart-1 >= tlo && bk[z.Start-1] == bk[z.End-1]
+				}
+				return z.End < hi && z.ReplEnd < thi && bk[z.Start] == bk[z.End]
+			}
+			if left {
+				return z.ReplStart-1 >= tlo && z.Start-1 >= lo && tk[z.ReplStart-1] == tk[z.ReplEnd-1]
+			}
+			return z.ReplEnd < thi && z.End < hi && tk[z.ReplStart] == tk[z.ReplEnd]
+		}
+		shift := func(z lcs.Diff, d int) lcs.Diff {
+			return lcs.Diff{Start: z.Start + d, End: z.End + d, ReplStart: z.ReplStart + d, ReplEnd: z.ReplEnd + d}
+		}
+		best, bestCost := y, gapCost(et, bl, tl)
+		for _, d := range []int{-1, 1} {
+			z := y
+			for step := 0; step < maxSlide && same(z, d < 0); step++ {
+				z = shift(z, d)
+				et[e] = z
+				if c := gapCost(et, bl, tl); c < bestCost {
+					best, bestCost = z, c
+				}
+			}
+		}
+		et[e] = best
+	}
+	return et
+}
+
+// gapCost counts the gaps the model's change et (from b to t) changes: the
+// gaps between tokens it keeps that differ, and each insertion or
+// deletion whose gaps match neither of the base's beside it (see carry,
+// which takes the model's white space there).
+func gapCost(et []lcs.Diff, bl, tl tokenLine) int {
+	cost := 0
+	for _, g := range keptGaps(len(bl.toks), et) {
+		if bl.gap(g[0]) != tl.gap(g[1]) {
+			cost++
+		}
+	}
+	for _, y := range et {
+		i, j, k, l := y.Start, y.End, y.ReplStart, y.ReplEnd
+		switch {
+		case i == j:
+			base := bl.gap(i)
+			if tl.gap(k) != base && tl.gap(l) != base {
+				cost++
+			}
+		case k == l:
+			if g := tl.gap(k); bl.gap(j) != g && bl.gap(i) != g {
+				cost++
+			}
+		}
+	}
+	return cost
 }

@@ -51,6 +51,8 @@ func TestCarry(t *testing.T) {
 			b: "say(\u201chi\u201d, n)", f: "say(\"hi\", n)", t: "say(\u201chi\u201d, m)", want: "say(\"hi\", m)"},
 		{name: "a whole line rewritten over a whitespace-only difference",
 			b: "return  nil", f: "return nil", t: "panic(err)", want: "panic(err)"},
+		{name: "a line deleted before a line that starts as it does keeps the file's indentation",
+			b: "\t# one\n\t# two\n\n\t#", f: "# one\n# two\n\n#", t: "\t# one\n\n\t#", want: "# one\n\n#"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
