@@ -234,19 +234,21 @@ func (r *resolver) sameShape(h looseHit, old string) bool {
 // nearly. The model's change is carried onto the file's text token by
 // token (see carry), so that the file keeps its own spacing around it;
 // where it touches a token that the file has differently from the search,
-// it is a conflict.
+// it is a conflict. The match's change is the whole part of the text the
+// search matched, as the change makes it, as for a search found as it is:
+// cut to the bytes that change, a change that writes again the text
+// beside it (NewBuilder made NewNewBuilder) would read as made already
+// (see standing).
 func (r *resolver) fragment(h looseHit, rd reading, strategy string) (*Match, *Error) {
 	d := r.d
 	file := d.text[h.start:h.end]
 	if text, ok := carry(rd.old, toLF(file), rd.new); ok {
-		text = d.endings(h.start, h.end, text)
-		p, q := commonEnds(file, text)
 		return &Match{
 			Strategy:  strings.Join(append(append([]string(nil), rd.tags...), strategy), "+"),
 			Score:     round3(h.score),
 			StartLine: d.lineAt(h.start) + 1,
 			EndLine:   d.lineAt(max(h.start, h.end-1)) + 1,
-			Changes:   []Change{{Start: h.start + p, End: h.end - q, Text: text[p : len(text)-q]}},
+			Changes:   []Change{{Start: h.start, End: h.end, Text: d.endings(h.start, h.end, text)}},
 		}, nil
 	}
 	if h.align != nil {
@@ -329,7 +331,7 @@ func (r *resolver) spliceFragment(h looseHit, rd reading, strategy string) *Matc
 		Score:     round3(h.score),
 		StartLine: d.lineAt(start) + 1,
 		EndLine:   d.lineAt(max(start, end-1)) + 1,
-		Changes:   []Change{{Start: from, End: to, Text: d.endings(from, to, mid)}},
+		Changes:   []Change{{Start: start, End: end, Text: d.text[start:from] + d.endings(from, to, mid) + d.text[to:end]}},
 	}
 	return m
 }
