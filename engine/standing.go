@@ -321,8 +321,8 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 	}
 	sl := r.searchLines(lines)
 	reg, ok := align(ix, sl, lo, hi)
-	if !ok || reg.score < r.opt.threshold() || reg.ambiguousElision != "" {
-		return nil
+	if !ok || !reg.good(r.opt.threshold()) || reg.ambiguousElision != "" {
+		return nil // the replacement is not there as a search would be found
 	}
 	if _, _, l := r.renaming(sl, &reg); l != "" {
 		return nil // the replacement names other code: a sibling's change
