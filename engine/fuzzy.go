@@ -502,7 +502,7 @@ func renamedBy(a, b string) (from, to string, part [2]string, ok bool) {
 		if x == y {
 			return true
 		}
-		if !isWordByte(x[0]) || !isWordByte(y[0]) {
+		if !isWordToken(x) || !isWordToken(y) {
 			return false
 		}
 		p, q := differingPart(x, y)

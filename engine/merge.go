@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/graft-editor/graft/engine/internal/editdist"
 	"github.com/graft-editor/graft/engine/internal/loose"
@@ -666,7 +667,7 @@ func (m *merger) changeWords() {
 			if w, i = nextToken(line, i); w == "" {
 				return
 			}
-			if isWordByte(w[0]) {
+			if isWordToken(w) {
 				into[w] += by
 			}
 		}
@@ -700,7 +701,7 @@ func (m *merger) renamedMissing(o op) error {
 		if from, i = nextToken(line, i); from == "" {
 			return nil
 		}
-		if !isWordByte(from[0]) || m.added[from] <= 0 {
+		if !isWordToken(from) || m.added[from] <= 0 {
 			continue // a word of the line the change does not write
 		}
 		for to, n := range m.dropped {
@@ -736,11 +737,8 @@ func (m *merger) regionLine(key uint64) (int, bool) {
 func renameWord(line, from, to string) string {
 	var b strings.Builder
 	for i := 0; i < len(line); {
-		j := i + 1
-		if isWordByte(line[i]) {
-			for j < len(line) && isWordByte(line[j]) {
-				j++
-			}
+		j := wordEnd(line, i)
+		if isWordToken(line[i:j]) {
 			if line[i:j] == from {
 				b.WriteString(to)
 				i = j
@@ -871,7 +869,7 @@ func isTypo(a, b string) bool {
 		if x == y {
 			return true
 		}
-		if wa != "" || !isWordByte(x[0]) || !isWordByte(y[0]) {
+		if wa != "" || !isWordToken(x) || !isWordToken(y) {
 			return false
 		}
 		wa, wb = x, y
@@ -920,7 +918,7 @@ func renamed(a, b string) (from, to string, ok bool) {
 		if x == y {
 			return true
 		}
-		if !isWordByte(x[0]) || !isWordByte(y[0]) || from != "" && (x != from || y != to) {
+		if !isWordToken(x) || !isWordToken(y) || from != "" && (x != from || y != to) {
 			return false
 		}
 		from, to = x, y
@@ -960,13 +958,33 @@ func nextToken(s string, i int) (string, int) {
 	if i == len(s) {
 		return "", i
 	}
-	j := i + 1
-	if isWordByte(s[i]) {
-		for j < len(s) && isWordByte(s[j]) {
-			j++
+	j := wordEnd(s, i)
+	return s[i:j], j
+}
+
+// wordEnd returns the end of the token of s that starts at offset i: the
+// run of letters, digits and '_' (see isWordRune), or the one other
+// character. A non-ASCII character that is no letter (Go assembly's "·"
+// in "runtime·osyield") separates words as ASCII punctuation does.
+func wordEnd(s string, i int) int {
+	r, size := utf8.DecodeRuneInString(s[i:])
+	j := i + size
+	if isWordRune(r) {
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !isWordRune(r) {
+				break
+			}
+			j += size
 		}
 	}
-	return s[i:j], j
+	return j
+}
+
+// isWordToken reports whether a token (see nextToken) is a word.
+func isWordToken(tok string) bool {
+	r, _ := utf8.DecodeRuneInString(tok)
+	return isWordRune(r)
 }
 
 func isWordByte(c byte) bool {
