@@ -141,7 +141,7 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 	}
 	var best, escaped *Match
 	var bestRd, escapedRd reading
-	var bestErr *Error
+	var bestErr, literalErr *Error
 	rds := readings(old, new, e.Line)
 	for _, rd := range rds {
 		m, err := r.reading(rd)
@@ -153,6 +153,9 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 				// The text as written is in the file, more than once: no
 				// other reading of it may pick one of those places.
 				return r.refusal(err, rds[:1])
+			}
+			if rd.literal {
+				literalErr = err
 			}
 			if bestErr == nil || betterError(err, bestErr) {
 				bestErr = err
@@ -178,6 +181,18 @@ func (doc *Document) replace(e Edit, opt Options) (*Match, error) {
 		lo, hi := min(best.StartLine, escaped.StartLine)-1, max(best.EndLine, escaped.EndLine)
 		if r.linesFound(escapedRd.old, lo, hi) > r.linesFound(bestRd.old, lo, hi) {
 			best, bestRd = escaped, escapedRd
+		}
+	}
+	// Where the search as written was refused and only the escaped reading
+	// found a place, that reading must explain more of the search's lines
+	// there as they are, the same way: else the file has the escapes too
+	// (a Go string's \"), the search was not escaped once too often, and
+	// the refusal stands (a rename the copy already shows on a kept line
+	// must not be merged because the escapes were read away).
+	if best != nil && best == escaped && literalErr != nil {
+		lo, hi := best.StartLine-1, best.EndLine
+		if r.linesFound(escapedRd.old, lo, hi) <= r.linesFound(rds[0].old, lo, hi) {
+			return r.refusal(literalErr, rds)
 		}
 	}
 	if best != nil {
