@@ -53,6 +53,7 @@ type window struct {
 
 type vote struct {
 	diag int // file line minus search line
+	line int // the search line
 	w    float64
 }
 
@@ -352,7 +353,7 @@ func (t *tally) vote(s []sline) *tally {
 		}
 		w := float64(l.weight()) / float64(o.count)
 		for _, i := range o.lines {
-			t.votes = append(t.votes, vote{diag: int(i) - j, w: w})
+			t.votes = append(t.votes, vote{diag: int(i) - j, line: j, w: w})
 		}
 	}
 	return t
@@ -505,7 +506,7 @@ func scan(ix *index, s []sline, unfound []int) (votes []vote, exhausted bool) {
 			hits = hits[:commonLine]
 		}
 		for _, h := range hits {
-			votes = append(votes, vote{diag: h.i - j, w: h.sim * float64(l.weight())})
+			votes = append(votes, vote{diag: h.i - j, line: j, w: h.sim * float64(l.weight())})
 		}
 	}
 	return votes, false
@@ -622,13 +623,32 @@ func cluster(ix *index, s []sline, votes []vote) (wins []window, truncated bool)
 	}
 	var groupBuf [16]group
 	groups := groupBuf[:0] // on the stack, unless the votes fall far apart
+	// A group is one place of the search: each search line counts once in
+	// its weight, with its best vote there. Votes of one line at nearby
+	// diagonals are other places of that line (a one-line search among
+	// lines like it, "{XPos.WithNotStmt, PosNotStmt},"), which would
+	// otherwise weigh as evidence for one place and leave a twin further
+	// off below the cut.
+	best := make([]float64, m) // of each search line, in the group
+	var seen []int             // the lines with a vote in the group
 	for _, v := range votes {
-		if k := len(groups) - 1; k >= 0 && v.diag-groups[k].hi <= tol {
-			groups[k].hi = v.diag
-			groups[k].w += v.w
-			continue
+		k := len(groups) - 1
+		if k < 0 || v.diag-groups[k].hi > tol {
+			groups = append(groups, group{v.diag, v.diag, 0})
+			for _, j := range seen {
+				best[j] = 0
+			}
+			seen = seen[:0]
+			k++
 		}
-		groups = append(groups, group{v.diag, v.diag, v.w})
+		groups[k].hi = v.diag
+		if b := best[v.line]; v.w > b {
+			if b == 0 {
+				seen = append(seen, v.line)
+			}
+			groups[k].w += v.w - b
+			best[v.line] = v.w
+		}
 	}
 	slices.SortStableFunc(groups, func(a, b group) int { return cmp.Compare(b.w, a.w) })
 	top := groups[0].w

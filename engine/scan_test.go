@@ -67,7 +67,7 @@ func referenceScan(ix *index, s []sline, unfound []int) (votes []vote, exhausted
 			hits = hits[:commonLine]
 		}
 		for _, h := range hits {
-			votes = append(votes, vote{diag: h.i - j, w: h.sim * float64(l.weight())})
+			votes = append(votes, vote{diag: h.i - j, line: j, w: h.sim * float64(l.weight())})
 		}
 	}
 	return votes, false
