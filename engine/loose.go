@@ -44,12 +44,25 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 	}
 	ix := r.index()
 	s, t := trimEnds(splitLines(rd.old), splitLines(rd.new))
-	sl := r.searchLines(s)
+	srch := r.search(s)
+	sl := srch.lines
 	reg, ok := align(ix, sl, a, b+1)
 	if !ok || reg.mismatches() > 0 {
 		// The text is there but not its lines (a line break where the
 		// file has a space): leave it to the line-level alignment.
 		return nil, nil, false
+	}
+	if f, n := r.writtenElsewhere(srch, &reg); f >= 0 {
+		// The model copied its spacing from another place, where a line
+		// or two differ (a stale line): either may be meant.
+		other := Span{f + 1, f + len(sl)}
+		here := Span{reg.first + 1, reg.last + 1}
+		if !r.hintPicks([]Span{here, other}, rd.hint, 0) {
+			e := refuse(ReasonAmbiguous, "ambiguous: the search is at %s white space aside, and %d of its %d lines are as written at %s, where the others differ: quote the lines as the file has them at the place to change, or give a line number",
+				d.linesWord(here.StartLine, here.EndLine), n, nonBlank(sl), d.linesWord(other.StartLine, other.EndLine))
+			e.Candidates = append(e.Candidates, r.candidate(sl, &reg), Candidate{StartLine: other.StartLine, EndLine: other.EndLine})
+			return nil, e, true
+		}
 	}
 	m, err := r.place(sl, t, &reg, rd)
 	if err != nil {
@@ -355,4 +368,49 @@ func trimEnds(old, new []string) ([]string, []string) {
 		old = old[:len(old)-1]
 	}
 	return old, new
+}
+
+// writtenElsewhere returns the first line of a place apart from the
+// region reg, found white space aside, where more of the search's lines
+// stand exactly as written (trailing white space aside) than in reg, and
+// more than half of them: the model copied its spacing from there, where
+// some line differs (a stale line), and the region only has the same
+// words spaced otherwise (a copy of the code aligned another way). It
+// returns -1 when there is none, else the place and how many lines stand
+// there as written. Lines too common to place a search do not count.
+func (r *resolver) writtenElsewhere(srch *search, reg *region) (first, n int) {
+	ix := r.index()
+	s := srch.lines
+	asWritten := func(j, f int) bool {
+		return strings.TrimRight(s[j].text, " \t\r") == strings.TrimRight(ix.Line(f), " \t\r")
+	}
+	here := 0
+	for _, o := range reg.ops {
+		if o.kind == opPair && asWritten(o.s, o.f) {
+			here++
+		}
+	}
+	t := r.tally(srch)
+	votes := map[int]int{}
+	for j := range s {
+		occ := t.occs[s[j].key]
+		if s[j].blank || s[j].elision || occ == nil || occ.count > commonLine {
+			continue
+		}
+		for _, f := range occ.lines {
+			if f := int(f); (f < reg.first || f > reg.last) && asWritten(j, f) {
+				votes[f-j]++
+			}
+		}
+	}
+	first, n = -1, 0
+	for diag, v := range votes {
+		if v > n || v == n && diag < first {
+			first, n = diag, v
+		}
+	}
+	if n <= here || 2*n <= nonBlank(s) || first < 0 {
+		return -1, 0
+	}
+	return first, n
 }
