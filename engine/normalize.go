@@ -131,6 +131,10 @@ func spreads(after, t string) bool {
 	return !strings.HasSuffix(t, "...") && !strings.Contains(strings.TrimSpace(after), " ")
 }
 
+// maxElisionDots is the longest run of dots alone that reads as an
+// elision.
+const maxElisionDots = 8
+
 // isElision reports whether a line of the model's text stands for lines
 // it left out: "...", "…", or a comment such as "// ... existing code ...".
 func isElision(s string) bool {
@@ -163,7 +167,9 @@ func isElision(s string) bool {
 		return false // code that ends in "etc..." elides nothing
 	}
 	if strings.Trim(t, ".") == "" {
-		return len(t) >= 3
+		// An ellipsis, or a few more dots; a ruler of dozens of dots
+		// ("//......" across the page) is a line of the file's own.
+		return len(t) >= 3 && len(t) <= maxElisionDots
 	}
 	if !strings.HasPrefix(t, "...") && !strings.HasSuffix(t, "...") {
 		return false

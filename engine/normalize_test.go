@@ -24,6 +24,8 @@ func TestIsElision(t *testing.T) {
 		{"-- ...", true},
 		{"// ...existing code", true},
 		{"..", false},
+		{"// ........", true},
+		{"//.....................................................................", false},
 		{"x := f(...)", false},
 		{"fmt.Println(args...)", false},
 		{"// see the docs...", false},
