@@ -39,7 +39,9 @@ func (r *resolver) looseMatch(rd reading) (*Match, *Error, bool) {
 			// "})"). Leave it to the line-level alignment.
 			return nil, nil, false
 		}
-		m, err := r.fragment(h, rd, "whitespace-normalized")
+		frd := rd
+		frd.old, frd.new = r.fileIndented(h, rd.old, rd.new)
+		m, err := r.fragment(h, frd, "whitespace-normalized")
 		return m, err, true
 	}
 	ix := r.index()
@@ -240,6 +242,55 @@ func (r *resolver) sameShape(h looseHit, old string) bool {
 		k += n
 	}
 	return true
+}
+
+// fileIndented returns a search that matched part of the file white
+// space aside, over several lines (see sameShape), and its replacement,
+// with the lines after the first indented as the file indents them: each
+// line of the search as its file line, each line of the replacement as
+// the file would indent it by the model's indentation (see reindenter).
+// The change carried onto the file's text then writes the lines it adds
+// at the file's depth, not the model's (a copy shifted a tab deeper).
+func (r *resolver) fileIndented(h looseHit, old, new string) (string, string) {
+	lines := strings.Split(old, "\n")
+	if len(lines) < 2 {
+		return old, new
+	}
+	d := r.d
+	var pairs [][2]string
+	var fileLines []string
+	k := len(loose.View(lines[0]))
+	for _, line := range lines[1:] {
+		n := len(loose.View(line))
+		if n == 0 {
+			continue
+		}
+		pos := d.fromLF(int(h.v.src[h.pos(k)]))
+		f := d.lineAt(pos)
+		pairs = append(pairs, [2]string{line, d.text[d.start[f]:pos] + strings.TrimLeft(line, " \t")})
+		fileLines = append(fileLines, d.line(f))
+		k += n
+	}
+	if len(pairs) == 0 {
+		return old, new
+	}
+	if !slices.ContainsFunc(pairs, func(p [2]string) bool { return indentOf(p[0]) != indentOf(p[1]) }) {
+		return old, new // the copy indents as the file does
+	}
+	re := newReindenter(pairs, fileLines, nil)
+	refModel, refFile := indentOf(pairs[0][0]), indentOf(pairs[0][1])
+	indent := func(text string) string {
+		ls := strings.Split(text, "\n")
+		for i := 1; i < len(ls); i++ {
+			if strings.TrimSpace(ls[i]) == "" {
+				continue
+			}
+			ind := indentOf(ls[i])
+			ls[i] = re.indent(ind, refModel, refFile) + ls[i][len(ind):]
+		}
+		return strings.Join(ls, "\n")
+	}
+	return indent(old), indent(new)
 }
 
 // fragment replaces part of a line (or from the middle of one line to the
