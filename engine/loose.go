@@ -216,14 +216,22 @@ func nonBlank(s []sline) int {
 	return n
 }
 
-// sameShape reports whether the lines of a search that matched part of
-// the file ignoring white space stand on the file's lines the way they
-// stand in the search: each line after the first starts a file line, and
-// all of them are indented alike relative to the file.
-func (r *resolver) sameShape(h looseHit, old string) bool {
+// A hitLine is a line of a search, after its first, that matched part of
+// the file white space aside, with the file line its first character
+// stands on and the file's bytes before it there.
+type hitLine struct {
+	text   string
+	f      int
+	before string
+}
+
+// hitLines returns the lines of the search old after its first, blank
+// ones aside, as they stand on the file's lines in the hit h.
+func (r *resolver) hitLines(h looseHit, old string) []hitLine {
 	lines := strings.Split(old, "\n")
 	d := r.d
-	k, shift, seen := len(loose.View(lines[0])), 0, false
+	var out []hitLine
+	k := len(loose.View(lines[0]))
 	for _, line := range lines[1:] {
 		n := len(loose.View(line))
 		if n == 0 {
@@ -231,15 +239,27 @@ func (r *resolver) sameShape(h looseHit, old string) bool {
 		}
 		pos := d.fromLF(int(h.v.src[h.pos(k)]))
 		f := d.lineAt(pos)
-		if strings.TrimSpace(d.text[d.start[f]:pos]) != "" {
+		out = append(out, hitLine{text: line, f: f, before: d.text[d.start[f]:pos]})
+		k += n
+	}
+	return out
+}
+
+// sameShape reports whether the lines of a search that matched part of
+// the file ignoring white space stand on the file's lines the way they
+// stand in the search: each line after the first starts a file line, and
+// all of them are indented alike relative to the file.
+func (r *resolver) sameShape(h looseHit, old string) bool {
+	shift, seen := 0, false
+	for _, l := range r.hitLines(h, old) {
+		if strings.TrimSpace(l.before) != "" {
 			return false
 		}
-		delta := columns(d.text[d.start[f]:pos], 4) - columns(indentOf(line), 4)
+		delta := columns(l.before, 4) - columns(indentOf(l.text), 4)
 		if seen && delta != shift {
 			return false
 		}
 		shift, seen = delta, true
-		k += n
 	}
 	return true
 }
@@ -252,24 +272,11 @@ func (r *resolver) sameShape(h looseHit, old string) bool {
 // The change carried onto the file's text then writes the lines it adds
 // at the file's depth, not the model's (a copy shifted a tab deeper).
 func (r *resolver) fileIndented(h looseHit, old, new string) (string, string) {
-	lines := strings.Split(old, "\n")
-	if len(lines) < 2 {
-		return old, new
-	}
-	d := r.d
 	var pairs [][2]string
 	var fileLines []string
-	k := len(loose.View(lines[0]))
-	for _, line := range lines[1:] {
-		n := len(loose.View(line))
-		if n == 0 {
-			continue
-		}
-		pos := d.fromLF(int(h.v.src[h.pos(k)]))
-		f := d.lineAt(pos)
-		pairs = append(pairs, [2]string{line, d.text[d.start[f]:pos] + strings.TrimLeft(line, " \t")})
-		fileLines = append(fileLines, d.line(f))
-		k += n
+	for _, l := range r.hitLines(h, old) {
+		pairs = append(pairs, [2]string{l.text, l.before + strings.TrimLeft(l.text, " \t")})
+		fileLines = append(fileLines, r.d.line(l.f))
 	}
 	if len(pairs) == 0 {
 		return old, new
