@@ -321,8 +321,12 @@ func (r *resolver) standingAligned(old, new string, a, b int) *Match {
 	}
 	sl := r.searchLines(lines)
 	reg, ok := align(ix, sl, lo, hi)
-	if !ok || !reg.good(r.opt.threshold()) || reg.ambiguousElision != "" {
-		return nil // the replacement is not there as a search would be found
+	if !ok || !reg.good(r.opt.threshold()) || reg.searchOnly > 0 || reg.ambiguousElision != "" {
+		// The replacement is not there as a search would be found, or a
+		// line of it is not there at all: a line the change keeps (a
+		// deletion's context quoted from elsewhere) is no evidence that
+		// the change was made here.
+		return nil
 	}
 	if _, _, l := r.renaming(sl, &reg); l != "" {
 		return nil // the replacement names other code: a sibling's change
