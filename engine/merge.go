@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/aymanbagabas/go-udiff/lcs"
 	"github.com/graft-editor/graft/engine/internal/editdist"
 	"github.com/graft-editor/graft/engine/internal/loose"
 	"github.com/graft-editor/graft/engine/internal/textscan"
@@ -45,21 +46,8 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 	}
 	diffs := diff(a, b)
 	for k, d := range diffs {
-		// An insertion whose first line repeats the line after it could
-		// stand one line later as well (a "}" added before a "}"): put it
-		// after, so that the line the model kept is the first of the two,
-		// and the block it adds ends with its own copy.
-		for d.Start == d.End && d.Start < len(a) && d.ReplStart < d.ReplEnd && b[d.ReplStart] == a[d.Start] &&
-			(k+1 == len(diffs) || diffs[k+1].Start > d.Start+1) {
-			d.Start, d.End, d.ReplStart, d.ReplEnd = d.Start+1, d.End+1, d.ReplStart+1, d.ReplEnd+1
-		}
-		// But where the line before it equals, byte for byte, the last
-		// line it adds and not the one it is paired with, the model kept
-		// that one: the insertion goes before it.
-		if d.Start == d.End && d.Start > 0 && d.ReplStart > 0 && d.ReplStart < d.ReplEnd &&
-			(k == 0 || diffs[k-1].End < d.Start) &&
-			b[d.ReplEnd-1] == a[d.Start-1] && s[d.Start-1].text != t[d.ReplStart-1] && s[d.Start-1].text == t[d.ReplEnd-1] {
-			d.Start, d.End, d.ReplStart, d.ReplEnd = d.Start-1, d.End-1, d.ReplStart-1, d.ReplEnd-1
+		if d.Start == d.End && d.ReplStart < d.ReplEnd {
+			d = slideInsertion(d, s, t, a, b, diffs, k)
 		}
 		for i := d.Start; i < d.End; i++ {
 			of[i] = len(hs)
@@ -67,6 +55,46 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 		hs = append(hs, hunk{d.Start, d.End, d.ReplStart, d.ReplEnd})
 	}
 	return hs, of
+}
+
+// slideInsertion returns the insertion d of the diff of the search s (its
+// keys a) against the replacement t (keys b) at the place, of those it may
+// stand at as well (the lines it adds repeat the lines beside it: a "}"
+// added before a "}", a check added above the same check), where the most
+// of the lines the model kept are byte for byte as its copy has them: the
+// copy of a repeated line that carries the copy's own white space is the
+// one kept, and the lines added are the others. Among places alike, the
+// last: the line the model kept is the first of the two, and the block it
+// adds ends with its own copy.
+func slideInsertion(d lcs.Diff, s []sline, t []string, a, b []string, diffs []lcs.Diff, k int) lcs.Diff {
+	n := d.ReplEnd - d.ReplStart
+	lo, hi := d, d // the leftmost and rightmost places
+	for lo.Start > 0 && lo.ReplStart > 0 && b[lo.ReplEnd-1] == a[lo.Start-1] &&
+		(k == 0 || diffs[k-1].End < lo.Start && diffs[k-1].ReplEnd < lo.ReplStart) {
+		lo = lcs.Diff{Start: lo.Start - 1, End: lo.End - 1, ReplStart: lo.ReplStart - 1, ReplEnd: lo.ReplEnd - 1}
+	}
+	for hi.Start < len(a) && hi.ReplEnd < len(b) && b[hi.ReplStart] == a[hi.Start] &&
+		(k+1 == len(diffs) || diffs[k+1].Start > hi.Start+1) {
+		hi = lcs.Diff{Start: hi.Start + 1, End: hi.End + 1, ReplStart: hi.ReplStart + 1, ReplEnd: hi.ReplEnd + 1}
+	}
+	best, bestCost := hi, -1
+	for p := hi.Start; p >= lo.Start; p-- {
+		q := lo.ReplStart + (p - lo.Start)
+		cost := 0
+		for i := lo.Start; i < hi.Start; i++ {
+			j := lo.ReplStart + (i - lo.Start) // kept before the insertion
+			if i >= p {
+				j = i - p + q + n // kept after it
+			}
+			if s[i].text != t[j] {
+				cost++
+			}
+		}
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = lcs.Diff{Start: p, End: p, ReplStart: q, ReplEnd: q + n}, cost
+		}
+	}
+	return best
 }
 
 func diffKey(line string) string {
