@@ -15,6 +15,25 @@ type queue struct {
 	n       int      // turns at once
 	taken   int      // turns taken, at most n
 	waiting []*place // in order of arrival
+	// stopped says the server stopped: a turn that comes now is handed
+	// back, whatever the request's context says yet (the contexts of the
+	// requests are cancelled one after another, and a turn may reach one
+	// not cancelled yet).
+	stopped bool
+}
+
+// stop makes every turn that comes from now on be handed back.
+func (q *queue) stop() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.stopped = true
+}
+
+// isStopped reports whether stop was called.
+func (q *queue) isStopped() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.stopped
 }
 
 // A place is a request's place in a queue: ready is closed when the turn
@@ -79,7 +98,7 @@ func (q *queue) wait(ctx context.Context, timeout time.Duration) (release func()
 	stopped := false
 	select {
 	case <-p.ready:
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !q.isStopped() {
 			return q.onceRelease(), nil
 		}
 		// The turn came as the server stopped (the request before ended

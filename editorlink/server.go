@@ -210,6 +210,7 @@ func (s *Server) Sockets() map[string]string {
 // end (their handlers' contexts are cancelled) and removes the sockets it
 // holds.
 func (s *Server) Close() error {
+	s.turns.stop()
 	s.mu.Lock()
 	s.closed = true
 	for _, rl := range s.roots {
