@@ -44,17 +44,98 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 	for i := range of {
 		of[i] = -1
 	}
-	diffs := diff(a, b)
-	for k, d := range diffs {
-		if d.Start == d.End && d.ReplStart < d.ReplEnd {
-			d = slideInsertion(d, s, t, a, b, diffs, k)
-		}
+	la, lb := make([]string, len(s)), make([]string, len(t))
+	for i := range s {
+		la[i] = depthKey(s[i].text)
+	}
+	for i := range t {
+		lb[i] = depthKey(t[i])
+	}
+	add := func(d lcs.Diff) {
 		for i := d.Start; i < d.End; i++ {
 			of[i] = len(hs)
 		}
 		hs = append(hs, hunk{d.Start, d.End, d.ReplStart, d.ReplEnd})
 	}
+	diffs := diff(la, lb)
+	i, j := 0, 0
+	kept := func(to int) {
+		for ; i < to; i, j = i+1, j+1 {
+			if a[i] == b[j] {
+				continue
+			}
+			if n := len(hs); n > 0 && hs[n-1].sb == i && hs[n-1].tb == j {
+				hs[n-1].sb, hs[n-1].tb = i+1, j+1
+				of[i] = n - 1
+				continue
+			}
+			add(lcs.Diff{Start: i, End: i + 1, ReplStart: j, ReplEnd: j + 1})
+		}
+	}
+	for k, d := range diffs {
+		switch {
+		case d.Start == d.End && d.ReplStart < d.ReplEnd:
+			d = slideInsertion(d, s, t, la, lb, diffs, k)
+		case d.ReplStart == d.ReplEnd && d.Start < d.End:
+			d = slideDeletion(d, s, t, la, diffs, k)
+		}
+		kept(d.Start)
+		add(d)
+		i, j = d.End, d.ReplEnd
+	}
+	kept(len(s))
 	return hs, of
+}
+
+// slideDeletion returns the deletion d of the diff of the search s (its
+// keys a) against the replacement t at the place, of those it may stand at
+// as well (the lines it deletes repeat the lines beside it, as the lines
+// are lined up), where the most of the lines the model kept are byte for
+// byte as its copy has them; where the diff put it, among places alike.
+func slideDeletion(d lcs.Diff, s []sline, t []string, a []string, diffs []lcs.Diff, k int) lcs.Diff {
+	n := d.End - d.Start
+	lo, hi := d, d
+	for lo.Start > 0 && a[lo.Start-1] == a[lo.End-1] && (k == 0 || diffs[k-1].End < lo.Start && diffs[k-1].ReplEnd < lo.ReplStart) {
+		lo = lcs.Diff{Start: lo.Start - 1, End: lo.End - 1, ReplStart: lo.ReplStart - 1, ReplEnd: lo.ReplEnd - 1}
+	}
+	for hi.End < len(a) && a[hi.Start] == a[hi.End] && (k+1 == len(diffs) || diffs[k+1].Start > hi.End) {
+		hi = lcs.Diff{Start: hi.Start + 1, End: hi.End + 1, ReplStart: hi.ReplStart + 1, ReplEnd: hi.ReplEnd + 1}
+	}
+	cost := func(p int) int {
+		c := 0
+		for i := lo.Start; i < hi.End; i++ {
+			switch {
+			case i < p:
+				if s[i].text != t[lo.ReplStart+(i-lo.Start)] {
+					c++
+				}
+			case i >= p+n:
+				if s[i].text != t[lo.ReplStart+(i-lo.Start-n)] {
+					c++
+				}
+			}
+		}
+		return c
+	}
+	best, bestCost := d, cost(d.Start)
+	for p := lo.Start; p <= hi.Start; p++ {
+		if c := cost(p); c < bestCost {
+			q := lo.ReplStart + (p - lo.Start)
+			best, bestCost = lcs.Diff{Start: p, End: p + n, ReplStart: q, ReplEnd: q}, c
+		}
+	}
+	return best
+}
+
+// depthKey is the key a line of the search or the replacement is lined up
+// by: its text without its indentation and trailing white space, any
+// elision the same. Inner white space counts: two lines that differ only
+// inside a string ("    }\n" and "        }\n") are two lines.
+func depthKey(line string) string {
+	if isElision(line) {
+		return elisionToken
+	}
+	return strings.TrimSpace(line)
 }
 
 // slideInsertion returns the insertion d of the diff of the search s (its
