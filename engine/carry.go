@@ -301,65 +301,46 @@ func touchedGap(p int, ef []lcs.Diff) bool {
 	return false
 }
 
-// maxSlide bounds how far slideToGaps moves one edit either way.
-const maxSlide = 64
-
 // slideToGaps moves each insertion and deletion of the model's change
-// (from b to t) to where, of the places it may stand as short, the fewest
-// gaps differ between b and t. A shortest edit is not unique where the
-// tokens deleted or inserted repeat the ones beside them: deleting the
-// line "# license" before the line "#" deletes "license ... #" as well as
-// "# license ...". Read the first way, the gap before the "#" kept is the
-// gap of the line below, which the model wrote with its own indentation;
-// carried onto the file, that white space would be a change the model
-// never made.
+// (from b to t) to where, of the places it may stand as short (see
+// slideSpan), the fewest gaps differ between b and t; the nearest such
+// place, the left first, where several are alike. A shortest edit is not
+// unique where the tokens deleted or inserted repeat the ones beside
+// them: deleting the line "# license" before the line "#" deletes
+// "license ... #" as well as "# license ...". Read the first way, the gap
+// before the "#" kept is the gap of the line below, which the model wrote
+// with its own indentation; carried onto the file, that white space would
+// be a change the model never made.
 func slideToGaps(et []lcs.Diff, bl, tl tokenLine) []lcs.Diff {
 	if len(et) == 0 {
 		return et
 	}
-	n := len(bl.toks)
 	bk, tk := bl.keys(), tl.keys()
 	for e := range et {
 		y := et[e]
-		del, ins := y.ReplStart == y.ReplEnd, y.Start == y.End
-		if del == ins {
+		if (y.Start == y.End) == (y.ReplStart == y.ReplEnd) {
 			continue // a replacement stands where it stands
 		}
-		lo, hi := 0, n // the base tokens the edit may not cross
-		tlo, thi := 0, len(tk)
+		loA, loB, hiA, hiB := 0, 0, len(bk), len(tk) // what the edit may move over
 		if e > 0 {
-			lo, tlo = et[e-1].End, et[e-1].ReplEnd
+			loA, loB = et[e-1].End, et[e-1].ReplEnd
 		}
 		if e+1 < len(et) {
-			hi, thi = et[e+1].Start, et[e+1].ReplStart
+			hiA, hiB = et[e+1].Start, et[e+1].ReplStart
 		}
-		// same reports whether the run moved by one, at offset s to
-		// the left (s < 0) or the right, keeps the same tokens.
-		same := func(z lcs.Diff, left bool) bool {
-			if del {
-				if left {
-					return z.Start-1 >= lo && z.ReplStart-1 >= tlo && bk[z.Start-1] == bk[z.End-1]
-				}
-				return z.End < hi && z.ReplEnd < thi && bk[z.Start] == bk[z.End]
-			}
-			if left {
-				return z.ReplStart-1 >= tlo && z.Start-1 >= lo && tk[z.ReplStart-1] == tk[z.ReplEnd-1]
-			}
-			return z.ReplEnd < thi && z.End < hi && tk[z.ReplStart] == tk[z.ReplEnd]
-		}
-		shift := func(z lcs.Diff, d int) lcs.Diff {
-			return lcs.Diff{Start: z.Start + d, End: z.End + d, ReplStart: z.ReplStart + d, ReplEnd: z.ReplEnd + d}
-		}
+		lo, hi := slideSpan(y, bk, tk, loA, loB, hiA, hiB)
 		best, bestCost := y, gapCost(et, bl, tl)
-		for _, d := range []int{-1, 1} {
-			z := y
-			for step := 0; step < maxSlide && same(z, d < 0); step++ {
-				z = shift(z, d)
-				et[e] = z
-				if c := gapCost(et, bl, tl); c < bestCost {
-					best, bestCost = z, c
-				}
+		try := func(by int) {
+			et[e] = lcs.Diff{Start: y.Start + by, End: y.End + by, ReplStart: y.ReplStart + by, ReplEnd: y.ReplEnd + by}
+			if c := gapCost(et, bl, tl); c < bestCost {
+				best, bestCost = et[e], c
 			}
+		}
+		for by := -1; y.Start+by >= lo.Start; by-- {
+			try(by)
+		}
+		for by := 1; y.Start+by <= hi.Start; by++ {
+			try(by)
 		}
 		et[e] = best
 	}

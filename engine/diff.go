@@ -59,3 +59,29 @@ func slides(am, bm, a []string, p, q int) bool {
 	}
 	return false
 }
+
+// maxSlide bounds how far slideSpan looks either way.
+const maxSlide = 64
+
+// slideSpan returns the leftmost and the rightmost of the places where d,
+// an insertion or a deletion of the diff from a to b, may stand as well,
+// at most maxSlide away either way: a shortest diff is not unique where
+// the items d inserts or deletes repeat those beside it (a "}" added
+// before a "}"). d may move over the items kept between the edits beside
+// it, items [loA, hiA) of a and [loB, hiB) of b. Which of the places is
+// meant is the caller's to weigh.
+func slideSpan(d lcs.Diff, a, b []string, loA, loB, hiA, hiB int) (lo, hi lcs.Diff) {
+	shift := func(z lcs.Diff, by int) lcs.Diff {
+		return lcs.Diff{Start: z.Start + by, End: z.End + by, ReplStart: z.ReplStart + by, ReplEnd: z.ReplEnd + by}
+	}
+	// Moved by one, the kept pair beside d trades places with the item of
+	// d at its other end: they must be the same.
+	lo, hi = d, d
+	for step := 0; step < maxSlide && lo.Start > loA && lo.ReplStart > loB && a[lo.End-1] == b[lo.ReplEnd-1]; step++ {
+		lo = shift(lo, -1)
+	}
+	for step := 0; step < maxSlide && hi.End < hiA && hi.ReplEnd < hiB && a[hi.Start] == b[hi.ReplStart]; step++ {
+		hi = shift(hi, 1)
+	}
+	return lo, hi
+}

@@ -73,11 +73,8 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 		}
 	}
 	for k, d := range diffs {
-		switch {
-		case d.Start == d.End && d.ReplStart < d.ReplEnd:
-			d = slideInsertion(d, s, t, la, lb, diffs, k)
-		case d.ReplStart == d.ReplEnd && d.Start < d.End:
-			d = slideDeletion(d, s, t, la, diffs, k)
+		if (d.Start == d.End) != (d.ReplStart == d.ReplEnd) {
+			d = slideKept(d, s, t, la, lb, diffs, k)
 		}
 		kept(d.Start)
 		add(d)
@@ -85,46 +82,6 @@ func hunks(s []sline, t []string) ([]hunk, []int) {
 	}
 	kept(len(s))
 	return hs, of
-}
-
-// slideDeletion returns the deletion d of the diff of the search s (its
-// keys a) against the replacement t at the place, of those it may stand at
-// as well (the lines it deletes repeat the lines beside it, as the lines
-// are lined up), where the most of the lines the model kept are byte for
-// byte as its copy has them; where the diff put it, among places alike.
-func slideDeletion(d lcs.Diff, s []sline, t []string, a []string, diffs []lcs.Diff, k int) lcs.Diff {
-	n := d.End - d.Start
-	lo, hi := d, d
-	for lo.Start > 0 && a[lo.Start-1] == a[lo.End-1] && (k == 0 || diffs[k-1].End < lo.Start && diffs[k-1].ReplEnd < lo.ReplStart) {
-		lo = lcs.Diff{Start: lo.Start - 1, End: lo.End - 1, ReplStart: lo.ReplStart - 1, ReplEnd: lo.ReplEnd - 1}
-	}
-	for hi.End < len(a) && a[hi.Start] == a[hi.End] && (k+1 == len(diffs) || diffs[k+1].Start > hi.End) {
-		hi = lcs.Diff{Start: hi.Start + 1, End: hi.End + 1, ReplStart: hi.ReplStart + 1, ReplEnd: hi.ReplEnd + 1}
-	}
-	cost := func(p int) int {
-		c := 0
-		for i := lo.Start; i < hi.End; i++ {
-			switch {
-			case i < p:
-				if s[i].text != t[lo.ReplStart+(i-lo.Start)] {
-					c++
-				}
-			case i >= p+n:
-				if s[i].text != t[lo.ReplStart+(i-lo.Start-n)] {
-					c++
-				}
-			}
-		}
-		return c
-	}
-	best, bestCost := d, cost(d.Start)
-	for p := lo.Start; p <= hi.Start; p++ {
-		if c := cost(p); c < bestCost {
-			q := lo.ReplStart + (p - lo.Start)
-			best, bestCost = lcs.Diff{Start: p, End: p + n, ReplStart: q, ReplEnd: q}, c
-		}
-	}
-	return best
 }
 
 // depthKey is the key a line of the search or the replacement is lined up
@@ -138,41 +95,61 @@ func depthKey(line string) string {
 	return strings.TrimSpace(line)
 }
 
-// slideInsertion returns the insertion d of the diff of the search s (its
-// keys a) against the replacement t (keys b) at the place, of those it may
-// stand at as well (the lines it adds repeat the lines beside it: a "}"
-// added before a "}", a check added above the same check), where the most
-// of the lines the model kept are byte for byte as its copy has them: the
-// copy of a repeated line that carries the copy's own white space is the
-// one kept, and the lines added are the others. Among places alike, the
-// last: the line the model kept is the first of the two, and the block it
-// adds ends with its own copy.
-func slideInsertion(d lcs.Diff, s []sline, t []string, a, b []string, diffs []lcs.Diff, k int) lcs.Diff {
-	n := d.ReplEnd - d.ReplStart
-	lo, hi := d, d // the leftmost and rightmost places
-	for lo.Start > 0 && lo.ReplStart > 0 && b[lo.ReplEnd-1] == a[lo.Start-1] &&
-		(k == 0 || diffs[k-1].End < lo.Start && diffs[k-1].ReplEnd < lo.ReplStart) {
-		lo = lcs.Diff{Start: lo.Start - 1, End: lo.End - 1, ReplStart: lo.ReplStart - 1, ReplEnd: lo.ReplEnd - 1}
+// slideKept returns the insertion or deletion d, the k-th of diffs, the
+// diff of the search s (its keys a) against the replacement t (keys b),
+// at the place, of those it may stand at as well (see slideSpan: a "}"
+// added before a "}", a check added above the same check, one of two
+// lines alike deleted), where the most of the lines the model kept are
+// byte for byte as its copy has them: the copy of a repeated line that
+// carries the copy's own white space is the one kept, and the lines added
+// or deleted are the others. Among places alike, an insertion goes last,
+// so that the line the model kept is the first of the two and the block
+// it adds ends with its own copy; a deletion stays where the diff put it.
+func slideKept(d lcs.Diff, s []sline, t []string, a, b []string, diffs []lcs.Diff, k int) lcs.Diff {
+	loA, loB, hiA, hiB := 0, 0, len(a), len(b)
+	if k > 0 {
+		loA, loB = diffs[k-1].End, diffs[k-1].ReplEnd
 	}
-	for hi.Start < len(a) && hi.ReplEnd < len(b) && b[hi.ReplStart] == a[hi.Start] &&
-		(k+1 == len(diffs) || diffs[k+1].Start > hi.Start+1) {
-		hi = lcs.Diff{Start: hi.Start + 1, End: hi.End + 1, ReplStart: hi.ReplStart + 1, ReplEnd: hi.ReplEnd + 1}
+	if k+1 < len(diffs) {
+		hiA, hiB = diffs[k+1].Start, diffs[k+1].ReplStart
+		if d.Start == d.End {
+			hiA-- // an insertion stops a line short of the next edit
+		}
 	}
-	best, bestCost := hi, -1
-	for p := hi.Start; p >= lo.Start; p-- {
-		q := lo.ReplStart + (p - lo.Start)
-		cost := 0
-		for i := lo.Start; i < hi.Start; i++ {
-			j := lo.ReplStart + (i - lo.Start) // kept before the insertion
-			if i >= p {
-				j = i - p + q + n // kept after it
+	lo, hi := slideSpan(d, a, b, loA, loB, hiA, hiB)
+	na, nb := d.End-d.Start, d.ReplEnd-d.ReplStart
+	// cost counts the kept lines of the stretch the places share that
+	// differ from their copies, with d at line p of the search.
+	cost := func(p int) int {
+		c, j := 0, lo.ReplStart
+		for i := lo.Start; i < hi.End; i, j = i+1, j+1 {
+			if i == p {
+				i, j = i+na, j+nb
+				if i >= hi.End {
+					break
+				}
 			}
 			if s[i].text != t[j] {
-				cost++
+				c++
 			}
 		}
-		if bestCost < 0 || cost < bestCost {
-			best, bestCost = lcs.Diff{Start: p, End: p, ReplStart: q, ReplEnd: q + n}, cost
+		return c
+	}
+	place := func(p int) lcs.Diff {
+		q := lo.ReplStart + p - lo.Start
+		return lcs.Diff{Start: p, End: p + na, ReplStart: q, ReplEnd: q + nb}
+	}
+	// The places are weighed from the one preferred among equals: an
+	// insertion's last, then those before it; a deletion's own, then the
+	// others from the first.
+	best, from, to, step := d, lo.Start, hi.Start, 1
+	if na == 0 {
+		best, from, to, step = hi, hi.Start, lo.Start, -1
+	}
+	bestCost := cost(best.Start)
+	for p := from; p != to+step; p += step {
+		if c := cost(p); c < bestCost {
+			best, bestCost = place(p), c
 		}
 	}
 	return best
